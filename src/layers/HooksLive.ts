@@ -1,0 +1,94 @@
+/**
+ * Hooks registered by plugins (or embedding programs), run in registration order.
+ */
+import { Cause, Effect, Layer } from "effect"
+import { Hooks } from "../services/Hooks.js"
+import type { HookName, HookSet, HooksService, PreToolVerdict } from "../services/Hooks.js"
+
+interface Entry {
+  readonly source: string
+  readonly hooks: HookSet
+}
+
+const describe = (cause: Cause.Cause<unknown>): string => {
+  const failure = Cause.squash(cause)
+  return failure instanceof Error ? failure.message : String(failure)
+}
+
+export const makeHooks = (): HooksService => {
+  const entries: Array<Entry> = []
+  const counts: Record<HookName, number> = { pre_tool_call: 0, post_tool_call: 0, transform_tool_result: 0 }
+
+  const recount = () => {
+    for (const name of Object.keys(counts) as Array<HookName>) {
+      counts[name] = entries.filter((e) => e.hooks[name] !== undefined).length
+    }
+  }
+
+  return {
+    register: (source, hooks) =>
+      Effect.sync(() => {
+        const entry = { source, hooks }
+        entries.push(entry)
+        recount()
+        return Effect.sync(() => {
+          const i = entries.indexOf(entry)
+          if (i >= 0) entries.splice(i, 1)
+          recount()
+        })
+      }),
+    has: (name) => counts[name] > 0,
+    preToolCall: (event) =>
+      Effect.gen(function*() {
+        for (const { hooks, source } of [...entries]) {
+          const hook = hooks.pre_tool_call
+          if (hook === undefined) continue
+          const exit = yield* Effect.exit(Effect.suspend(() => hook(event)))
+          // A policy hook that breaks must not silently allow the call.
+          if (exit._tag === "Failure") {
+            return {
+              _tag: "Block",
+              by: source,
+              message: `pre_tool_call hook of '${source}' failed, so the call was blocked: ${describe(exit.cause)}`
+            } satisfies PreToolVerdict
+          }
+          const directive = exit.value
+          if (directive === undefined) continue
+          if (directive.action === "block") return { _tag: "Block", by: source, message: directive.message } satisfies PreToolVerdict
+          return {
+            _tag: "Approve",
+            by: source,
+            message: directive.message,
+            ruleKey: directive.ruleKey ?? event.tool
+          } satisfies PreToolVerdict
+        }
+        return { _tag: "Proceed" } satisfies PreToolVerdict
+      }),
+    postToolCall: (event) =>
+      Effect.forEach(
+        [...entries],
+        ({ hooks, source }) =>
+          hooks.post_tool_call === undefined
+            ? Effect.void
+            : Effect.catchAllCause(Effect.suspend(() => hooks.post_tool_call!(event)), (cause) =>
+              Effect.logWarning(`post_tool_call hook of '${source}' failed: ${describe(cause)}`)),
+        { discard: true }
+      ),
+    transformToolResult: (event) =>
+      Effect.gen(function*() {
+        for (const { hooks, source } of [...entries]) {
+          const hook = hooks.transform_tool_result
+          if (hook === undefined) continue
+          const exit = yield* Effect.exit(Effect.suspend(() => hook(event)))
+          if (exit._tag === "Failure") {
+            yield* Effect.logWarning(`transform_tool_result hook of '${source}' failed: ${describe(exit.cause)}`)
+            continue
+          }
+          if (typeof exit.value === "string") return exit.value
+        }
+        return event.result
+      })
+  }
+}
+
+export const HooksLive = Layer.sync(Hooks, makeHooks)

@@ -1,0 +1,323 @@
+/**
+ * The live ToolRegistry: tools in plain maps (all mutations are synchronous,
+ * so there is nothing to race), a generation counter every memo keys on,
+ * cached availability probes, and dispatch through `registry/dispatch.ts`.
+ */
+import { realpathSync } from "node:fs"
+import { isAbsolute, resolve as resolvePath } from "node:path"
+import { Effect, Layer } from "effect"
+import { Config } from "../services/Config.js"
+import { Hooks } from "../services/Hooks.js"
+import { ResultStore } from "../services/ResultStore.js"
+import type { ToolDefinitionJson, ToolSource } from "../services/Tool.js"
+import { DEFAULT_TASK_ID } from "../services/ToolContext.js"
+import type { ToolCallContext } from "../services/ToolContext.js"
+import { ToolTimeout } from "../services/ToolError.js"
+import { ToolGate } from "../services/ToolGate.js"
+import {
+  ToolOverrideDenied,
+  ToolRegistry,
+  ToolShadowed
+} from "../services/ToolRegistry.js"
+import type {
+  CallOutcome,
+  DispatchOptions,
+  RegisteredTool,
+  ToolCall,
+  ToolRegistryService,
+  ToolsetSelection,
+  ToolsetSummary
+} from "../services/ToolRegistry.js"
+import { getToolsetInfo, isMcpToolset, resolveEnabledTools, toolsetNames } from "../tools/toolsets/index.js"
+import type { RegistryView } from "../tools/toolsets/index.js"
+import { makeAvailabilityCache } from "./registry/availability.js"
+import { executeCall } from "./registry/dispatch.js"
+import { planBatch } from "./registry/planBatch.js"
+import { errorJson } from "./registry/sanitize.js"
+
+export const DEFAULTS = {
+  callTimeoutSeconds: 300,
+  batchTimeoutSeconds: 420,
+  resultChars: 100_000,
+  maxParallel: 8,
+  checkTimeoutSeconds: 5
+} as const
+
+const DEFINITIONS_CACHE_MAX = 8
+
+const expandHome = (p: string) => (p === "~" || p.startsWith("~/") ? `${process.env["HOME"] ?? ""}${p.slice(1)}` : p)
+
+/** realpath when the path exists, else the lexical absolute path (the planner only compares). */
+const canonicalPath = (cwd: string) => (p: string): string => {
+  const abs = resolvePath(cwd, expandHome(p))
+  try {
+    return realpathSync(abs)
+  } catch {
+    return isAbsolute(abs) ? abs : resolvePath(abs)
+  }
+}
+
+export const ToolRegistryLive = Layer.effect(
+  ToolRegistry,
+  Effect.gen(function*() {
+    const config = yield* Config
+    const hooks = yield* Hooks
+    const gate = yield* ToolGate
+    const results = yield* ResultStore
+
+    const tools = new Map<string, RegisteredTool>()
+    const toolsetOf = new Map<string, string>()
+    const aliases = new Map<string, string>()
+    let generation = 0
+    let sortedNames: ReadonlyArray<string> | undefined
+    // The resolver memoizes per view object, so each generation gets a fresh snapshot.
+    let snapshot: RegistryView | undefined
+    const view = (): RegistryView => (snapshot ??= { toolsetOf: new Map(toolsetOf), aliases: new Map(aliases) })
+    const bump = () => {
+      generation++
+      sortedNames = undefined
+      snapshot = undefined
+    }
+
+    const tuning = Effect.map(config.current, (c) => ({
+      callTimeoutMs: (c.tools?.call_timeout_seconds ?? DEFAULTS.callTimeoutSeconds) * 1000,
+      batchTimeoutMs: (c.tools?.batch_timeout_seconds ?? DEFAULTS.batchTimeoutSeconds) * 1000,
+      resultChars: c.tools?.result_size_chars ?? DEFAULTS.resultChars,
+      maxParallel: Math.max(1, c.tools?.max_parallel ?? DEFAULTS.maxParallel)
+    }))
+    let checkTimeoutMs: number = DEFAULTS.checkTimeoutSeconds * 1000
+    const availabilityCache = makeAvailabilityCache(() => checkTimeoutMs)
+
+    const pluginMayOverride = (source: ToolSource) =>
+      Effect.map(config.current, (c) =>
+        source.kind !== "plugin" || c.plugins?.entries?.[source.plugin]?.allow_tool_override === true
+      )
+
+    const register: ToolRegistryService["register"] = (tool) =>
+      Effect.gen(function*() {
+        const existing = tools.get(tool.name)
+        if (existing !== undefined) {
+          const bothMcp = isMcpToolset(existing.toolset) && isMcpToolset(tool.toolset)
+          const replacingOther = existing.source.kind !== tool.source.kind ||
+            (existing.source.kind === "plugin" && tool.source.kind === "plugin" && existing.source.plugin !== tool.source.plugin)
+          // A plugin replacing someone else's tool needs the operator's opt-in, whatever the toolset.
+          if (tool.source.kind === "plugin" && replacingOther && !(yield* pluginMayOverride(tool.source))) {
+            return yield* Effect.fail(new ToolOverrideDenied({ tool: tool.name, plugin: tool.source.plugin }))
+          }
+          if (existing.toolset !== tool.toolset && !bothMcp && !tool.override) {
+            return yield* Effect.fail(
+              new ToolShadowed({ tool: tool.name, toolset: tool.toolset, existingToolset: existing.toolset })
+            )
+          }
+        }
+        tools.set(tool.name, tool)
+        toolsetOf.set(tool.name, tool.toolset)
+        bump()
+      })
+
+    const deregister: ToolRegistryService["deregister"] = (name, caller) =>
+      Effect.gen(function*() {
+        const existing = tools.get(name)
+        if (existing === undefined) return false
+        const ownTool = caller?.kind === "plugin" && existing.source.kind === "plugin" && existing.source.plugin === caller.plugin
+        if (caller?.kind === "plugin" && !isMcpToolset(existing.toolset) && !ownTool && !(yield* pluginMayOverride(caller))) {
+          return yield* Effect.fail(new ToolOverrideDenied({ tool: name, plugin: caller.plugin }))
+        }
+        tools.delete(name)
+        toolsetOf.delete(name)
+        const toolset = existing.toolset
+        if (![...toolsetOf.values()].includes(toolset)) {
+          for (const [alias, target] of aliases) if (target === toolset) aliases.delete(alias)
+        }
+        bump()
+        return true
+      })
+
+    const names = () => (sortedNames ??= [...tools.keys()].sort())
+
+    /** Why a tool cannot be used now, or undefined when it can. */
+    const unavailability = (tool: RegisteredTool): Effect.Effect<string | undefined> => {
+      const missing = tool.requiresEnv.filter((v) => !process.env[v])
+      if (missing.length > 0) return Effect.succeed(`missing environment variable ${missing.join(", ")}`)
+      if (tool.check === undefined) return Effect.succeed(undefined)
+      return Effect.map(availabilityCache.probe(tool.check), (ok) => (ok ? undefined : "its availability check failed"))
+    }
+
+    const availableSubset = (candidates: ReadonlyArray<RegisteredTool>) =>
+      Effect.gen(function*() {
+        const probed = yield* availabilityCache.probeAll(
+          candidates.flatMap((t) => (t.check === undefined ? [] : [t.check]))
+        )
+        return candidates.filter(
+          (t) => t.requiresEnv.every((v) => !!process.env[v]) && (t.check === undefined || probed.get(t.check) === true)
+        )
+      })
+
+    const selectionFrom = (selection: ToolsetSelection | undefined) =>
+      Effect.map(config.current, (c) => ({
+        enabled: selection?.enabled ?? c.toolsets,
+        disabled: selection?.disabled ?? c.disabled_toolsets
+      }))
+
+    const resolve: ToolRegistryService["resolve"] = (selection) =>
+      Effect.map(selectionFrom(selection), (sel) => {
+        const { tools: resolved, unknown } = resolveEnabledTools(view(), {
+          ...(sel.enabled === undefined ? {} : { enabled: sel.enabled }),
+          ...(sel.disabled === undefined ? {} : { disabled: sel.disabled })
+        })
+        return { tools: [...resolved].sort(), unknown }
+      })
+
+    const definitionsCache = new Map<string, ReadonlyArray<ToolDefinitionJson>>()
+
+    const definitions: ToolRegistryService["definitions"] = (selection) =>
+      Effect.gen(function*() {
+        const { tools: resolved } = yield* resolve(selection)
+        const candidates = resolved.flatMap((n) => {
+          const t = tools.get(n)
+          return t === undefined ? [] : [t]
+        })
+        const available = yield* availableSubset(candidates)
+        const revision = yield* config.revision
+        const key = `${generation}|${revision}|${available.map((t) => t.name).join(",")}`
+        const hit = definitionsCache.get(key)
+        if (hit !== undefined) return hit
+        const defs = yield* Effect.forEach(available, (t) =>
+          Effect.map(
+            t.dynamicSchema === undefined
+              ? Effect.succeed({})
+              : Effect.catchAllCause(t.dynamicSchema, (cause) =>
+                Effect.as(Effect.logWarning(`dynamic schema of ${t.name} failed; using the static one`, cause), {})
+              ),
+            (overrides): ToolDefinitionJson => ({
+              type: "function",
+              function: { name: t.name, description: t.description, parameters: t.jsonSchema, ...overrides }
+            })
+          ))
+        if (definitionsCache.size >= DEFINITIONS_CACHE_MAX) {
+          const oldest = definitionsCache.keys().next()
+          if (!oldest.done) definitionsCache.delete(oldest.value)
+        }
+        definitionsCache.set(key, defs)
+        return defs
+      })
+
+    const toolsets: ToolRegistryService["toolsets"] = () =>
+      Effect.gen(function*() {
+        const current = view()
+        const all = toolsetNames(current)
+        const registeredTools = [...tools.values()]
+        const available = new Set((yield* availableSubset(registeredTools)).map((t) => t.name))
+        const out: Array<ToolsetSummary> = []
+        for (const name of all) {
+          const info = getToolsetInfo(current, name)
+          if (info === undefined) continue
+          const registered = info.resolved_tools.filter((t) => tools.has(t))
+          out.push({
+            name,
+            description: info.description,
+            tools: info.resolved_tools,
+            includes: info.includes,
+            available: registered.some((t) => available.has(t)),
+            registered
+          })
+        }
+        return out
+      })
+
+    const deps = {
+      lookup: (name: string) => tools.get(name),
+      allNames: names,
+      availability: unavailability,
+      hooks,
+      gate,
+      results,
+      limits: tuning
+    }
+
+    const contextFor = (call: ToolCall, options: DispatchOptions | undefined): ToolCallContext => {
+      const base = options?.context
+      const toolCallId = call.toolCallId ?? base?.toolCallId
+      return {
+        taskId: base?.taskId ?? DEFAULT_TASK_ID,
+        ...(base?.sessionId === undefined ? {} : { sessionId: base.sessionId }),
+        ...(toolCallId === undefined ? {} : { toolCallId }),
+        ...(base?.cwd === undefined ? {} : { cwd: base.cwd })
+      }
+    }
+
+    const execute: ToolRegistryService["execute"] = (call, options) =>
+      executeCall(deps, call, contextFor(call, options), options?.allowed).pipe(
+        Effect.withSpan("ToolRegistry.execute", { attributes: { tool: call.tool } })
+      )
+
+    const executeBatch: ToolRegistryService["executeBatch"] = (calls, options) =>
+      Effect.gen(function*() {
+        const limits = yield* tuning
+        const cwd = options?.context?.cwd ?? process.cwd()
+        const segments = planBatch(calls, {
+          policyOf: (name) => tools.get(name),
+          resolvePath: canonicalPath(cwd)
+        })
+        const outcomes: Array<CallOutcome | undefined> = calls.map(() => undefined)
+        const runOne = (i: number) =>
+          Effect.map(execute(calls[i]!, options), (outcome) => {
+            outcomes[i] = outcome
+          })
+        const all = Effect.forEach(
+          segments,
+          (segment) =>
+            segment.parallel
+              ? Effect.forEach(segment.indices, runOne, {
+                concurrency: Math.min(segment.indices.length, limits.maxParallel),
+                discard: true
+              })
+              : Effect.forEach(segment.indices, runOne, { discard: true }),
+          { discard: true }
+        )
+        if (limits.batchTimeoutMs > 0) yield* Effect.timeoutOption(all, limits.batchTimeoutMs)
+        else yield* all
+        // Calls the batch timeout cut short still answer, in order, with a timeout error.
+        return outcomes.map((outcome, i): CallOutcome => {
+          if (outcome !== undefined) return outcome
+          const call = calls[i]!
+          const error = new ToolTimeout({ tool: call.tool, seconds: limits.batchTimeoutMs / 1000 })
+          return {
+            tool: call.tool,
+            toolCallId: call.toolCallId,
+            result: errorJson(error.message),
+            status: "error",
+            error,
+            durationMs: limits.batchTimeoutMs
+          }
+        })
+      }).pipe(Effect.withSpan("ToolRegistry.executeBatch", { attributes: { calls: calls.length } }))
+
+    const initial = yield* config.current
+    const seconds = initial.tools?.["check_timeout_seconds"]
+    if (typeof seconds === "number" && seconds > 0) checkTimeoutMs = seconds * 1000
+
+    return ToolRegistry.of({
+      register,
+      deregister,
+      registerAlias: (alias, toolset) =>
+        Effect.sync(() => {
+          aliases.set(alias, toolset)
+          bump()
+        }),
+      get: (name) => tools.get(name),
+      names,
+      generation: () => generation,
+      resolve,
+      isAvailable: (name) => {
+        const tool = tools.get(name)
+        return tool === undefined ? Effect.succeed(false) : Effect.map(unavailability(tool), (why) => why === undefined)
+      },
+      definitions,
+      toolsets,
+      execute,
+      dispatch: (call, options) => Effect.map(execute(call, options), (o) => o.result),
+      executeBatch
+    })
+  })
+)

@@ -1,0 +1,64 @@
+/**
+ * Availability probes with Hermes' caching: a verdict lives 30 s; a failure
+ * within 60 s of the last success is treated as a flake (tool stays available,
+ * failure not cached); a probe that fails, dies or times out means unavailable.
+ * Time comes from the Effect Clock so tests drive it with TestClock.
+ */
+import { Clock, Effect, Exit } from "effect"
+
+export const CHECK_TTL_MS = 30_000
+export const CHECK_GRACE_MS = 60_000
+
+type Check = Effect.Effect<boolean, unknown>
+
+export interface AvailabilityCache {
+  readonly probe: (check: Check) => Effect.Effect<boolean>
+  /** Probe several checks at once (deduplicated), each bounded by the timeout. */
+  readonly probeAll: (checks: Iterable<Check>) => Effect.Effect<ReadonlyMap<Check, boolean>>
+  readonly invalidate: () => void
+}
+
+export const makeAvailabilityCache = (timeoutMs: () => number): AvailabilityCache => {
+  const cached = new Map<Check, { readonly at: number; readonly value: boolean }>()
+  const lastGood = new Map<Check, number>()
+
+  const probe = (check: Check): Effect.Effect<boolean> =>
+    Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const hit = cached.get(check)
+      if (hit !== undefined && now - hit.at < CHECK_TTL_MS) return hit.value
+      const exit = yield* Effect.exit(Effect.timeout(check, timeoutMs()))
+      const ok = Exit.isSuccess(exit) && exit.value === true
+      const after = yield* Clock.currentTimeMillis
+      if (ok) {
+        lastGood.set(check, after)
+        cached.set(check, { at: after, value: true })
+        return true
+      }
+      const good = lastGood.get(check)
+      if (good !== undefined && after - good < CHECK_GRACE_MS) {
+        yield* Effect.logDebug("availability check failed within the grace period; treating as a flake")
+        return true
+      }
+      cached.set(check, { at: after, value: false })
+      yield* Effect.logDebug("availability check failed; dependent tools are unavailable")
+      return false
+    })
+
+  const probeAll = (checks: Iterable<Check>) =>
+    Effect.map(
+      Effect.forEach(new Set(checks), (check) => Effect.map(probe(check), (ok) => [check, ok] as const), {
+        concurrency: "unbounded"
+      }),
+      (pairs) => new Map(pairs)
+    )
+
+  return {
+    probe,
+    probeAll,
+    invalidate: () => {
+      cached.clear()
+      lastGood.clear()
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Turn a declared tool into what the registry stores: its services captured
+ * from the layer that registers it (so `R` is checked where the tool is wired,
+ * not at dispatch) and its arguments erased behind a precompiled decoder.
+ */
+import { Context, Duration, Effect, Schema } from "effect"
+import type { Tool } from "../../services/Tool.js"
+import type { ToolContext } from "../../services/ToolContext.js"
+import { ToolRegistry } from "../../services/ToolRegistry.js"
+import type { RegisteredTool, RegistrationError } from "../../services/ToolRegistry.js"
+
+export const provideTool = <A, I, R>(tool: Tool<A, I, R>): Effect.Effect<RegisteredTool, never, Exclude<R, ToolContext>> =>
+  Effect.map(Effect.context<Exclude<R, ToolContext>>(), (services) => eraseTool(tool, services))
+
+export const eraseTool = <A, I, R>(tool: Tool<A, I, R>, services: Context.Context<Exclude<R, ToolContext>>): RegisteredTool => {
+  const decode = Schema.decodeUnknownEither(tool.parameters, { errors: "first", onExcessProperty: "ignore" })
+  // Decoded arguments come only from `decode` above, so the casts below are the erasure boundary.
+  const withServices = <X, E>(effect: Effect.Effect<X, E, R>): Effect.Effect<X, E> =>
+    Effect.provide(effect as Effect.Effect<X, E, Exclude<R, ToolContext>>, services)
+  const timeout = tool.timeout
+  return {
+    name: tool.name,
+    toolset: tool.toolset,
+    description: tool.description,
+    jsonSchema: tool.jsonSchema,
+    requiresEnv: tool.requiresEnv,
+    emoji: tool.emoji,
+    maxResultChars: tool.maxResultChars,
+    parallel: tool.parallel,
+    pathArgument: tool.pathArgument,
+    override: tool.override,
+    source: tool.source,
+    decode,
+    run: (args) =>
+      Effect.mapInputContext(
+        tool.handler(args as A),
+        (outer: Context.Context<ToolContext>) => Context.merge(services, outer) as Context.Context<R | ToolContext>
+      ),
+    timeoutFor: (args) => (timeout === undefined ? undefined : typeof timeout === "function" ? timeout(args as A) : timeout),
+    check: tool.check === undefined ? undefined : withServices(tool.check),
+    dynamicSchema: tool.dynamicSchema === undefined ? undefined : withServices(tool.dynamicSchema)
+  }
+}
+
+/** Register a declared tool from inside a layer that provides its services. */
+export const registerTool = <A, I, R>(
+  tool: Tool<A, I, R>
+): Effect.Effect<void, RegistrationError, ToolRegistry | Exclude<R, ToolContext>> =>
+  Effect.flatMap(ToolRegistry, (registry) => Effect.flatMap(provideTool(tool), registry.register))
+
+export const toMillis = (input: Duration.DurationInput): number => Duration.toMillis(Duration.decode(input))

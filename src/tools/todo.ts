@@ -1,0 +1,105 @@
+/**
+ * `todo` (toolset `todo`): the agent's task list for the current session.
+ * Without `todos` it reads; with `merge: false` it replaces the list; with
+ * `merge: true` it updates items by id and appends new ones.
+ */
+import { Effect, Schema } from "effect"
+import { ToolContext } from "../services/ToolContext.js"
+import { TodoStatus, TodoStore } from "../services/TodoStore.js"
+import type { TodoItem } from "../services/TodoStore.js"
+import { defineTool } from "./defineTool.js"
+
+export const TODO_MAX_ITEMS = 256
+export const TODO_MAX_CONTENT = 4000
+
+export class TodoLimitExceeded extends Schema.TaggedError<TodoLimitExceeded>()("TodoLimitExceeded", {
+  message: Schema.String
+}) {}
+
+const TodoInput = Schema.Struct({
+  id: Schema.String.annotations({ description: "Unique item identifier" }),
+  content: Schema.String.annotations({ description: "Task description" }),
+  status: TodoStatus.annotations({ description: "Current status" })
+})
+
+export const TodoParameters = Schema.Struct({
+  todos: Schema.optional(
+    Schema.Array(TodoInput).annotations({ description: "Task items to write. Omit to read the current list." })
+  ),
+  merge: Schema.optional(
+    Schema.Boolean.annotations({
+      description: "true: update existing items by id and add new ones. false (default): replace the whole list."
+    })
+  )
+})
+
+const clean = (item: typeof TodoInput.Type): TodoItem => {
+  const id = item.id.trim().length === 0 ? "?" : item.id
+  const text = item.content.trim().length === 0 ? "(no description)" : item.content
+  const content = text.length > TODO_MAX_CONTENT ? `${text.slice(0, TODO_MAX_CONTENT)}… [truncated]` : text
+  return { id, content, status: item.status }
+}
+
+/** Replace: one item per id, the last occurrence wins and keeps its place. */
+export const replaceTodos = (items: ReadonlyArray<TodoItem>): ReadonlyArray<TodoItem> => {
+  const lastIndex = new Map<string, number>()
+  items.forEach((item, i) => lastIndex.set(item.id, i))
+  return items.filter((item, i) => lastIndex.get(item.id) === i)
+}
+
+export const mergeTodos = (current: ReadonlyArray<TodoItem>, updates: ReadonlyArray<typeof TodoInput.Type>): ReadonlyArray<TodoItem> => {
+  const out = current.map((item) => ({ ...item }))
+  const byId = new Map(out.map((item, i) => [item.id, i]))
+  for (const update of updates) {
+    const at = byId.get(update.id)
+    if (at === undefined) {
+      byId.set(update.id, out.length)
+      out.push(clean(update))
+      continue
+    }
+    const existing = out[at]!
+    out[at] = {
+      id: existing.id,
+      content: update.content.trim().length > 0 ? clean(update).content : existing.content,
+      status: update.status
+    }
+  }
+  return out
+}
+
+export const summarize = (items: ReadonlyArray<TodoItem>) => ({
+  todos: items,
+  summary: {
+    total: items.length,
+    pending: items.filter((i) => i.status === "pending").length,
+    in_progress: items.filter((i) => i.status === "in_progress").length,
+    completed: items.filter((i) => i.status === "completed").length,
+    cancelled: items.filter((i) => i.status === "cancelled").length
+  }
+})
+
+export const todoTool = defineTool({
+  name: "todo",
+  toolset: "todo",
+  emoji: "📋",
+  description:
+    "Manage your task list for the current session. Use it for work with several steps: call with no parameters to read the list; " +
+    "pass `todos` to write it (merge=false replaces the list, merge=true updates items by id and appends new ones). " +
+    "Each item has an id, content and a status of pending, in_progress, completed or cancelled. Keep one item in_progress at a time.",
+  parameters: TodoParameters,
+  handler: Effect.fn("todo")(function*(args) {
+    const store = yield* TodoStore
+    const ctx = yield* ToolContext
+    const key = ctx.sessionId ?? ctx.taskId
+    const current = yield* store.get(key)
+    if (args.todos === undefined) return summarize(current)
+    const next = args.merge === true ? mergeTodos(current, args.todos) : replaceTodos(args.todos.map(clean))
+    if (next.length > TODO_MAX_ITEMS) {
+      return yield* new TodoLimitExceeded({
+        message: `Too many todo items (${next.length}); the list holds at most ${TODO_MAX_ITEMS}. Complete or remove items first.`
+      })
+    }
+    yield* store.set(key, next)
+    return summarize(next)
+  })
+})
