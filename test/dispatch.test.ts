@@ -10,7 +10,7 @@ import { testRuntime } from "./support/runtime.js"
 
 const withTestTools = <A, E, R>(self: Effect.Effect<A, E, R>) =>
   Effect.zipRight(
-    Effect.all([echoTool, failingTool, dyingTool, sleepTool, bigTool].map(registerTool)),
+    Effect.all([registerTool(echoTool), registerTool(failingTool), registerTool(dyingTool), registerTool(sleepTool), registerTool(bigTool)]),
     self
   )
 
