@@ -58,12 +58,29 @@ export const parseArguments = (tool: string, raw: unknown): Either.Either<Record
   return Either.right(value as Record<string, unknown>)
 }
 
+const EXPECTED = /^Expected ([\s\S]+), actual ([\s\S]+)$/
+
+/**
+ * The first failing argument, with the alternatives of a union merged into one
+ * line (`Expected "a" | "b", actual "c"`) so the model sees every valid choice.
+ */
 const describeParseError = (tool: string, error: ParseResult.ParseError): InvalidArguments => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
   const first = issues[0]
   if (first === undefined) return new InvalidArguments({ tool, path: "", detail: error.message })
   const path = first.path.map(String).join(".")
-  const detail = first._tag === "Missing" ? "is required" : first.message
+  if (first._tag === "Missing") return new InvalidArguments({ tool, path, detail: "is required" })
+  const samePath = issues.filter((i) => i.path.map(String).join(".") === path)
+  const expected: Array<string> = []
+  let actual: string | undefined
+  for (const issue of samePath) {
+    const m = EXPECTED.exec(issue.message)
+    if (m === null) return new InvalidArguments({ tool, path, detail: first.message })
+    // An optional field also "expects undefined": noise for the model.
+    if (m[1] !== "undefined" && !expected.includes(m[1]!)) expected.push(m[1]!)
+    actual = m[2]
+  }
+  const detail = expected.length === 0 || actual === undefined ? first.message : `Expected ${expected.join(" | ")}, actual ${actual}`
   return new InvalidArguments({ tool, path, detail })
 }
 

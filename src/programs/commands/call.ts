@@ -1,0 +1,24 @@
+/** `hermes-effect call <tool> [<json-args>]`: prints exactly what the model would get. */
+import { Args, Command, Options } from "@effect/cli"
+import { Effect, Option } from "effect"
+import { ToolRegistry } from "../../services/ToolRegistry.js"
+import { DEFAULT_TASK_ID } from "../../services/ToolContext.js"
+import { withRuntime, writeOut } from "./shared.js"
+
+export const callCommand = Command.make(
+  "call",
+  {
+    tool: Args.text({ name: "tool" }).pipe(Args.withDescription("Tool name, e.g. todo")),
+    args: Args.text({ name: "json-args" }).pipe(Args.withDescription("Arguments as a JSON object (default {})"), Args.optional),
+    taskId: Options.text("task-id").pipe(Options.withDescription("Task id: calls with the same id share an environment"), Options.withDefault(DEFAULT_TASK_ID))
+  },
+  (opts) =>
+    withRuntime(Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const result = yield* registry.dispatch(
+        { tool: opts.tool, args: Option.getOrElse(opts.args, () => "{}") },
+        { context: { taskId: opts.taskId, cwd: process.cwd() } }
+      )
+      yield* writeOut(result)
+    }))
+).pipe(Command.withDescription("Call one tool and print the result string the model would see (exit 0 even for {\"error\": ...})"))

@@ -1,0 +1,34 @@
+/** What every CLI command shares: the runtime on embedded defaults, and list options. */
+import { Options } from "@effect/cli"
+import { Effect, Option } from "effect"
+import { layer } from "../../layers/HermesRuntime.js"
+
+export const withRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) => Effect.provide(program, layer())
+
+export const splitList = (value: Option.Option<string>): ReadonlyArray<string> | undefined =>
+  Option.match(value, {
+    onNone: () => undefined,
+    onSome: (text) => text.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
+  })
+
+export const toolsetsOption = Options.text("toolsets").pipe(
+  Options.withDescription("Comma-separated toolsets to enable (default: config `toolsets`, else all)"),
+  Options.optional
+)
+
+export const disableOption = Options.text("disable").pipe(
+  Options.withDescription("Comma-separated toolsets to disable (subtracted last)"),
+  Options.optional
+)
+
+export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON instead of a table"))
+
+export const writeOut = (text: string) => Effect.sync(() => void process.stdout.write(text.endsWith("\n") ? text : `${text}\n`))
+
+export const writeErr = (text: string) => Effect.sync(() => void process.stderr.write(text.endsWith("\n") ? text : `${text}\n`))
+
+/** Pad columns for a plain-text table. */
+export const table = (rows: ReadonlyArray<ReadonlyArray<string>>): string => {
+  const widths = rows.reduce<Array<number>>((w, row) => row.map((cell, i) => Math.max(w[i] ?? 0, cell.length)), [])
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n")
+}

@@ -1,0 +1,104 @@
+import { readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { runCli } from "./support/cli.js"
+import { tempHome } from "./support/runtime.js"
+
+describe("hermes-effect CLI", () => {
+  const home = tempHome("hermes-effect-cli-")
+
+  it("tools list --json prints the definitions array", () => {
+    const r = runCli(["tools", "list", "--json"], { home })
+    expect(r.code).toBe(0)
+    const defs = JSON.parse(r.stdout) as Array<{ type: string; function: { name: string } }>
+    expect(defs.map((d) => d.function.name)).toContain("todo")
+    expect(defs.every((d) => d.type === "function")).toBe(true)
+  })
+
+  it("tools list filters by toolsets and disabled toolsets", () => {
+    const r = runCli(["tools", "list", "--json", "--toolsets", "todo,web", "--disable", "todo"], { home })
+    expect(JSON.parse(r.stdout)).toEqual([])
+    const table = runCli(["tools", "list", "--toolsets", "todo,nonsense"], { home })
+    expect(table.stdout).toMatch(/^TOOL\s+TOOLSET\s+AVAILABLE/)
+    expect(table.stdout).toContain("unknown toolsets ignored: nonsense")
+  })
+
+  it("toolsets --json lists Hermes' toolsets with availability", () => {
+    const r = runCli(["toolsets", "--json"], { home })
+    const sets = JSON.parse(r.stdout) as Array<{ name: string; available: boolean; tools: Array<string> }>
+    expect(sets.find((s) => s.name === "todo")).toMatchObject({ available: true, tools: ["todo"] })
+    expect(sets.find((s) => s.name === "web")).toMatchObject({ available: false })
+    expect(sets.find((s) => s.name === "hermes-cli")?.tools.length).toBe(52)
+  })
+
+  it("call prints exactly the model's string and exits 0 even for errors", () => {
+    const ok = runCli(["call", "todo", "{\"todos\":[{\"id\":\"1\",\"content\":\"x\",\"status\":\"pending\"}]}"], { home })
+    expect(ok.code).toBe(0)
+    expect(JSON.parse(ok.stdout)).toMatchObject({ summary: { total: 1, pending: 1 } })
+    const unknown = runCli(["call", "nope"], { home })
+    expect(unknown.code).toBe(0)
+    expect(unknown.stdout).toBe("{\"error\":\"Tool 'nope' does not exist. Available tools: todo\"}\n")
+    const bad = runCli(["call", "todo", "{\"todos\": 5}"], { home })
+    expect(bad.code).toBe(0)
+    expect(JSON.parse(bad.stdout).error).toMatch(/^Invalid argument 'todos.0' for tool 'todo': Expected/)
+  })
+
+  it("misuse exits 2 with one line and no stack trace", () => {
+    const r = runCli(["call"], { home })
+    expect(r.code).toBe(2)
+    expect(r.stderr + r.stdout).not.toMatch(/\n\s+at /)
+    const missing = runCli(["batch", "/definitely/not/here.jsonl"], { home })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr.trim()).toMatch(/^hermes-effect: cannot read \/definitely\/not\/here\.jsonl: ENOENT/)
+    expect(missing.stderr.trim().split("\n")).toHaveLength(1)
+  })
+
+  it("--help works everywhere", () => {
+    for (const args of [["--help"], ["tools", "--help"], ["tools", "list", "--help"], ["call", "--help"], ["batch", "--help"]]) {
+      const r = runCli(args, { home })
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain("USAGE")
+    }
+  })
+
+  it("a malformed config.yaml is one clear line with file, line and key; the file is untouched", () => {
+    const bad = tempHome("hermes-effect-badcfg-")
+    const text = "# my settings\ntools:\n  max_parallel: lots\n"
+    writeFileSync(join(bad, "config.yaml"), text)
+    const r = runCli(["tools", "list"], { home: bad })
+    expect(r.code).toBe(1)
+    expect(r.stderr.trim()).toBe(`hermes-effect: ${join(bad, "config.yaml")}:3: tools.max_parallel: Expected number, actual "lots"`)
+    expect(readFileSync(join(bad, "config.yaml"), "utf8")).toBe(text)
+  })
+
+  it("batch runs JSONL in order, reports bad lines by number and still runs the rest", () => {
+    const file = join(home, "calls.jsonl")
+    writeFileSync(file, [
+      "{\"id\": \"a\", \"tool\": \"todo\", \"args\": {\"todos\": [{\"id\": \"1\", \"content\": \"one\", \"status\": \"pending\"}]}, \"task_id\": \"t1\"}",
+      "{not json",
+      "",
+      "{\"id\": \"b\", \"tool\": \"todo\", \"args\": {}, \"task_id\": \"t2\"}",
+      "{\"tool\": \"todo\", \"args\": {}, \"task_id\": \"t1\"}",
+      "{\"id\": \"d\", \"tool\": \"missing_tool\"}"
+    ].join("\n"))
+    const out = join(home, "results.jsonl")
+    const r = runCli(["batch", file, "--out", out, "--concurrency", "2"], { home })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain("hermes-effect batch: line 2 is not valid JSON")
+    const rows = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: unknown; tool: unknown; result: string })
+    expect(rows.map((x) => x.id)).toEqual(["a", 2, "b", 5, "d"])
+    expect(JSON.parse(rows[2]!.result)).toMatchObject({ summary: { total: 0 } })
+    expect(JSON.parse(rows[3]!.result)).toMatchObject({ summary: { total: 1 } })
+    expect(JSON.parse(rows[1]!.result).error).toMatch(/^line 2 is not valid JSON/)
+    expect(JSON.parse(rows[4]!.result).error).toMatch(/^Tool 'missing_tool' does not exist/)
+    expect(r.stderr).toMatch(/batch: 5 lines, 3 ok, 1 tool errors, 1 invalid lines/)
+  })
+
+  it("the shipped quickstart runs with every line answered", () => {
+    const r = runCli(["batch", "examples/quickstart.jsonl"], { home: tempHome("hermes-effect-qs-") })
+    expect(r.code).toBe(0)
+    const rows = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: string; result: string })
+    expect(rows.length).toBeGreaterThanOrEqual(5)
+    for (const row of rows) expect(typeof row.result).toBe("string")
+  })
+})
