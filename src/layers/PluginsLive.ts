@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { Effect, Either, Layer, ParseResult, Schema, SchemaAST } from "effect"
+import { Context, Effect, Either, Layer, ParseResult, Schema, SchemaAST } from "effect"
 import { parse as parseYaml } from "yaml"
 import { Config } from "../services/Config.js"
 import { HOOK_NAMES, Hooks } from "../services/Hooks.js"
@@ -16,7 +16,6 @@ import type { HookName, HookSet } from "../services/Hooks.js"
 import { Plugins } from "../services/Plugins.js"
 import type { PluginStatus } from "../services/Plugins.js"
 import type { JsonSchema, ParallelPolicy, ToolOutput } from "../services/Tool.js"
-import { ToolContext } from "../services/ToolContext.js"
 import type { ToolCallContext } from "../services/ToolContext.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import type { RegisteredTool } from "../services/ToolRegistry.js"
@@ -123,7 +122,7 @@ const toRegisteredTool = (plugin: string, spec: PluginToolSpec): RegisteredTool 
     override: spec.override === true,
     source: { kind: "plugin", plugin },
     decode,
-    run: (args) => Effect.flatMap(ToolContext, (context) => Effect.map(lift(() => spec.handler(args, context)), asOutput)),
+    prepare: (args, context) => ({ effect: Effect.map(lift(() => spec.handler(args, context)), asOutput), services: Context.empty() as Context.Context<unknown> }),
     timeoutFor: () => undefined,
     check: check === undefined ? undefined : Effect.map(lift(check), (v) => v === true),
     dynamicSchema: undefined

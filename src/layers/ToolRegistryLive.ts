@@ -246,10 +246,9 @@ export const ToolRegistryLive = Layer.effect(
       }
     }
 
+    // No span per call: creating one costs about as much as the whole dispatch; batches get one.
     const execute: ToolRegistryService["execute"] = (call, options) =>
-      executeCall(deps, call, contextFor(call, options), options?.allowed).pipe(
-        Effect.withSpan("ToolRegistry.execute", { attributes: { tool: call.tool } })
-      )
+      executeCall(deps, call, contextFor(call, options), options?.allowed)
 
     const executeBatch: ToolRegistryService["executeBatch"] = (calls, options) =>
       Effect.gen(function*() {

@@ -6,7 +6,7 @@ import { Context, Schema } from "effect"
 import type { Duration, Effect, Either, ParseResult } from "effect"
 import type { CallStatus } from "./Hooks.js"
 import type { FunctionSchema, JsonSchema, ParallelPolicy, ToolDefinitionJson, ToolOutput, ToolSource } from "./Tool.js"
-import type { ToolContext, ToolCallContext } from "./ToolContext.js"
+import type { ToolCallContext } from "./ToolContext.js"
 import type { ToolError, ToolFailure } from "./ToolError.js"
 
 /** Registering a name that another toolset owns, without the right to override it. */
@@ -32,6 +32,11 @@ export class ToolOverrideDenied extends Schema.TaggedError<ToolOverrideDenied>()
 
 export type RegistrationError = ToolShadowed | ToolOverrideDenied
 
+export interface PreparedCall {
+  readonly effect: Effect.Effect<ToolOutput, ToolFailure, unknown>
+  readonly services: Context.Context<unknown>
+}
+
 /** A tool as stored: services provided, arguments erased behind its decoder. */
 export interface RegisteredTool {
   readonly name: string
@@ -46,7 +51,12 @@ export interface RegisteredTool {
   readonly override: boolean
   readonly source: ToolSource
   readonly decode: (input: unknown) => Either.Either<unknown, ParseResult.ParseError>
-  readonly run: (args: unknown) => Effect.Effect<ToolOutput, ToolFailure, ToolContext>
+  /**
+   * The handler for decoded arguments and the services it runs with (the
+   * registering layer's plus the call's ToolContext). Dispatch starts it in a
+   * fiber whose runtime carries those services, so no per-call `provide`.
+   */
+  readonly prepare: (args: unknown, context: ToolCallContext) => PreparedCall
   readonly timeoutFor: (args: unknown) => Duration.DurationInput | undefined
   readonly check: Effect.Effect<boolean, unknown> | undefined
   readonly dynamicSchema: Effect.Effect<Partial<FunctionSchema>, unknown> | undefined

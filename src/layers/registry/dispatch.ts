@@ -3,11 +3,10 @@
  * failure is a tagged ToolError until `foldOutcome`, the single place where
  * errors become `{"error": "..."}` text. Defects never escape.
  */
-import { Cause, Effect, Either, Exit, Option, ParseResult } from "effect"
+import { Cause, Effect, Either, Exit, Fiber, Option, ParseResult, Runtime } from "effect"
 import type { HooksService } from "../../services/Hooks.js"
 import type { ResultStoreService } from "../../services/ResultStore.js"
 import type { ToolOutput } from "../../services/Tool.js"
-import { ToolContext } from "../../services/ToolContext.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import {
   InvalidArguments,
@@ -28,6 +27,11 @@ import { persistedBlock, truncatedInline } from "./persistedOutput.js"
 import { toMillis } from "./provideTool.js"
 import { errorJson } from "./sanitize.js"
 
+export interface Limits {
+  readonly callTimeoutMs: number
+  readonly resultChars: number
+}
+
 export interface DispatchDeps {
   readonly lookup: (name: string) => RegisteredTool | undefined
   readonly allNames: () => ReadonlyArray<string>
@@ -35,7 +39,7 @@ export interface DispatchDeps {
   readonly hooks: HooksService
   readonly gate: ToolGateService
   readonly results: ResultStoreService
-  readonly limits: Effect.Effect<{ readonly callTimeoutMs: number; readonly resultChars: number }>
+  readonly limits: Effect.Effect<Limits>
 }
 
 /** Parse what the model sent into an arguments object, or say why not. */
@@ -103,95 +107,104 @@ const failureOf = (tool: string, failure: ToolFailure): ToolError =>
 const defectText = (defect: unknown): string =>
   defect instanceof Error ? `${defect.name}: ${defect.message}` : typeof defect === "string" ? defect : String(defect)
 
-/** Run the handler and translate every way it can end into a value or a ToolError. */
-const runHandler = (tool: RegisteredTool, args: unknown, context: ToolCallContext, timeoutMs: number) =>
-  Effect.flatMap(
-    Effect.exit(
-      tool.run(args).pipe(
-        Effect.provideService(ToolContext, context),
-        Effect.timeoutOption(timeoutMs)
-      )
-    ),
-    (exit): Effect.Effect<ToolOutput, ToolError> => {
-      if (Exit.isSuccess(exit)) {
-        return Option.match(exit.value, {
-          onNone: () => Effect.fail(new ToolTimeout({ tool: tool.name, seconds: Math.round(timeoutMs / 100) / 10 })),
-          onSome: Effect.succeed
-        })
-      }
-      const cause = exit.cause
-      const failure = Cause.failureOption(cause)
-      if (Option.isSome(failure)) return Effect.fail(failureOf(tool.name, failure.value))
-      if (Cause.isInterruptedOnly(cause)) return Effect.fail(new ToolInterrupted({ tool: tool.name }))
-      const defect = Cause.dieOption(cause)
-      return Effect.fail(
-        new ToolDefect({ tool: tool.name, detail: Option.isSome(defect) ? defectText(defect.value) : Cause.pretty(cause) })
-      )
-    }
-  )
+/** Every way a handler can end, as a value or a ToolError. */
+const classify = (tool: string, exit: Exit.Exit<ToolOutput, ToolFailure>): Effect.Effect<ToolOutput, ToolError> => {
+  if (Exit.isSuccess(exit)) return Effect.succeed(exit.value)
+  const cause = exit.cause
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) return Effect.fail(failureOf(tool, failure.value))
+  if (Cause.isInterruptedOnly(cause)) return Effect.fail(new ToolInterrupted({ tool }))
+  const defect = Cause.dieOption(cause)
+  return Effect.fail(new ToolDefect({ tool, detail: Option.isSome(defect) ? defectText(defect.value) : Cause.pretty(cause) }))
+}
 
-interface Started {
+/**
+ * Run the handler under its timeout. The handler starts at once in its own
+ * fiber; one that finishes synchronously (most of them) never arms a timer,
+ * since a fork-and-race costs more than the whole rest of dispatch. One that
+ * suspends is raced against the Clock (TestClock in tests) and interrupted
+ * when it loses, or when the caller is interrupted.
+ */
+const runHandler = (tool: RegisteredTool, args: unknown, context: ToolCallContext, timeoutMs: number) =>
+  Effect.flatMap(Effect.runtime<never>(), (parent): Effect.Effect<ToolOutput, ToolError> => {
+    const { effect, services } = tool.prepare(args, context)
+    const runtime = Runtime.make({ context: services, fiberRefs: parent.fiberRefs, runtimeFlags: parent.runtimeFlags })
+    const fiber = Runtime.runFork(runtime)(effect as Effect.Effect<ToolOutput, ToolFailure>, { immediate: true })
+    const done = fiber.unsafePoll()
+    if (done !== null) return classify(tool.name, done)
+    return Effect.raceFirst(
+      Effect.map(Fiber.await(fiber), Option.some),
+      Effect.as(Effect.sleep(timeoutMs), Option.none<Exit.Exit<ToolOutput, ToolFailure>>())
+    ).pipe(
+      Effect.onInterrupt(() => Fiber.interrupt(fiber)),
+      Effect.flatMap(Option.match({
+        onNone: () =>
+          Effect.zipRight(
+            Fiber.interrupt(fiber),
+            Effect.fail(new ToolTimeout({ tool: tool.name, seconds: Math.round(timeoutMs / 100) / 10 }))
+          ),
+        onSome: (exit) => classify(tool.name, exit)
+      }))
+    )
+  })
+
+const needsProbe = (tool: RegisteredTool) => tool.check !== undefined || tool.requiresEnv.length > 0
+
+/** Availability, pre-call hooks and the approval seam: only the steps that apply to this call. */
+const gates = (deps: DispatchDeps, tool: RegisteredTool, args: unknown, context: ToolCallContext): Effect.Effect<void, ToolError> | undefined => {
+  const steps: Array<Effect.Effect<void, ToolError>> = []
+  if (needsProbe(tool)) {
+    steps.push(Effect.flatMap(deps.availability(tool), (why) =>
+      why === undefined ? Effect.void : Effect.fail(new ToolUnavailable({ tool: tool.name, reason: why }))))
+  }
+  if (deps.hooks.has("pre_tool_call")) {
+    steps.push(Effect.flatMap(deps.hooks.preToolCall({ tool: tool.name, args, context }), (verdict) => {
+      if (verdict._tag === "Block") return Effect.fail(new ToolBlocked({ tool: tool.name, by: verdict.by, reason: verdict.message }))
+      if (verdict._tag === "Proceed") return Effect.void
+      return deps.gate
+        .requestToolApproval({ tool: tool.name, message: verdict.message, ruleKey: verdict.ruleKey, context })
+        .pipe(Effect.mapError((denied) => new ToolBlocked({ tool: tool.name, by: "approval", reason: denied.reason })))
+    }))
+  }
+  return steps.length === 0 ? undefined : steps.length === 1 ? steps[0] : Effect.all(steps, { discard: true })
+}
+
+/** Oversized results are saved and replaced by a preview the model can follow up on. */
+const capResult = (deps: DispatchDeps, tool: RegisteredTool, result: string, context: ToolCallContext, limits: Limits) => {
+  const threshold = tool.maxResultChars === Infinity ? Infinity : Math.min(tool.maxResultChars ?? limits.resultChars, limits.resultChars)
+  if (result.length <= threshold) return Effect.succeed(result)
+  return deps.results
+    .persist({ content: result, tool: tool.name, taskId: context.taskId, toolCallId: context.toolCallId })
+    .pipe(
+      Effect.map((path) => persistedBlock(result, path)),
+      Effect.catchAll((error) =>
+        Effect.as(Effect.logWarning(`could not save an oversized result of ${tool.name}: ${error.detail}`), truncatedInline(result))
+      )
+    )
+}
+
+interface Decoded {
   readonly tool: RegisteredTool
   readonly args: unknown
 }
 
-/** Everything up to and including the handler; fails with a ToolError. */
-const callPipeline = (
+/** The synchronous part: find the tool, parse, coerce and decode its arguments. */
+const prepare = (
   deps: DispatchDeps,
   call: ToolCall,
-  context: ToolCallContext,
-  allowed: ReadonlySet<string> | undefined,
-  started: { current: Started | undefined }
-): Effect.Effect<string, ToolError> =>
-  Effect.gen(function*() {
-    const tool = allowed !== undefined && !allowed.has(call.tool) ? undefined : deps.lookup(call.tool)
-    if (tool === undefined) {
-      const names = allowed !== undefined ? [...allowed].sort() : deps.allNames()
-      return yield* Effect.fail(new UnknownTool({ tool: call.tool, available: names }))
-    }
-    const raw = yield* parseArguments(tool.name, call.args)
-    const decoded = tool.decode(coerceArgs(tool.jsonSchema, raw))
-    if (Either.isLeft(decoded)) return yield* Effect.fail(describeParseError(tool.name, decoded.left))
-    const args = decoded.right
-    started.current = { tool, args }
-
-    const unavailable = yield* deps.availability(tool)
-    if (unavailable !== undefined) return yield* Effect.fail(new ToolUnavailable({ tool: tool.name, reason: unavailable }))
-
-    if (deps.hooks.has("pre_tool_call")) {
-      const verdict = yield* deps.hooks.preToolCall({ tool: tool.name, args, context })
-      if (verdict._tag === "Block") {
-        return yield* Effect.fail(new ToolBlocked({ tool: tool.name, by: verdict.by, reason: verdict.message }))
-      }
-      if (verdict._tag === "Approve") {
-        yield* deps.gate
-          .requestToolApproval({ tool: tool.name, message: verdict.message, ruleKey: verdict.ruleKey, context })
-          .pipe(Effect.mapError((denied) => new ToolBlocked({ tool: tool.name, by: "approval", reason: denied.reason })))
-      }
-    }
-
-    const limits = yield* deps.limits
-    const own = tool.timeoutFor(args)
-    const timeoutMs = own === undefined ? limits.callTimeoutMs : toMillis(own)
-    const output = yield* runHandler(tool, args, context, timeoutMs)
-    return yield* renderOutput(tool.name, output)
-  })
-
-/** Oversized results are saved and replaced by a preview the model can follow up on. */
-const capResult = (deps: DispatchDeps, tool: RegisteredTool, result: string, context: ToolCallContext) =>
-  Effect.gen(function*() {
-    const { resultChars } = yield* deps.limits
-    const threshold = tool.maxResultChars === Infinity ? Infinity : Math.min(tool.maxResultChars ?? resultChars, resultChars)
-    if (result.length <= threshold) return result
-    return yield* deps.results
-      .persist({ content: result, tool: tool.name, taskId: context.taskId, toolCallId: context.toolCallId })
-      .pipe(
-        Effect.map((path) => persistedBlock(result, path)),
-        Effect.catchAll((error) =>
-          Effect.as(Effect.logWarning(`could not save an oversized result of ${tool.name}: ${error.detail}`), truncatedInline(result))
-        )
-      )
-  })
+  allowed: ReadonlySet<string> | undefined
+): Either.Either<Decoded, ToolError> => {
+  const tool = allowed !== undefined && !allowed.has(call.tool) ? undefined : deps.lookup(call.tool)
+  if (tool === undefined) {
+    const names = allowed !== undefined ? [...allowed].sort() : deps.allNames()
+    return Either.left(new UnknownTool({ tool: call.tool, available: names }))
+  }
+  const raw = parseArguments(tool.name, call.args)
+  if (Either.isLeft(raw)) return Either.left(raw.left)
+  const decoded = tool.decode(coerceArgs(tool.jsonSchema, raw.right))
+  if (Either.isLeft(decoded)) return Either.left(describeParseError(tool.name, decoded.left))
+  return Either.right({ tool, args: decoded.right })
+}
 
 export const executeCall = (
   deps: DispatchDeps,
@@ -201,37 +214,51 @@ export const executeCall = (
 ): Effect.Effect<CallOutcome> =>
   Effect.suspend(() => {
     const startedAt = performance.now()
-    const started: { current: Started | undefined } = { current: undefined }
-    return Effect.flatMap(Effect.either(callPipeline(deps, call, context, allowed, started)), (either) =>
-      Effect.gen(function*() {
-        const current = started.current
-        let result: string
-        let error: ToolError | undefined
-        if (Either.isRight(either)) {
-          result = either.right
-          if (current !== undefined && deps.hooks.has("transform_tool_result")) {
-            result = yield* deps.hooks.transformToolResult({ tool: current.tool.name, args: current.args, result, context })
-          }
-          if (current !== undefined) result = yield* capResult(deps, current.tool, result, context)
-        } else {
-          error = either.left
-          result = errorJson(error.message)
-        }
-        const status = error === undefined ? "ok" : error._tag === "ToolBlocked" ? "blocked" : "error"
-        const durationMs = performance.now() - startedAt
-        if (current !== undefined && deps.hooks.has("post_tool_call")) {
-          yield* deps.hooks.postToolCall({
-            tool: current.tool.name,
-            args: current.args,
-            result,
-            status,
-            errorType: error?._tag,
-            errorMessage: error?.message,
-            durationMs,
-            context
-          })
-        }
-        return { tool: call.tool, toolCallId: context.toolCallId, result, status, error, durationMs } satisfies CallOutcome
+    const prepared = prepare(deps, call, allowed)
+
+    const finish = (decoded: Decoded | undefined, result: string, error: ToolError | undefined): Effect.Effect<CallOutcome> => {
+      const status = error === undefined ? "ok" : error._tag === "ToolBlocked" ? "blocked" : "error"
+      const durationMs = performance.now() - startedAt
+      const outcome: CallOutcome = { tool: call.tool, toolCallId: context.toolCallId, result, status, error, durationMs }
+      if (decoded === undefined || !deps.hooks.has("post_tool_call")) return Effect.succeed(outcome)
+      return Effect.as(
+        deps.hooks.postToolCall({
+          tool: decoded.tool.name,
+          args: decoded.args,
+          result,
+          status,
+          errorType: error?._tag,
+          errorMessage: error?.message,
+          durationMs,
+          context
+        }),
+        outcome
+      )
+    }
+    const failed = (decoded: Decoded | undefined, error: ToolError) => finish(decoded, errorJson(error.message), error)
+
+    if (Either.isLeft(prepared)) return failed(undefined, prepared.left)
+    const decoded = prepared.right
+    const { args, tool } = decoded
+
+    const run = Effect.flatMap(deps.limits, (limits) => {
+      const own = tool.timeoutFor(args)
+      return runHandler(tool, args, context, own === undefined ? limits.callTimeoutMs : toMillis(own)).pipe(
+        Effect.flatMap((output) => {
+          const rendered = renderOutput(tool.name, output)
+          if (Either.isLeft(rendered)) return Effect.fail(rendered.left)
+          const transformed = deps.hooks.has("transform_tool_result")
+            ? deps.hooks.transformToolResult({ tool: tool.name, args, result: rendered.right, context })
+            : Effect.succeed(rendered.right)
+          return Effect.flatMap(transformed, (result) => capResult(deps, tool, result, context, limits))
+        })
+      )
+    })
+    const checked = gates(deps, tool, args, context)
+    return (checked === undefined ? run : Effect.zipRight(checked, run)).pipe(
+      Effect.matchEffect({
+        onFailure: (error) => failed(decoded, error),
+        onSuccess: (result) => finish(decoded, result, undefined)
       })
     )
   })

@@ -5,6 +5,7 @@
  */
 import { Context, Duration, Effect, Schema } from "effect"
 import type { Tool } from "../../services/Tool.js"
+import { ToolContext as ToolContextTag } from "../../services/ToolContext.js"
 import type { ToolContext } from "../../services/ToolContext.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import type { RegisteredTool, RegistrationError } from "../../services/ToolRegistry.js"
@@ -31,11 +32,10 @@ export const eraseTool = <A, I, R>(tool: Tool<A, I, R>, services: Context.Contex
     override: tool.override,
     source: tool.source,
     decode,
-    run: (args) =>
-      Effect.mapInputContext(
-        tool.handler(args as A),
-        (outer: Context.Context<ToolContext>) => Context.merge(services, outer) as Context.Context<R | ToolContext>
-      ),
+    prepare: (args, context) => ({
+      effect: tool.handler(args as A),
+      services: Context.add(services, ToolContextTag, context) as Context.Context<unknown>
+    }),
     timeoutFor: (args) => (timeout === undefined ? undefined : typeof timeout === "function" ? timeout(args as A) : timeout),
     check: tool.check === undefined ? undefined : withServices(tool.check),
     dynamicSchema: tool.dynamicSchema === undefined ? undefined : withServices(tool.dynamicSchema)

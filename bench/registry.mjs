@@ -1,0 +1,78 @@
+// Registry and dispatch: per-call overhead, definitions for hermes-cli, cold CLI start.
+import { spawnSync } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Effect, Layer, ManagedRuntime, Schema } from "effect"
+import { ConfigTest, HermesRuntime, ToolRegistry, Toolsets, defineTool, registerTool } from "../dist/index.js"
+import { median, perOpMicros } from "./_stats.mjs"
+
+const trivial = defineTool({
+  name: "bench_echo",
+  toolset: "bench",
+  description: "Echo one value.",
+  parameters: Schema.Struct({ value: Schema.Number, label: Schema.optional(Schema.String) }),
+  handler: (args) => Effect.succeed(`value ${args.value}`)
+})
+
+/** A stand-in for each hermes-cli tool, with a schema of typical size. */
+const stub = (name) =>
+  defineTool({
+    name,
+    toolset: "bench-core",
+    description: `The ${name} tool. `.repeat(6),
+    parameters: Schema.Struct({
+      path: Schema.String.annotations({ description: "Target path" }),
+      limit: Schema.optional(Schema.Int.annotations({ description: "Most items" })),
+      mode: Schema.optional(Schema.Literal("a", "b", "c")),
+      items: Schema.optional(Schema.Array(Schema.Struct({ id: Schema.String, note: Schema.String })))
+    }),
+    handler: () => Effect.succeed("ok")
+  })
+
+export const run = async () => {
+  const home = mkdtempSync(join(tmpdir(), "hermes-effect-bench-"))
+  const layer = HermesRuntime.layer({ config: ConfigTest({}, { root: home, workspaceDir: join(home, "ws") }), plugins: false })
+  const runtime = ManagedRuntime.make(layer)
+  const registry = await runtime.runPromise(ToolRegistry)
+  await runtime.runPromise(registerTool(trivial))
+  const rows = []
+
+  // 1. Full dispatch of a trivial tool: parse, coerce, decode, hooks, handler under timeout, fold.
+  const call = { tool: "bench_echo", args: "{\"value\": \"7\", \"label\": \"x\"}" }
+  const dispatchUs = await perOpMicros(() => runtime.runPromise(registry.dispatch(call)))
+  const program = Effect.forEach(Array.from({ length: 1000 }), () => registry.dispatch(call), { discard: true })
+  const inFiberUs = await perOpMicros(() => runtime.runPromise(program), { rounds: 15, perRound: 1 }) / 1000
+  const bare = trivial.handler({ value: 7 })
+  const bareUs = await perOpMicros(() => runtime.runPromise(bare))
+  rows.push({ name: "dispatch trivial tool (runPromise per call)", value: dispatchUs, unit: "µs", baseline: bareUs, baselineName: "bare handler via runPromise", ratio: dispatchUs / bareUs, target: "≤ 10 µs" })
+  rows.push({ name: "dispatch trivial tool (inside one fiber)", value: inFiberUs, unit: "µs", target: "≤ 10 µs" })
+
+  // 2. Definitions for hermes-cli, uncached: each round bumps the registry generation first.
+  const core = Toolsets.HERMES_CORE_TOOLS
+  const missing = core.filter((n) => registry.get(n) === undefined)
+  await runtime.runPromise(Effect.forEach(missing, (n) => registerTool({ ...stub(n), toolset: "bench-core-" + n }), { discard: true }))
+  const select = { enabled: ["hermes-cli"] }
+  let k = 0
+  const uncached = Effect.zipRight(Effect.suspend(() => registry.registerAlias(`bench-alias-${k++ % 4}`, "bench")), registry.definitions(select))
+  const defsCount = (await runtime.runPromise(registry.definitions(select))).length
+  const uncachedUs = await perOpMicros(() => runtime.runPromise(uncached), { rounds: 25, perRound: 50 })
+  const cachedUs = await perOpMicros(() => runtime.runPromise(registry.definitions(select)), { rounds: 25, perRound: 200 })
+  rows.push({ name: `definitions hermes-cli uncached (${defsCount} tools)`, value: uncachedUs / 1000, unit: "ms", baseline: cachedUs / 1000, baselineName: "memoized", ratio: uncachedUs / cachedUs, target: "≤ 0.5 ms" })
+  await runtime.dispose()
+
+  // 3. Cold `hermes-effect tools list --json`, whole process, against a bare `node -e 0`.
+  const bin = fileURLToPath(new URL("../dist/bin.mjs", import.meta.url))
+  const env = { ...process.env, HERMES_EFFECT_HOME: mkdtempSync(join(tmpdir(), "hermes-effect-bench-cold-")) }
+  const time = (args) => {
+    const t = performance.now()
+    const r = spawnSync(process.execPath, args, { env, encoding: "utf8" })
+    if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`)
+    return (performance.now() - t) / 1000
+  }
+  const cold = median(Array.from({ length: 7 }, () => time([bin, "tools", "list", "--json"])))
+  const node = median(Array.from({ length: 7 }, () => time(["-e", "0"])))
+  rows.push({ name: "cold `hermes-effect tools list --json`", value: cold, unit: "s", baseline: node, baselineName: "node -e 0", ratio: cold / node, target: "≤ 0.4 s" })
+  return rows
+}

@@ -1,0 +1,37 @@
+// Benchmark runner: `npm run bench` prints a table; `npm run bench -- --json` prints one JSON object per line:
+// {"name","value","unit","baseline"?,"ratio"?,"target"?}. Each suite measures its own baseline in the same run,
+// so ratios stay meaningful on any machine. Suites: bench/*.mjs modules exporting `run()` (except this file).
+import { readdirSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+
+const json = process.argv.includes("--json")
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length)
+const dir = fileURLToPath(new URL(".", import.meta.url))
+const suites = readdirSync(dir).filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && !f.startsWith("_")).sort()
+
+const fmt = (n) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(3))
+let failed = false
+for (const file of suites) {
+  if (only && !file.includes(only)) continue
+  const mod = await import(new URL(file, import.meta.url).href)
+  if (typeof mod.run !== "function") continue
+  let rows
+  try {
+    rows = await mod.run()
+  } catch (e) {
+    failed = true
+    process.stderr.write(`bench ${file} failed: ${e instanceof Error ? e.stack : String(e)}\n`)
+    continue
+  }
+  for (const row of rows) {
+    if (json) {
+      process.stdout.write(`${JSON.stringify(row)}\n`)
+    } else {
+      const base = row.baseline === undefined ? "" : `  baseline ${fmt(row.baseline)} ${row.baselineUnit ?? row.unit} (${row.baselineName ?? "baseline"})`
+      const ratio = row.ratio === undefined ? "" : `  ratio ${row.ratio.toFixed(2)}`
+      const target = row.target === undefined ? "" : `  target ${row.target}`
+      process.stdout.write(`${row.name.padEnd(52)} ${fmt(row.value).padStart(10)} ${row.unit}${base}${ratio}${target}\n`)
+    }
+  }
+}
+if (failed) process.exitCode = 1
