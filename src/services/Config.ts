@@ -34,11 +34,49 @@ export const PluginsSection = Schema.Struct({
   entries: Schema.optional(Schema.Record({ key: Schema.String, value: PluginEntry }))
 }, Extra)
 
+/** `terminal:` — the shell backends (Hermes' `terminal.*` keys where they exist). */
+export const TerminalSection = Schema.Struct({
+  /** local | sandbox (more backends register their own names). */
+  backend: Schema.optional(Schema.String),
+  /** Starting directory for new environments ("." / "auto" / "cwd" = the process cwd). */
+  cwd: Schema.optional(Schema.String),
+  /** Default foreground timeout in seconds (capped at 600). */
+  timeout: Schema.optional(Schema.Number),
+  /** Idle seconds before an environment without background processes is torn down. */
+  lifetime_seconds: Schema.optional(Schema.Number),
+  /** Variable names passed to commands even though they look like credentials. */
+  env_passthrough: Schema.optional(NameList),
+  /** Give the bubblewrap sandbox network access. */
+  sandbox_network: Schema.optional(Schema.Boolean),
+  /** Where sandbox workspaces live (default: the home's workspace dir). */
+  sandbox_dir: Schema.optional(Schema.String)
+}, Extra)
+
+/** One ordered policy rule: the strictest matching rule wins (deny > ask > allow). */
+export const ApprovalRule = Schema.Struct({
+  action: Schema.Literal("allow", "ask", "deny"),
+  /** Matches when the command starts with these words. */
+  prefix: Schema.optional(Schema.String),
+  /** fnmatch-style glob over the whole command (`*`, `?`, `[...]`). */
+  glob: Schema.optional(Schema.String),
+  /** JavaScript regular expression searched in the command. */
+  regex: Schema.optional(Schema.String),
+  /** Shown to the model and the approver. */
+  reason: Schema.optional(Schema.String)
+}, Extra)
+
 export const ApprovalsSection = Schema.Struct({
   /** manual | smart | off; YAML `off` unquoted decodes as `false`. Validated by the Approval layer. */
   mode: Schema.optional(Schema.Union(Schema.String, Schema.Boolean)),
+  /** What a run with nobody to ask does with a command that needs approval: deny (default) or allow. */
   non_interactive: Schema.optional(Schema.String),
-  timeout_seconds: Schema.optional(Schema.Number)
+  /** Seconds a human has to answer before the answer is no. */
+  timeout_seconds: Schema.optional(Schema.Number),
+  /** Globs that always block (checked on every backend). */
+  deny: Schema.optional(NameList),
+  rules: Schema.optional(Schema.Array(ApprovalRule)),
+  /** Skip non-hardline prompts on backends that declare full isolation (default true). */
+  isolated_skip: Schema.optional(Schema.Boolean)
 }, Extra)
 
 export const HermesConfigSchema = Schema.Struct({
@@ -49,7 +87,7 @@ export const HermesConfigSchema = Schema.Struct({
   plugins: Schema.optional(PluginsSection),
   approvals: Schema.optional(ApprovalsSection),
   command_allowlist: Schema.optional(NameList),
-  terminal: Schema.optional(Extra)
+  terminal: Schema.optional(TerminalSection)
 }, Extra)
 
 export type HermesConfig = typeof HermesConfigSchema.Type

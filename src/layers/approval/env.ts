@@ -1,0 +1,39 @@
+/**
+ * Where detection gets the paths it folds (user home, Hermes home) and the
+ * temp dir used by the verification-cleanup exemption. Resolved per call so a
+ * HOME changed after import is honoured; nothing touches the filesystem.
+ */
+export interface DetectionEnv {
+  readonly home?: string
+  readonly hermesHome?: string
+  readonly env?: Readonly<Record<string, string | undefined>>
+}
+
+export interface ResolvedEnv {
+  readonly home: string | undefined
+  readonly hermesHome: string | undefined
+  /** Looked up lazily: only the rare `rm -f <tmp>/…` exemption needs it. */
+  readonly tmpDir: () => string
+}
+
+const nonEmpty = (s: string | undefined): string | undefined => (s !== undefined && s !== "" ? s : undefined)
+
+const trimTrailingSeparators = (p: string): string => {
+  let end = p.length
+  while (end > 1 && (p[end - 1] === "/" || p[end - 1] === "\\")) end--
+  return p.slice(0, end)
+}
+
+export const resolveEnv = (options: DetectionEnv | undefined): ResolvedEnv => {
+  const env = options?.env ?? process.env
+  const home = nonEmpty(options?.home) ?? nonEmpty(env["HOME"])
+  const hermesHome =
+    nonEmpty(options?.hermesHome) ??
+    nonEmpty(env["HERMES_EFFECT_HOME"]) ??
+    nonEmpty(env["HERMES_HOME"]) ??
+    (home !== undefined ? `${trimTrailingSeparators(home)}/.hermes` : undefined)
+  // Same lookup order as Python's tempfile.gettempdir (minus the probing I/O).
+  const tmpDir = (): string =>
+    trimTrailingSeparators(nonEmpty(env["TMPDIR"]) ?? nonEmpty(env["TEMP"]) ?? nonEmpty(env["TMP"]) ?? "/tmp")
+  return { home, hermesHome, tmpDir }
+}
