@@ -134,7 +134,7 @@ describe("hooks", () => {
         })).pipe(Effect.provide(runtime))
       const denied = yield* ask(testRuntime())
       expect(denied.status).toBe("blocked")
-      expect(parse(denied.result)["error"]).toMatch(/no approver is available, so it was denied\. Do not retry/)
+      expect(parse(denied.result)["error"]).toMatch(/nobody is present to approve it, so it was denied\. Do not retry/)
       const allowed = yield* ask(testRuntime({}, { toolGate: ToolGateAllow }))
       expect(allowed.status).toBe("ok")
     }))

@@ -1,8 +1,9 @@
 /**
  * HermesRuntime: every service on embedded defaults in one Layer.
  *
- *   Config (config.yaml in HERMES_EFFECT_HOME) → Hooks, ResultStore, ToolGate,
- *   TodoStore → ToolRegistry → built-in tools → plugins
+ *   Config (config.yaml in HERMES_EFFECT_HOME) → Approver, ApprovalAudit
+ *   → Approval, ToolGate → TerminalBackend → Environments → Processes
+ *   → Hooks, ResultStore, TodoStore → ToolRegistry → built-in tools → plugins
  *
  * Each piece can be swapped through the options (tests pass in-memory config,
  * an allowing gate, …) or by providing a different layer for its Tag.
@@ -12,6 +13,9 @@ import type { FileSystem, Path } from "@effect/platform"
 import type { CommandExecutor } from "@effect/platform/CommandExecutor"
 import type { Terminal } from "@effect/platform/Terminal"
 import { Effect, Layer } from "effect"
+import type { Approval } from "../services/Approval.js"
+import type { ApprovalAudit } from "../services/ApprovalAudit.js"
+import type { Approver } from "../services/Approver.js"
 import { Config } from "../services/Config.js"
 import type { ConfigError } from "../services/Config.js"
 import { Hooks } from "../services/Hooks.js"
@@ -20,13 +24,23 @@ import { ResultStore } from "../services/ResultStore.js"
 import { TodoStore } from "../services/TodoStore.js"
 import { ToolGate } from "../services/ToolGate.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
+import type { Environments } from "../services/Environments.js"
+import type { Processes } from "../services/Processes.js"
+import type { TerminalBackend } from "../services/TerminalBackend.js"
 import { BuiltinToolsLive } from "../tools/index.js"
+import { ApprovalAuditJsonl } from "./ApprovalAuditLayers.js"
+import { ApprovalLive } from "./ApprovalLive.js"
+import { ApproverNonInteractive } from "./Approvers.js"
 import { ConfigLive } from "./ConfigLive.js"
+import { EnvironmentsLive } from "./EnvironmentsLive.js"
 import { HooksLive } from "./HooksLive.js"
 import { PluginsLive } from "./PluginsLive.js"
+import { ProcessesLive } from "./ProcessesLive.js"
 import { ResultStoreLive } from "./ResultStoreLive.js"
+import { TerminalBackendFromConfig, terminalBackendLayer } from "./TerminalBackendFromConfig.js"
+import type { BackendName } from "./TerminalBackendFromConfig.js"
 import { TodoStoreMemory } from "./TodoStoreMemory.js"
-import { ToolGateDeny } from "./ToolGateDeny.js"
+import { ToolGateApproval } from "./ToolGateApproval.js"
 import { ToolRegistryLive } from "./ToolRegistryLive.js"
 
 export interface RuntimeOptions {
@@ -34,18 +48,42 @@ export interface RuntimeOptions {
   readonly home?: string
   /** Replace the Config layer (e.g. `ConfigTest({...})`). */
   readonly config?: Layer.Layer<Config, ConfigError>
-  /** Replace the approval gate for tool approvals requested by hooks (default: deny). */
-  readonly toolGate?: Layer.Layer<ToolGate>
+  /** Who answers approval requests (default: nobody, so they are denied; `ApproverTerminal`, `ApproverCallback(fn)`). */
+  readonly approver?: Layer.Layer<Approver, never, Config>
+  /** Where approval decisions are recorded (default: `<home>/logs/approvals.jsonl`). */
+  readonly approvalAudit?: Layer.Layer<ApprovalAudit, never, Config>
+  /** The gate for tool approvals requested by hooks (default: asks the approver). */
+  readonly toolGate?: Layer.Layer<ToolGate, never, Config | Approver | ApprovalAudit>
   readonly hooks?: Layer.Layer<Hooks>
   readonly todoStore?: Layer.Layer<TodoStore>
-  readonly resultStore?: Layer.Layer<ResultStore, never, Config | FileSystem.FileSystem>
+  readonly resultStore?: Layer.Layer<ResultStore, never, Config | Environments>
   /** Register the built-in tools (default true). */
   readonly builtins?: boolean
   /** Load plugins from the home (default true). */
   readonly plugins?: boolean
+  /** The command approval service every shell command passes through (default: `ApprovalLive`). */
+  readonly approval?: Layer.Layer<Approval, never, Config | Approver | ApprovalAudit>
+  /**
+   * Where commands run: "local", "sandbox" (bubblewrap), or a TerminalBackend layer.
+   * Default: `terminal.backend` from config, else local.
+   */
+  readonly terminalBackend?: BackendName | Layer.Layer<TerminalBackend, never, Config>
 }
 
-export type HermesServices = Config | Hooks | ToolGate | ResultStore | TodoStore | ToolRegistry | Plugins
+export type HermesServices =
+  | Config
+  | Hooks
+  | ToolGate
+  | ResultStore
+  | TodoStore
+  | ToolRegistry
+  | Plugins
+  | Approval
+  | Approver
+  | ApprovalAudit
+  | TerminalBackend
+  | Environments
+  | Processes
 
 export type PlatformServices = FileSystem.FileSystem | Path.Path | CommandExecutor | Terminal
 
@@ -56,12 +94,29 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
   const config = (options.config ?? ConfigLive(options.home === undefined ? {} : { home: options.home })).pipe(
     Layer.provideMerge(platform)
   )
+  const backend = options.terminalBackend === undefined
+    ? TerminalBackendFromConfig
+    : typeof options.terminalBackend === "string"
+    ? terminalBackendLayer(options.terminalBackend)
+    : options.terminalBackend
+  const approvalDeps = Layer.mergeAll(
+    options.approver ?? ApproverNonInteractive,
+    options.approvalAudit ?? ApprovalAuditJsonl
+  ).pipe(Layer.provideMerge(config))
+  const gates = Layer.merge(options.approval ?? ApprovalLive, options.toolGate ?? ToolGateApproval).pipe(
+    Layer.provideMerge(approvalDeps)
+  )
+  // Built in this order, torn down in reverse: processes die before their environments close.
+  const terminal = ProcessesLive.pipe(
+    Layer.provideMerge(EnvironmentsLive),
+    Layer.provideMerge(backend),
+    Layer.provideMerge(gates)
+  )
   const services = Layer.mergeAll(
     options.hooks ?? HooksLive,
-    options.toolGate ?? ToolGateDeny,
     options.todoStore ?? TodoStoreMemory,
     options.resultStore ?? ResultStoreLive
-  ).pipe(Layer.provideMerge(config))
+  ).pipe(Layer.provideMerge(terminal))
   const registry = ToolRegistryLive.pipe(Layer.provideMerge(services))
   const withBuiltins = options.builtins === false ? registry : BuiltinToolsLive.pipe(Layer.provideMerge(registry))
   return options.plugins === false

@@ -3,7 +3,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { DEFAULT_TASK_ID } from "../../services/ToolContext.js"
-import { withRuntime, writeOut } from "./shared.js"
+import { withInteractiveRuntime, writeOut } from "./shared.js"
 
 export const callCommand = Command.make(
   "call",
@@ -13,7 +13,7 @@ export const callCommand = Command.make(
     taskId: Options.text("task-id").pipe(Options.withDescription("Task id: calls with the same id share an environment"), Options.withDefault(DEFAULT_TASK_ID))
   },
   (opts) =>
-    withRuntime(Effect.gen(function*() {
+    withInteractiveRuntime(Effect.gen(function*() {
       const registry = yield* ToolRegistry
       const result = yield* registry.dispatch(
         { tool: opts.tool, args: Option.getOrElse(opts.args, () => "{}") },
@@ -21,4 +21,4 @@ export const callCommand = Command.make(
       )
       yield* writeOut(result)
     }))
-).pipe(Command.withDescription("Call one tool and print the result string the model would see (exit 0 even for {\"error\": ...})"))
+).pipe(Command.withDescription("Call one tool and print the result string the model would see (exit 0 even for {\"error\": ...}); on a terminal, commands needing approval are asked about"))

@@ -1,9 +1,15 @@
 /** What every CLI command shares: the runtime on embedded defaults, and list options. */
 import { Options } from "@effect/cli"
 import { Effect, Option } from "effect"
+import { ApproverNonInteractive, ApproverTerminal } from "../../layers/Approvers.js"
 import { layer } from "../../layers/HermesRuntime.js"
 
+/** The runtime on embedded defaults; nobody is asked for approval (batch, scripts). */
 export const withRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) => Effect.provide(program, layer())
+
+/** Same, but a person at a terminal is asked when a command needs approval. */
+export const withInteractiveRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) =>
+  Effect.provide(program, layer({ approver: process.stdin.isTTY === true ? ApproverTerminal : ApproverNonInteractive }))
 
 export const splitList = (value: Option.Option<string>): ReadonlyArray<string> | undefined =>
   Option.match(value, {

@@ -1,0 +1,95 @@
+// Terminal: `echo hi` through the terminal tool against a raw spawn, background processes through
+// the process tool, and memory while a command prints 1 GB.
+import { spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, ManagedRuntime } from "effect"
+import { ConfigTest, HermesRuntime, ToolRegistry } from "../dist/index.js"
+import { median } from "./_stats.mjs"
+
+/** What the issue compares against: a bare spawn of the same command, awaited to its end. */
+const rawSpawn = () =>
+  new Promise((resolve, reject) => {
+    const t = performance.now()
+    const child = spawn("bash", ["-c", "echo hi"])
+    child.stdout.on("data", () => {})
+    child.once("error", reject)
+    child.once("close", () => resolve(performance.now() - t))
+  })
+
+const parse = (s) => JSON.parse(s)
+
+export const run = async () => {
+  const home = mkdtempSync(join(tmpdir(), "hermes-effect-bench-terminal-"))
+  const cwd = join(home, "cwd")
+  mkdirSync(cwd)
+  const layer = HermesRuntime.layer({
+    config: ConfigTest({ terminal: { backend: "local", cwd } }, { root: home, workspaceDir: join(home, "ws") }),
+    plugins: false
+  })
+  const runtime = ManagedRuntime.make(layer)
+  const registry = await runtime.runPromise(ToolRegistry)
+  const call = (tool, args, taskId = "bench") => runtime.runPromise(registry.dispatch({ tool, args }, { context: { taskId } })).then(parse)
+  const rows = []
+
+  // 1. echo hi: tool and raw spawn interleaved, so both see the same machine load.
+  const echo = { command: "echo hi" }
+  const first = await call("terminal", echo)
+  if (first.output !== "hi") throw new Error(`unexpected terminal result: ${JSON.stringify(first)}`)
+  for (let i = 0; i < 20; i++) {
+    await rawSpawn()
+    await call("terminal", echo)
+  }
+  const tool = []
+  const raw = []
+  for (let i = 0; i < 200; i++) {
+    raw.push(await rawSpawn())
+    const t = performance.now()
+    await call("terminal", echo)
+    tool.push(performance.now() - t)
+  }
+  const toolMs = median(tool)
+  const rawMs = median(raw)
+  rows.push({
+    name: "terminal `echo hi` (local, median)",
+    value: toolMs,
+    unit: "ms",
+    baseline: rawMs,
+    baselineName: "raw spawn bash -c",
+    ratio: toolMs / rawMs,
+    target: "≤ 2× raw spawn"
+  })
+
+  // 2. Eight background `sleep 1`, started with terminal(background) and awaited with process(wait).
+  const t0 = performance.now()
+  const ids = []
+  for (let i = 0; i < 8; i++) {
+    const started = await call("terminal", { command: "sleep 1", background: true, notify_on_complete: true }, "bench-bg")
+    if (started.session_id === undefined) throw new Error(`background start failed: ${JSON.stringify(started)}`)
+    ids.push(started.session_id)
+  }
+  for (const id of ids) {
+    const waited = await call("process", { action: "wait", session_id: id, timeout: 30 }, "bench-bg")
+    if (waited.status !== "exited" || waited.exit_code !== 0) throw new Error(`wait failed: ${JSON.stringify(waited)}`)
+  }
+  rows.push({ name: "8 background `sleep 1` started + awaited", value: (performance.now() - t0) / 1000, unit: "s", target: "≤ 1.5 s" })
+
+  // 3. RSS while a command prints 1 GB: sampled throughout, against the RSS just before.
+  globalThis.gc?.()
+  const before = process.memoryUsage().rss
+  let peak = before
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss)
+  }, 10)
+  const big = await call("terminal", { command: "head -c 1073741824 /dev/zero | tr '\\0' x; echo; echo done", timeout: 300 }, "bench-big")
+  clearInterval(sampler)
+  peak = Math.max(peak, process.memoryUsage().rss)
+  if (big.exit_code !== 0 || !big.output.endsWith("done") || !big.output.includes("OUTPUT TRUNCATED")) {
+    throw new Error(`1 GB command failed: exit ${big.exit_code}`)
+  }
+  rows.push({ name: "RSS growth while a command prints 1 GB", value: (peak - before) / (1024 * 1024), unit: "MB", target: "< 100 MB" })
+
+  await runtime.dispose()
+  return rows
+}

@@ -1,0 +1,64 @@
+/**
+ * The script a shell backend runs for every command: `bash -c <script> bash <command>`.
+ *
+ * Each command gets a fresh bash, yet the working directory and exported
+ * variables carry over: the script sources the task's latest snapshot of
+ * exported variables, changes to the tracked directory, runs the command with
+ * `eval`, and on exit (however the command ends, `exit` included) writes
+ * `export -p` and `pwd -P` to files named after this run; the environment
+ * reads the cwd and makes the new export file the next snapshot. Only bash
+ * builtins run on this path.
+ *
+ * Snapshots are never renamed over one another: on ext4 a rename that
+ * replaces a file flushes its data first, which cost a millisecond a command.
+ */
+
+/** Single-quote for bash. */
+export const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+export interface ScriptSpec {
+  /** Directory holding the per-run result files. */
+  readonly stateDir: string
+  /** The export snapshot to start from (a previous run's `.env` file), if any. */
+  readonly snapshot?: string | undefined
+  /** Names this run's result files: `<runId>.env`, `<runId>.cwd`. */
+  readonly runId: string
+  readonly cwd: string
+  /** Where to go when `cwd` no longer exists (tracked cwd only; an explicit one must exist). */
+  readonly fallbackCwd?: string | undefined
+  /** Variables for this command only: exported after the snapshot, left out of the next one. */
+  readonly env?: Readonly<Record<string, string>> | undefined
+  /** Write the cwd and exports back for the next command (foreground yes, background no). */
+  readonly persist: boolean
+}
+
+export const envResultFile = (stateDir: string, runId: string) => `${stateDir}/${runId}.env`
+export const cwdResultFile = (stateDir: string, runId: string) => `${stateDir}/${runId}.cwd`
+
+export const wrapperScript = (spec: ScriptSpec): string => {
+  const state = shellQuote(spec.stateDir)
+  const extra = Object.entries(spec.env ?? {}).filter(([name]) => NAME.test(name))
+  const unexport = extra.length === 0 ? "" : `export -n ${extra.map(([name]) => name).join(" ")} 2>/dev/null; `
+  const cd = spec.fallbackCwd === undefined
+    ? `builtin cd -- ${shellQuote(spec.cwd)} || exit 126`
+    : `builtin cd -- ${shellQuote(spec.cwd)} 2>/dev/null || builtin cd -- ${shellQuote(spec.fallbackCwd)} || exit 126`
+  return [
+    `__hermes_state=${state}`,
+    ...(spec.snapshot === undefined ? [] : [`. ${shellQuote(spec.snapshot)} >/dev/null 2>&1`]),
+    ...extra.map(([name, value]) => `export ${name}=${shellQuote(value)}`),
+    ...(spec.persist
+      ? [`trap '__hermes_ec=$?; ${unexport}export -p > "$__hermes_state/${spec.runId}.env" 2>/dev/null; pwd -P > "$__hermes_state/${spec.runId}.cwd" 2>/dev/null; exit $__hermes_ec' EXIT`]
+      : []),
+    cd,
+    // One stream, as the model reads it: stderr interleaved with stdout.
+    "exec 2>&1",
+    `__hermes_cmd=$1; shift`,
+    `eval "$__hermes_cmd"`
+  ].join("\n")
+}
+
+/** argv after the shell binary. */
+export const shellArgs = (spec: ScriptSpec, command: string): ReadonlyArray<string> =>
+  ["-c", wrapperScript(spec), "bash", command]

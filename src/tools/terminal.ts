@@ -1,0 +1,198 @@
+/**
+ * `terminal` (toolset `terminal`): run a shell command in the task's
+ * environment, in the foreground or as a tracked background process.
+ *
+ * Every command goes through Approval first (foreground, background and PTY
+ * alike); a denial is a normal result with `status: "blocked"`, as in Hermes.
+ * Results are Hermes' JSON: `{"output", "exit_code", "error", ...}` with the
+ * output capped (40% head, 60% tail), escape sequences stripped and secrets
+ * masked.
+ */
+import { Duration, Effect, Schema } from "effect"
+import { Approval, CommandDenied } from "../services/Approval.js"
+import type { ApprovalGranted } from "../services/Approval.js"
+import { Config } from "../services/Config.js"
+import { Environments } from "../services/Environments.js"
+import { Processes } from "../services/Processes.js"
+import { TerminalBackend } from "../services/TerminalBackend.js"
+import { ToolContext } from "../services/ToolContext.js"
+import { approveCommand } from "../layers/terminal/commandGate.js"
+import { capOutput, MAX_OUTPUT_CHARS, redactSecrets, stripAnsi } from "../layers/terminal/outputText.js"
+import { TERMINAL_DEFAULTS, terminalSettings } from "../layers/terminal/settings.js"
+import { defineTool } from "./defineTool.js"
+import { exitCodeMeaning, foregroundGuidance, workdirProblem } from "./terminal/guards.js"
+
+export const TerminalParameters = Schema.Struct({
+  command: Schema.String.annotations({ description: "The command to run (bash)." }),
+  background: Schema.optional(Schema.Boolean.annotations({
+    description:
+      "Run in the background and return a session_id at once. Pair it with notify_on_complete=true for anything with an end (tests, builds, deploys) so you are told when it exits; " +
+      "leave it off only for processes that never exit (servers, watchers). Prefer the foreground with a generous timeout for short commands."
+  })),
+  timeout: Schema.optional(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
+    description:
+      `Seconds to wait before the command is killed (default ${TERMINAL_DEFAULTS.timeoutSeconds}, foreground at most ${TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds}). ` +
+      "The call returns as soon as the command finishes, so a high value costs nothing. Longer work: background=true."
+  })),
+  workdir: Schema.optional(Schema.String.annotations({
+    description: "Absolute directory to run this command in. Defaults to the session's current directory."
+  })),
+  pty: Schema.optional(Schema.Boolean.annotations({
+    description: "Run under a pseudo-terminal, for interactive programs that need a TTY (REPLs, TUIs). Default false."
+  })),
+  notify_on_complete: Schema.optional(Schema.Boolean.annotations({
+    description:
+      "With background=true: you are notified once when the process exits. The right choice for almost every long task. Do not combine with watch_patterns (watch_patterns is dropped)."
+  })),
+  watch_patterns: Schema.optional(Schema.Array(Schema.String).annotations({
+    description:
+      "With background=true: strings to watch for in the output, for rare one-off signals of long-lived processes (e.g. 'Application startup complete'). " +
+      "At most one notification per 15 s per process; after 3 windows with dropped matches watching stops and you are notified on exit instead. " +
+      "Not for end markers or error patterns in loops: use notify_on_complete."
+  }))
+})
+
+export type TerminalArgs = typeof TerminalParameters.Type
+
+/** Time the registry allows a call beyond the command's own timeout, for startup and cleanup. */
+const DISPATCH_GRACE_SECONDS = 30
+
+/** A foreground call may wait up to its own timeout (or the configured default, at most 600 s). */
+export const terminalDispatchTimeout = (args: TerminalArgs): Duration.Duration =>
+  Duration.seconds(
+    (args.background === true ? 0 : Math.min(args.timeout ?? TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds, TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds)) +
+      DISPATCH_GRACE_SECONDS
+  )
+
+type Result = { readonly [key: string]: unknown }
+
+const failed = (error: string, status: "error" | "blocked" | "disabled"): Result => ({ output: "", exit_code: -1, error, status })
+
+const BACKGROUND_HINT =
+  "background=true without notify_on_complete=true runs SILENTLY: you will not be told when it exits. If this task has an end (tests, a build, a deploy, a poller), " +
+  "you almost certainly want notify_on_complete=true; relaunch with it, or check with process(action='poll') / process(action='wait'). " +
+  "Ignore this only for processes that never exit (servers, watchers, daemons)."
+
+/** Hermes' note when a flagged command ran because someone (or something) approved it. */
+const approvalNote = (grant: ApprovalGranted): string | undefined => {
+  const what = grant.key ?? "flagged as dangerous"
+  if (grant.decidedBy === "human") return `Command required approval (${what}) and was approved by the user.`
+  if (grant.decidedBy === "smart") return `Command was flagged (${what}) and auto-approved by smart approval.`
+  return undefined
+}
+
+const WATCH_IGNORED = "watch_patterns ignored because notify_on_complete=true; the two together produce duplicate notifications"
+
+type TerminalServices = Approval | Config | Environments | Processes | TerminalBackend
+
+export const terminalTool = defineTool<TerminalArgs, typeof TerminalParameters.Encoded, TerminalServices>({
+  name: "terminal",
+  toolset: "terminal",
+  emoji: "💻",
+  maxResultChars: 100_000,
+  description:
+    "Run a shell command (bash) in this task's environment. The working directory and exported variables carry over between calls. " +
+    "Returns JSON with output, exit_code and error. Use background=true for servers and long jobs (then the process tool to poll, read logs, wait or kill). " +
+    "Prefer read_file, search_files, patch and write_file over cat, grep, sed and echo for reading and editing files.",
+  parameters: TerminalParameters,
+  timeout: terminalDispatchTimeout,
+  check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
+  handler: Effect.fn("terminal")(function*(args) {
+    const context = yield* ToolContext
+    const settings = terminalSettings(yield* Effect.flatMap(Config, (c) => c.current))
+    const background = args.background === true
+
+    if (!background && args.timeout !== undefined && args.timeout > TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds) {
+      return {
+        error: `Foreground timeout ${args.timeout}s exceeds the maximum of ${TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds}s. Use background=true with notify_on_complete=true for long-running commands.`
+      }
+    }
+    if (!background) {
+      const guidance = foregroundGuidance(args.command)
+      if (guidance !== undefined) return failed(guidance, "error")
+    }
+    if (args.workdir !== undefined) {
+      const problem = workdirProblem(args.workdir)
+      if (problem !== undefined) return failed(problem, "blocked")
+    }
+
+    const environments = yield* Environments
+    const created = yield* Effect.either(environments.get(context.taskId))
+    if (created._tag === "Left") {
+      return failed(`Terminal tool disabled: environment creation failed (${created.left.message})`, "disabled")
+    }
+    const env = created.right
+    const approval = yield* Approval
+
+    let workdir: string | undefined
+    if (args.workdir !== undefined && args.workdir.length > 0) {
+      workdir = yield* env.resolvePath(args.workdir)
+      const stat = yield* Effect.either(env.stat(workdir))
+      if (stat._tag === "Left" || stat.right.type !== "directory") {
+        return failed(`workdir does not exist or is not a directory: ${workdir}`, "error")
+      }
+    }
+
+    if (background) {
+      const processes = yield* Processes
+      const watch = args.watch_patterns !== undefined && args.watch_patterns.length > 0 ? args.watch_patterns : undefined
+      const notify = args.notify_on_complete === true
+      const started = yield* Effect.either(processes.start({
+        command: args.command,
+        context,
+        cwd: workdir,
+        pty: args.pty === true,
+        notifyOnComplete: notify,
+        watchPatterns: notify ? undefined : watch
+      }))
+      if (started._tag === "Left") {
+        const error = started.left
+        return error instanceof CommandDenied
+          ? failed(error.reason, "blocked")
+          : { output: "", exit_code: -1, error: `Failed to start background process: ${error.message}` }
+      }
+      const proc = started.right
+      const result: Record<string, unknown> = {
+        output: "Background process started",
+        session_id: proc.id,
+        pid: proc.pid,
+        exit_code: 0,
+        error: null
+      }
+      const note = approvalNote(proc.approval)
+      if (note !== undefined) result["approval"] = note
+      if (!notify && watch === undefined) result["hint"] = BACKGROUND_HINT
+      if (notify) result["notify_on_complete"] = true
+      if (notify && watch !== undefined) result["watch_patterns_ignored"] = WATCH_IGNORED
+      if (!notify && watch !== undefined) result["watch_patterns"] = watch
+      return result
+    }
+
+    const approved = yield* Effect.either(approveCommand(approval, env, context, args.command, args.pty === true ? "pty" : "foreground"))
+    if (approved._tag === "Left") return failed(approved.left.reason, "blocked")
+
+    const timeoutSeconds = args.timeout ?? settings.timeoutSeconds
+    const ran = yield* Effect.either(env.run(approved.right, {
+      cwd: workdir,
+      timeoutMs: timeoutSeconds * 1000,
+      maxOutputBytes: MAX_OUTPUT_CHARS,
+      pty: args.pty === true
+    }))
+    if (ran._tag === "Left") {
+      return { output: "", exit_code: -1, error: `Command execution failed: ${ran.left.message}` }
+    }
+    const run = ran.right
+    let output = capOutput(run.output, MAX_OUTPUT_CHARS)
+    if (run.timedOut) output = `${output.trimEnd()}\n[Command timed out after ${timeoutSeconds}s]`
+    if (run.interrupted) output = `${output.trimEnd()}\n[Command interrupted]`
+    output = stripAnsi(output)
+    output = output.length === 0 ? "" : redactSecrets(output.trim(), args.command)
+
+    const result: Record<string, unknown> = { output, exit_code: run.exitCode, error: null }
+    const note = approvalNote(approved.right.grant)
+    if (note !== undefined) result["approval"] = run.interrupted ? `${note.replace(/\.$/, "")}, then interrupted.` : note
+    const meaning = run.timedOut || run.interrupted ? undefined : exitCodeMeaning(args.command, run.exitCode)
+    if (meaning !== undefined) result["exit_code_meaning"] = meaning
+    return result
+  })
+})
