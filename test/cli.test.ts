@@ -37,7 +37,7 @@ describe("hermes-effect CLI", () => {
     expect(JSON.parse(ok.stdout)).toMatchObject({ summary: { total: 1, pending: 1 } })
     const unknown = runCli(["call", "nope"], { home })
     expect(unknown.code).toBe(0)
-    expect(unknown.stdout).toBe("{\"error\":\"Tool 'nope' does not exist. Available tools: process, terminal, todo\"}\n")
+    expect(unknown.stdout).toMatch(/^\{"error":"Tool 'nope' does not exist\. Available tools: [a-z_, ]*\bterminal, todo\b[a-z_, ]*"\}\n$/)
     const bad = runCli(["call", "todo", "{\"todos\": 5}"], { home })
     expect(bad.code).toBe(0)
     expect(JSON.parse(bad.stdout).error).toMatch(/^Invalid argument 'todos.0' for tool 'todo': Expected/)
@@ -92,6 +92,33 @@ describe("hermes-effect CLI", () => {
     expect(JSON.parse(rows[1]!.result).error).toMatch(/^line 2 is not valid JSON/)
     expect(JSON.parse(rows[4]!.result).error).toMatch(/^Tool 'missing_tool' does not exist/)
     expect(r.stderr).toMatch(/batch: 5 lines, 3 ok, 1 tool errors, 1 invalid lines/)
+  })
+
+  it("approval check prints one verdict per command, from arguments or JSON lines on stdin", () => {
+    const r = runCli(["approval", "check", "--json", "rm -rf /", "ls"], { home })
+    expect(r.code).toBe(0)
+    expect(r.stdout.trim().split("\n").map((l) => JSON.parse(l))).toEqual([
+      { command: "rm -rf /", dangerous: true, description: "delete in root path", hardline: true, hardline_description: "recursive delete of root filesystem" },
+      { command: "ls", dangerous: false, description: null, hardline: false, hardline_description: null }
+    ])
+    const stdin = runCli(["approval", "check", "--json"], { home, input: "\"git reset --hard\"\n{\"command\": \"cat <<EOF\\nhi\\nEOF\"}\n" })
+    const rows = stdin.stdout.trim().split("\n").map((l) => JSON.parse(l) as { dangerous: boolean; description: string | null })
+    expect(rows.map((x) => [x.dangerous, x.description])).toEqual([[true, "git reset --hard (destroys uncommitted changes)"], [false, null]])
+    const bad = runCli(["approval", "check"], { home, input: "not json\n" })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/^hermes-effect: stdin line 1:/)
+  })
+
+  it("approvals allow / list / revoke edit command_allowlist and keep comments", () => {
+    const own = tempHome("hermes-effect-approvals-")
+    writeFileSync(join(own, "config.yaml"), "# keep me\napprovals:\n  mode: manual\n")
+    expect(runCli(["approvals", "allow", "recursive delete"], { home: own }).stdout).toBe("allowed: recursive delete\n")
+    expect(readFileSync(join(own, "config.yaml"), "utf8")).toBe("# keep me\napprovals:\n  mode: manual\ncommand_allowlist:\n  - recursive delete\n")
+    const listed = JSON.parse(runCli(["approvals", "list", "--json"], { home: own }).stdout) as { command_allowlist: Array<string> }
+    expect(listed.command_allowlist).toEqual(["recursive delete"])
+    expect(runCli(["approvals", "revoke", "recursive delete"], { home: own }).code).toBe(0)
+    expect(readFileSync(join(own, "config.yaml"), "utf8")).toBe("# keep me\napprovals:\n  mode: manual\ncommand_allowlist: []\n")
+    expect(runCli(["approvals", "revoke", "recursive delete"], { home: own }).code).toBe(2)
   })
 
   it("the shipped quickstart runs with every line answered", () => {

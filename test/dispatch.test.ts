@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Ref, TestClock } from "effect"
+import { Effect, Fiber, Layer, Ref, Schema, TestClock } from "effect"
+import { defineTool } from "../src/tools/defineTool.js"
 import { registerTool } from "../src/layers/registry/provideTool.js"
 import { Hooks } from "../src/services/Hooks.js"
 import { ToolRegistry } from "../src/services/ToolRegistry.js"
@@ -70,6 +71,21 @@ describe("dispatch", () => {
         expect(died.error?._tag).toBe("ToolDefect")
         expect(parse(died.result)).toEqual({ error: "Tool execution failed: TypeError: undefined is not a function" })
       })))
+
+    it.effect("a result that cannot become JSON folds to a contract error", () =>
+      Effect.gen(function*() {
+        const registry = yield* ToolRegistry
+        yield* registerTool(defineTool({
+          name: "bigint_result",
+          toolset: "testing",
+          description: "Returns a BigInt.",
+          parameters: Schema.Struct({}),
+          handler: () => Effect.succeed({ n: BigInt(1) })
+        }))
+        const outcome = yield* registry.execute({ tool: "bigint_result", args: {} })
+        expect(outcome.error?._tag).toBe("ToolResultInvalid")
+        expect(JSON.parse(outcome.result)).toEqual({ error: "Tool handler returned unsupported result type: object" })
+      }))
 
     it.effect("a handler that outlives its timeout is interrupted and reported", () =>
       withTestTools(Effect.gen(function*() {

@@ -177,6 +177,16 @@ describe("definitions", () => {
     }).pipe(Effect.provide(testRuntime({ toolsets: ["testing"] }))))
 })
 
+describe("runtime options", () => {
+  it.effect("toolsets picks the default selection over config", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      yield* registerTool(echoTool)
+      expect((yield* registry.definitions()).map((d) => d.function.name)).toEqual(["todo"])
+      expect((yield* registry.definitions({ enabled: ["testing"] })).map((d) => d.function.name)).toEqual(["echo"])
+    }).pipe(Effect.provide(testRuntime({ toolsets: ["testing"] }, { toolsets: { enabled: ["todo"] } }))))
+})
+
 describe("batch dispatch", () => {
   it.effect("parallel-safe calls run together, barriers alone, results in the model's order", () =>
     Effect.gen(function*() {

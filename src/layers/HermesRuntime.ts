@@ -24,6 +24,7 @@ import { ResultStore } from "../services/ResultStore.js"
 import { TodoStore } from "../services/TodoStore.js"
 import { ToolGate } from "../services/ToolGate.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
+import type { ToolsetSelection } from "../services/ToolRegistry.js"
 import type { Environments } from "../services/Environments.js"
 import type { Processes } from "../services/Processes.js"
 import type { TerminalBackend } from "../services/TerminalBackend.js"
@@ -41,7 +42,7 @@ import { TerminalBackendFromConfig, terminalBackendLayer } from "./TerminalBacke
 import type { BackendName } from "./TerminalBackendFromConfig.js"
 import { TodoStoreMemory } from "./TodoStoreMemory.js"
 import { ToolGateApproval } from "./ToolGateApproval.js"
-import { ToolRegistryLive } from "./ToolRegistryLive.js"
+import { makeToolRegistryLive } from "./ToolRegistryLive.js"
 
 export interface RuntimeOptions {
   /** Home directory (default: HERMES_EFFECT_HOME or ~/.hermes-effect). Ignored when `config` is given. */
@@ -57,6 +58,8 @@ export interface RuntimeOptions {
   readonly hooks?: Layer.Layer<Hooks>
   readonly todoStore?: Layer.Layer<TodoStore>
   readonly resultStore?: Layer.Layer<ResultStore, never, Config | Environments>
+  /** Toolsets used when a caller names none (overrides config `toolsets` / `disabled_toolsets`). */
+  readonly toolsets?: ToolsetSelection
   /** Register the built-in tools (default true). */
   readonly builtins?: boolean
   /** Load plugins from the home (default true). */
@@ -117,7 +120,7 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     options.todoStore ?? TodoStoreMemory,
     options.resultStore ?? ResultStoreLive
   ).pipe(Layer.provideMerge(terminal))
-  const registry = ToolRegistryLive.pipe(Layer.provideMerge(services))
+  const registry = makeToolRegistryLive(options.toolsets).pipe(Layer.provideMerge(services))
   const withBuiltins = options.builtins === false ? registry : BuiltinToolsLive.pipe(Layer.provideMerge(registry))
   return options.plugins === false
     ? Layer.merge(withBuiltins, emptyPlugins)

@@ -57,7 +57,11 @@ const canonicalPath = (cwd: string) => (p: string): string => {
   }
 }
 
-export const ToolRegistryLive = Layer.effect(
+/**
+ * The registry layer; `defaults` selects toolsets when a caller names none
+ * (before config `toolsets` / `disabled_toolsets`).
+ */
+export const makeToolRegistryLive = (defaults?: ToolsetSelection) => Layer.effect(
   ToolRegistry,
   Effect.gen(function*() {
     const config = yield* Config
@@ -155,8 +159,8 @@ export const ToolRegistryLive = Layer.effect(
 
     const selectionFrom = (selection: ToolsetSelection | undefined) =>
       Effect.map(config.current, (c) => ({
-        enabled: selection?.enabled ?? c.toolsets,
-        disabled: selection?.disabled ?? c.disabled_toolsets
+        enabled: selection?.enabled ?? defaults?.enabled ?? c.toolsets,
+        disabled: selection?.disabled ?? defaults?.disabled ?? c.disabled_toolsets
       }))
 
     const resolve: ToolRegistryService["resolve"] = (selection) =>
@@ -320,3 +324,5 @@ export const ToolRegistryLive = Layer.effect(
     })
   })
 )
+
+export const ToolRegistryLive = makeToolRegistryLive()
