@@ -46,5 +46,129 @@ export { EnvironmentFileError, TerminalBackend, TerminalError } from "./services
 export type { TerminalEnvironment } from "./services/TerminalBackend.js"
 export { TerminalBackendLocal } from "./layers/TerminalBackendLocal.js"
 export { TerminalBackendSandbox } from "./layers/TerminalBackendSandbox.js"
+export { TerminalBackendSsh } from "./layers/TerminalBackendSsh.js"
+export { makeTerminalBackendContainer, TerminalBackendContainer } from "./layers/TerminalBackendContainer.js"
 export { EnvironmentsLive } from "./layers/EnvironmentsLive.js"
 export { ProcessesLive } from "./layers/ProcessesLive.js"
+export { Mcp, McpCallFailed, McpNotConnected, McpToolError, McpUnknownServer } from "./services/Mcp.js"
+export type { McpServerState, McpServerStatus, McpTestReport, McpToolReport } from "./services/Mcp.js"
+export { makeMcpLive, McpLive, McpNone } from "./layers/McpLive.js"
+export type { McpOptions } from "./layers/McpLive.js"
+export {
+  AssistantMessage,
+  ChatMessage,
+  Model,
+  ModelAuthFailed,
+  ModelBadResponse,
+  ModelDelta,
+  ModelErrorSchema,
+  ModelHttpError,
+  ModelNetworkError,
+  ModelNotConfigured,
+  ModelScriptError,
+  ModelTimeout,
+  SystemMessage,
+  ToolCallRequest,
+  ToolMessage,
+  UserMessage
+} from "./services/Model.js"
+export type { FinishReason, ModelError, ModelRequest, ModelResponse, ModelService, Usage } from "./services/Model.js"
+export { ModelFromConfig, ModelUnconfigured } from "./layers/model/fromConfig.js"
+export { makeOpenAiModel, ModelOpenAi } from "./layers/model/openai.js"
+export type { OpenAiOptions } from "./layers/model/settings.js"
+export { makeScriptedModel, ModelScripted } from "./layers/model/scripted.js"
+export type { ScriptedOptions, ScriptSource } from "./layers/model/scripted.js"
+export type { ScriptTurnInput } from "./layers/model/script.js"
+export { collectResponse } from "./layers/model/assemble.js"
+export { CLARIFY_TIMEOUT_RESPONSE, CLARIFY_UNAVAILABLE, Prompter, PromptFailed, PromptUnavailable } from "./services/Prompter.js"
+export type { ClarifyQuestion, PrompterService } from "./services/Prompter.js"
+export { PrompterCallback, PrompterNonInteractive, PrompterTerminal, PrompterTerminalWith } from "./layers/Prompters.js"
+export { clarifyTool } from "./tools/clarify.js"
+export type { PostLlmCallEvent, PreLlmCallEvent, PreLlmDirective } from "./services/Hooks.js"
+export { FileReadTracker } from "./services/FileReadTracker.js"
+export type { FileReadTrackerService } from "./services/FileReadTracker.js"
+export { FileReadTrackerMemory } from "./tools/files/readTracker.js"
+export * as PathSafety from "./tools/files/pathSafety.js"
+export { patchTool, readFileTool, searchFilesTool, writeFileTool } from "./tools/index.js"
+export { MessageNotFound, SessionExists, SessionNotFound, SessionStore, SessionStoreError, sessionKey, TASK_SESSION_SOURCE } from "./services/SessionStore.js"
+export type {
+  ExportFormat,
+  ListSessionsOptions,
+  MessageRole,
+  MessageWindow,
+  NewMessage,
+  NewSession,
+  ProcessCheckpoint,
+  SearchHit,
+  SearchOptions,
+  Session,
+  SessionPage,
+  SessionStoreService,
+  SessionSummary,
+  StoredMessage,
+  ToolCallRecord
+} from "./services/SessionStore.js"
+export { StateDatabaseError } from "./services/StateDatabase.js"
+export { MEMORY_DATABASE, StateDatabaseLive, StateDatabaseMemory, stateDatabaseLayer } from "./layers/sql/StateDatabase.js"
+export type { StateDatabaseOptions } from "./layers/sql/StateDatabase.js"
+export { SessionStoreMemory, SessionStoreSql } from "./layers/sql/SessionStoreSql.js"
+export { TodoStoreSql } from "./layers/sql/TodoStoreSql.js"
+export { ApprovalAuditSql } from "./layers/sql/ApprovalAuditSql.js"
+export { MemoryStore, MemoryStoreError } from "./services/MemoryStore.js"
+export type { MemoryStoreService, MemoryTarget } from "./services/MemoryStore.js"
+export { MemoryStoreFiles } from "./layers/MemoryStoreFiles.js"
+export { memoryTool, sessionSearchTool } from "./tools/index.js"
+export { TodoStoreMemory } from "./layers/TodoStoreMemory.js"
+export { SessionRecorder } from "./layers/sql/SessionRecorder.js"
+export type { RecordSessionsOptions } from "./layers/sql/SessionRecorder.js"
+export {
+  SkillAmbiguous,
+  SkillBlocked,
+  SkillFileNotFound,
+  SkillInvalid,
+  SkillNotFound,
+  Skills,
+  SkillsIoError,
+  SkillUnsupported
+} from "./services/Skills.js"
+export type {
+  AuditEntry,
+  Finding,
+  GuardAction,
+  GuardDecision,
+  InstallOptions,
+  InstallReport,
+  ScanResult,
+  SeedReport,
+  SkillDocument,
+  SkillFile,
+  SkillListing,
+  SkillReadiness,
+  SkillRoot,
+  SkillsService,
+  SkillSummary,
+  SkillView,
+  ThreatCategory,
+  TrustLevel,
+  Verdict
+} from "./services/Skills.js"
+export { makeSkillsLive, SkillsLive } from "./layers/SkillsLive.js"
+export type { SkillsOptions } from "./layers/SkillsLive.js"
+export * as SkillsGuard from "./layers/skills/guard/index.js"
+export * as SkillValidation from "./layers/skills/validate.js"
+export { skillManageTool, skillsListTool, skillViewTool } from "./tools/index.js"
+export {
+  AgentEvent,
+  AgentLoop,
+  CurrentAgentRun,
+  DEFAULT_MAX_ITERATIONS,
+  MAX_INVALID_TOOL_RETRIES,
+  NonInteractiveApprovals
+} from "./services/AgentLoop.js"
+export type { AgentError, AgentLoopService, AgentRequest, AgentResult, AgentRunInfo, AgentStatus, AgentUsage } from "./services/AgentLoop.js"
+export { AgentLoopLive } from "./layers/AgentLoopLive.js"
+export { withSubagentApprover } from "./layers/agent/subagentApprover.js"
+export { renderSystemPrompt } from "./layers/agent/systemPrompt.js"
+export { delegateTool, DelegateToolLive } from "./tools/index.js"
+export { isPromptBatch, parsePromptBatch, runPromptBatch } from "./programs/batchRunner.js"
+export type { PromptEntry, PromptLine, PromptResult, RunPromptBatchOptions } from "./programs/batchRunner.js"

@@ -1,46 +1,73 @@
 /**
  * HermesRuntime: every service on embedded defaults in one Layer.
  *
- *   Config (config.yaml in HERMES_EFFECT_HOME) → Approver, ApprovalAudit
+ *   Config (config.yaml in HERMES_EFFECT_HOME) → state database (state.db) → Approver, ApprovalAudit
  *   → Approval, ToolGate → TerminalBackend → Environments → Processes
- *   → Hooks, ResultStore, TodoStore → ToolRegistry → built-in tools → plugins
+ *   → Hooks, ResultStore, TodoStore, SessionStore, MemoryStore, Skills, Model, Prompter → ToolRegistry → built-in tools
+ *   → AgentLoop + delegate_task → plugins → MCP servers
  *
  * Each piece can be swapped through the options (tests pass in-memory config,
  * an allowing gate, …) or by providing a different layer for its Tag.
  */
 import { NodeContext } from "@effect/platform-node"
-import type { FileSystem, Path } from "@effect/platform"
+import type { FileSystem, HttpClient, Path } from "@effect/platform"
+// Node 20's built-in fetch: no HTTP client library in the bundle, so the CLI starts faster.
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type { CommandExecutor } from "@effect/platform/CommandExecutor"
 import type { Terminal } from "@effect/platform/Terminal"
+import type { SqlClient } from "@effect/sql/SqlClient"
+import type { SqliteClient } from "@effect/sql-sqlite-node/SqliteClient"
 import { Effect, Layer } from "effect"
+import type { AgentLoop } from "../services/AgentLoop.js"
 import type { Approval } from "../services/Approval.js"
 import type { ApprovalAudit } from "../services/ApprovalAudit.js"
 import type { Approver } from "../services/Approver.js"
+import type { Mcp } from "../services/Mcp.js"
+import type { Model } from "../services/Model.js"
+import type { Prompter } from "../services/Prompter.js"
 import { Config } from "../services/Config.js"
 import type { ConfigError } from "../services/Config.js"
 import { Hooks } from "../services/Hooks.js"
 import { Plugins } from "../services/Plugins.js"
 import { ResultStore } from "../services/ResultStore.js"
 import { TodoStore } from "../services/TodoStore.js"
+import type { MemoryStore } from "../services/MemoryStore.js"
+import type { Skills } from "../services/Skills.js"
+import type { SessionStore } from "../services/SessionStore.js"
+import type { StateDatabaseError } from "../services/StateDatabase.js"
 import { ToolGate } from "../services/ToolGate.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import type { ToolsetSelection } from "../services/ToolRegistry.js"
 import type { Environments } from "../services/Environments.js"
 import type { Processes } from "../services/Processes.js"
 import type { TerminalBackend } from "../services/TerminalBackend.js"
-import { BuiltinToolsLive } from "../tools/index.js"
-import { ApprovalAuditJsonl } from "./ApprovalAuditLayers.js"
+import { BuiltinToolsLive, DelegateToolLive } from "../tools/index.js"
+import { withSubagentApprover } from "./agent/subagentApprover.js"
+import { AgentLoopLive } from "./AgentLoopLive.js"
 import { ApprovalLive } from "./ApprovalLive.js"
 import { ApproverNonInteractive } from "./Approvers.js"
 import { ConfigLive } from "./ConfigLive.js"
 import { EnvironmentsLive } from "./EnvironmentsLive.js"
 import { HooksLive } from "./HooksLive.js"
+import { makeMcpLive, McpNone } from "./McpLive.js"
+import { ModelFromConfig } from "./model/fromConfig.js"
+import { PrompterNonInteractive } from "./Prompters.js"
+import type { McpOptions } from "./McpLive.js"
 import { PluginsLive } from "./PluginsLive.js"
 import { ProcessesLive } from "./ProcessesLive.js"
 import { ResultStoreLive } from "./ResultStoreLive.js"
 import { TerminalBackendFromConfig, terminalBackendLayer } from "./TerminalBackendFromConfig.js"
 import type { BackendName } from "./TerminalBackendFromConfig.js"
-import { TodoStoreMemory } from "./TodoStoreMemory.js"
+import { MemoryStoreFiles } from "./MemoryStoreFiles.js"
+import { SkillsLive } from "./SkillsLive.js"
+import { SessionRecorder } from "./sql/SessionRecorder.js"
+import type { RecordSessionsOptions } from "./sql/SessionRecorder.js"
+import { ApprovalAuditSql } from "./sql/ApprovalAuditSql.js"
+import { SessionStoreSql } from "./sql/SessionStoreSql.js"
+import { StateDatabaseLive } from "./sql/StateDatabase.js"
+import { TodoStoreSql } from "./sql/TodoStoreSql.js"
+import type { FileReadTracker } from "../services/FileReadTracker.js"
+import { FileReadTrackerMemory } from "../tools/files/readTracker.js"
 import { ToolGateApproval } from "./ToolGateApproval.js"
 import { makeToolRegistryLive } from "./ToolRegistryLive.js"
 
@@ -51,12 +78,23 @@ export interface RuntimeOptions {
   readonly config?: Layer.Layer<Config, ConfigError>
   /** Who answers approval requests (default: nobody, so they are denied; `ApproverTerminal`, `ApproverCallback(fn)`). */
   readonly approver?: Layer.Layer<Approver, never, Config>
-  /** Where approval decisions are recorded (default: `<home>/logs/approvals.jsonl`). */
-  readonly approvalAudit?: Layer.Layer<ApprovalAudit, never, Config>
+  /** Where approval decisions are recorded (default: the `approvals` table of the state database; `ApprovalAuditJsonl`). */
+  readonly approvalAudit?: Layer.Layer<ApprovalAudit, never, Config | SqlClient>
+  /** The state database (default: `<home>/state.db`; `StateDatabaseMemory` for tests). */
+  readonly database?: Layer.Layer<SqliteClient | SqlClient, StateDatabaseError, Config>
+  /** Sessions, messages and search (default: `SessionStoreSql` on the state database). */
+  readonly sessionStore?: Layer.Layer<SessionStore, never, SqlClient>
+  /** The memory tool's stores (default: `<home>/memories/MEMORY.md` and `USER.md`). */
+  readonly memoryStore?: Layer.Layer<MemoryStore, never, Config>
+  /** Skill documents (default: `<home>/skills` + `skills.external_dirs`, bundled skills seeded on first use; `makeSkillsLive(options)`). */
+  readonly skills?: Layer.Layer<Skills, never, Config>
   /** The gate for tool approvals requested by hooks (default: asks the approver). */
   readonly toolGate?: Layer.Layer<ToolGate, never, Config | Approver | ApprovalAudit>
   readonly hooks?: Layer.Layer<Hooks>
-  readonly todoStore?: Layer.Layer<TodoStore>
+  /** Todo lists (default: per session in the state database; `TodoStoreMemory`). */
+  readonly todoStore?: Layer.Layer<TodoStore, never, SqlClient>
+  /** What the file tools remember per task (read dedup, loop counters, staleness); default in memory. */
+  readonly fileReadTracker?: Layer.Layer<FileReadTracker>
   readonly resultStore?: Layer.Layer<ResultStore, never, Config | Environments>
   /** Toolsets used when a caller names none (overrides config `toolsets` / `disabled_toolsets`). */
   readonly toolsets?: ToolsetSelection
@@ -71,9 +109,21 @@ export interface RuntimeOptions {
    * Default: `terminal.backend` from config, else local.
    */
   readonly terminalBackend?: BackendName | Layer.Layer<TerminalBackend, never, Config>
+  /** MCP servers from `mcp_servers` (default: connect in the background); false = no MCP at all. */
+  readonly mcp?: boolean | McpOptions
+  /**
+   * The language model (default: from config `model:`, an OpenAI-compatible provider or the scripted one;
+   * with nothing configured every call fails with `ModelNotConfigured`). E.g. `ModelScripted({ file })`.
+   */
+  readonly model?: Layer.Layer<Model, never, Config | HttpClient.HttpClient>
+  /** Who answers `clarify` (default: nobody, so clarify reports it is unavailable; `PrompterTerminal`, `PrompterCallback(fn)`). */
+  readonly prompter?: Layer.Layer<Prompter, never, Config>
+  /** Record every tool call and its result as messages of its session (off by default; e.g. `{ source: "batch" }`). */
+  readonly recordSessions?: RecordSessionsOptions
 }
 
 export type HermesServices =
+  | AgentLoop
   | Config
   | Hooks
   | ToolGate
@@ -87,12 +137,20 @@ export type HermesServices =
   | TerminalBackend
   | Environments
   | Processes
+  | FileReadTracker
+  | Mcp
+  | Model
+  | Prompter
+  | SessionStore
+  | MemoryStore
+  | Skills
+  | SqlClient
 
 export type PlatformServices = FileSystem.FileSystem | Path.Path | CommandExecutor | Terminal
 
 const emptyPlugins = Layer.succeed(Plugins, Plugins.of({ status: Effect.succeed([]) }))
 
-export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices | PlatformServices, ConfigError> => {
+export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices | PlatformServices, ConfigError | StateDatabaseError> => {
   const platform = NodeContext.layer
   const config = (options.config ?? ConfigLive(options.home === undefined ? {} : { home: options.home })).pipe(
     Layer.provideMerge(platform)
@@ -102,10 +160,12 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     : typeof options.terminalBackend === "string"
     ? terminalBackendLayer(options.terminalBackend)
     : options.terminalBackend
+  const database = (options.database ?? StateDatabaseLive).pipe(Layer.provideMerge(config))
   const approvalDeps = Layer.mergeAll(
-    options.approver ?? ApproverNonInteractive,
-    options.approvalAudit ?? ApprovalAuditJsonl
-  ).pipe(Layer.provideMerge(config))
+    // Subagents' asks go to nobody, whoever answers the parent.
+    withSubagentApprover(options.approver ?? ApproverNonInteractive),
+    options.approvalAudit ?? ApprovalAuditSql
+  ).pipe(Layer.provideMerge(database))
   const gates = Layer.merge(options.approval ?? ApprovalLive, options.toolGate ?? ToolGateApproval).pipe(
     Layer.provideMerge(approvalDeps)
   )
@@ -117,12 +177,25 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
   )
   const services = Layer.mergeAll(
     options.hooks ?? HooksLive,
-    options.todoStore ?? TodoStoreMemory,
-    options.resultStore ?? ResultStoreLive
+    options.todoStore ?? TodoStoreSql,
+    options.sessionStore ?? SessionStoreSql,
+    options.memoryStore ?? MemoryStoreFiles,
+    options.skills ?? SkillsLive,
+    options.fileReadTracker ?? FileReadTrackerMemory,
+    options.resultStore ?? ResultStoreLive,
+    (options.model ?? ModelFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
+    options.prompter ?? PrompterNonInteractive
   ).pipe(Layer.provideMerge(terminal))
   const registry = makeToolRegistryLive(options.toolsets).pipe(Layer.provideMerge(services))
-  const withBuiltins = options.builtins === false ? registry : BuiltinToolsLive.pipe(Layer.provideMerge(registry))
-  return options.plugins === false
+  const builtins = options.builtins === false ? registry : BuiltinToolsLive.pipe(Layer.provideMerge(registry))
+  const agent = options.builtins === false
+    ? AgentLoopLive.pipe(Layer.provideMerge(builtins))
+    : DelegateToolLive.pipe(Layer.provideMerge(AgentLoopLive), Layer.provideMerge(builtins))
+  const withBuiltins = options.recordSessions === undefined ? agent : SessionRecorder(options.recordSessions).pipe(Layer.provideMerge(agent))
+  const withPlugins = options.plugins === false
     ? Layer.merge(withBuiltins, emptyPlugins)
     : PluginsLive.pipe(Layer.provideMerge(withBuiltins))
+  // MCP last: its tools never shadow built-ins or plugins, and its servers close before the registry.
+  const mcp = options.mcp === false ? McpNone : makeMcpLive(options.mcp === true || options.mcp === undefined ? {} : options.mcp)
+  return mcp.pipe(Layer.provideMerge(withPlugins))
 }

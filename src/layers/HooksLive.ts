@@ -15,9 +15,25 @@ const describe = (cause: Cause.Cause<unknown>): string => {
   return failure instanceof Error ? failure.message : String(failure)
 }
 
+/** What a `pre_llm_call` hook may return: a string or `{context: string}`; blank text and anything else add nothing. */
+const llmContext = (value: unknown): string | undefined => {
+  const text = typeof value === "string"
+    ? value
+    : value !== null && typeof value === "object" && "context" in value && typeof value.context === "string"
+    ? value.context
+    : undefined
+  return text === undefined || text.trim().length === 0 ? undefined : text
+}
+
 export const makeHooks = (): HooksService => {
   const entries: Array<Entry> = []
-  const counts: Record<HookName, number> = { pre_tool_call: 0, post_tool_call: 0, transform_tool_result: 0 }
+  const counts: Record<HookName, number> = {
+    pre_tool_call: 0,
+    post_tool_call: 0,
+    transform_tool_result: 0,
+    pre_llm_call: 0,
+    post_llm_call: 0
+  }
 
   const recount = () => {
     for (const name of Object.keys(counts) as Array<HookName>) {
@@ -87,7 +103,34 @@ export const makeHooks = (): HooksService => {
           if (typeof exit.value === "string") return exit.value
         }
         return event.result
-      })
+      }),
+    preLlmCall: (event) =>
+      Effect.gen(function*() {
+        const added: Array<string> = []
+        for (const { hooks, source } of [...entries]) {
+          const hook = hooks.pre_llm_call
+          if (hook === undefined) continue
+          const exit = yield* Effect.exit(Effect.suspend(() => hook(event)))
+          // Context is optional information: a broken hook costs its context, not the turn.
+          if (exit._tag === "Failure") {
+            yield* Effect.logWarning(`pre_llm_call hook of '${source}' failed; its context was skipped: ${describe(exit.cause)}`)
+            continue
+          }
+          const text = llmContext(exit.value)
+          if (text !== undefined) added.push(text)
+        }
+        return added.length === 0 ? undefined : added.join("\n\n")
+      }),
+    postLlmCall: (event) =>
+      Effect.forEach(
+        [...entries],
+        ({ hooks, source }) =>
+          hooks.post_llm_call === undefined
+            ? Effect.void
+            : Effect.catchAllCause(Effect.suspend(() => hooks.post_llm_call!(event)), (cause) =>
+              Effect.logWarning(`post_llm_call hook of '${source}' failed: ${describe(cause)}`)),
+        { discard: true }
+      )
   }
 }
 

@@ -9,8 +9,10 @@ import { TerminalBackend, TerminalError } from "../services/TerminalBackend.js"
 import { terminalSettings } from "./terminal/settings.js"
 import { TerminalBackendLocal } from "./TerminalBackendLocal.js"
 import { TerminalBackendSandbox } from "./TerminalBackendSandbox.js"
+import { makeTerminalBackendContainer, TerminalBackendContainer } from "./TerminalBackendContainer.js"
+import { TerminalBackendSsh } from "./TerminalBackendSsh.js"
 
-export type BackendName = "local" | "sandbox"
+export type BackendName = "local" | "sandbox" | "ssh" | "container" | "docker" | "podman"
 
 export const terminalBackendLayer = (name: string): Layer.Layer<TerminalBackend, never, Config> => {
   switch (name) {
@@ -18,6 +20,14 @@ export const terminalBackendLayer = (name: string): Layer.Layer<TerminalBackend,
       return TerminalBackendLocal
     case "sandbox":
       return TerminalBackendSandbox
+    case "ssh":
+      return TerminalBackendSsh
+    case "container":
+      return TerminalBackendContainer
+    // Hermes' name, and podman's: the container backend with that CLI unless container_cli says otherwise.
+    case "docker":
+    case "podman":
+      return makeTerminalBackendContainer({ cli: name })
     default:
       return Layer.succeed(
         TerminalBackend,
@@ -26,7 +36,7 @@ export const terminalBackendLayer = (name: string): Layer.Layer<TerminalBackend,
           isolated: false,
           available: Effect.succeed(false),
           makeEnvironment: () =>
-            Effect.fail(new TerminalError({ message: `Unknown terminal backend '${name}'. Use 'local' or 'sandbox'.` }))
+            Effect.fail(new TerminalError({ message: `Unknown terminal backend '${name}'. Use 'local', 'sandbox', 'ssh' or 'container'.` }))
         })
       )
   }

@@ -40,6 +40,7 @@ export const TerminalBackendLocal: Layer.Layer<TerminalBackend, never, Config> =
             env: childEnv(process.env, settings.envPassthrough),
             launch: (args) => ({ file: "bash", args }),
             hostPath: (path) => path,
+            hostPathIsIdentity: true,
             writeDenied: () => undefined
           })
         })

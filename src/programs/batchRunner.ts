@@ -3,8 +3,15 @@
  * one result per line out, in input order. A bad line becomes an error result
  * naming its line number; the other lines still run. Lines of the same task
  * run in order (they share an environment); different tasks run concurrently.
+ *
+ * Or prompt lines `{"id", "prompt", "toolsets"?}`: each an agent run in its
+ * own session, concurrently, results in completion order so a crash loses
+ * nothing already finished (`--resume` skips those ids).
  */
 import { Effect } from "effect"
+import { AgentLoop } from "../services/AgentLoop.js"
+import type { AgentStatus } from "../services/AgentLoop.js"
+import { SessionStore } from "../services/SessionStore.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import { DEFAULT_TASK_ID } from "../services/ToolContext.js"
 import { errorJson } from "../layers/registry/sanitize.js"
@@ -122,4 +129,149 @@ export const runBatch = (entries: ReadonlyArray<BatchEntry>, options: RunBatchOp
       { concurrency: Math.max(1, options.concurrency), discard: true }
     )
     return results as ReadonlyArray<BatchResult>
+  })
+
+// ---------------------------------------------------------------------------
+// Prompt lines: `{"id", "prompt", "toolsets"?}`, each an agent run in its own session.
+
+export interface PromptLine {
+  readonly line: number
+  readonly id: string | number
+  readonly prompt: string
+  readonly toolsets: ReadonlyArray<string> | undefined
+}
+
+export type PromptEntry = { readonly _tag: "Prompt"; readonly prompt: PromptLine } | { readonly _tag: "Rejected"; readonly rejected: BatchRejected }
+
+/** One finished prompt, as written to the output (completion order). */
+export interface PromptResult {
+  readonly id: string | number
+  /** The run's status, `failed` when it could not finish (model error), `invalid` for a line that could not be read. */
+  readonly status: AgentStatus | "failed" | "invalid"
+  readonly response: string | null
+  readonly session_id: string | null
+  readonly iterations: number
+  readonly tool_calls: number
+  readonly error?: string | undefined
+}
+
+const hasPrompt = (raw: string): boolean => {
+  const trimmed = raw.trim()
+  if (!trimmed.startsWith("{") || !trimmed.includes("\"prompt\"")) return false
+  try {
+    const value: unknown = JSON.parse(trimmed)
+    return isRecord(value) && "prompt" in value
+  } catch {
+    return false
+  }
+}
+
+/** A batch of prompts when any line has a "prompt" (a file is one kind or the other). */
+export const isPromptBatch = (text: string): boolean => text.split(/\r?\n/).some(hasPrompt)
+
+/** The key an id is remembered by for `--resume` (1 and "1" are the same line). */
+export const idKey = (id: unknown): string => String(id)
+
+const toolsetList = (value: unknown): ReadonlyArray<string> | undefined | null => {
+  if (value === undefined || value === null) return undefined
+  if (typeof value === "string") return value.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value as ReadonlyArray<string>
+  return null
+}
+
+export const parsePromptBatch = (text: string): ReadonlyArray<PromptEntry> => {
+  const out: Array<PromptEntry> = []
+  const seen = new Set<string>()
+  const reject = (line: number, id: string | number, problem: string) => out.push({ _tag: "Rejected", rejected: { line, id, tool: null, problem } })
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = i + 1
+    const trimmed = raw.trim()
+    if (trimmed.length === 0 || trimmed.startsWith("#")) return
+    let value: unknown
+    try {
+      value = JSON.parse(trimmed)
+    } catch (e) {
+      return void reject(line, line, `line ${line} is not valid JSON (${e instanceof Error ? e.message : String(e)})`)
+    }
+    if (!isRecord(value)) return void reject(line, line, `line ${line} must be a JSON object`)
+    const id = typeof value["id"] === "string" || typeof value["id"] === "number" ? value["id"] : line
+    const prompt = value["prompt"]
+    if (typeof prompt !== "string" || prompt.trim().length === 0) {
+      const why = "tool" in value ? "a batch of prompts cannot also hold tool calls" : "it has no \"prompt\""
+      return void reject(line, id, `line ${line}: ${why}`)
+    }
+    const toolsets = toolsetList(value["toolsets"])
+    if (toolsets === null) return void reject(line, id, `line ${line}: "toolsets" must be a list of toolset names`)
+    if (seen.has(idKey(id))) return void reject(line, id, `line ${line}: duplicate id ${JSON.stringify(id)}`)
+    seen.add(idKey(id))
+    out.push({ _tag: "Prompt", prompt: { line, id, prompt, toolsets } })
+  })
+  return out
+}
+
+export interface RunPromptBatchOptions {
+  /** Prompts run at once. */
+  readonly concurrency: number
+  /** Ids (see `idKey`) already done: skipped. */
+  readonly skip?: ReadonlySet<string> | undefined
+  readonly model?: string | undefined
+  readonly maxIterations?: number | undefined
+  /** Toolsets of lines that name none (default: the runtime's). */
+  readonly toolsets?: ReadonlyArray<string> | undefined
+  /** Export each finished session as a ShareGPT trajectory line for `onResult`. */
+  readonly trajectories?: boolean | undefined
+  /** Called as each prompt finishes (completion order), with its trajectory when asked for. */
+  readonly onResult?: ((result: PromptResult, trajectory: string | undefined) => Effect.Effect<void>) | undefined
+}
+
+export const runPromptBatch = (entries: ReadonlyArray<PromptEntry>, options: RunPromptBatchOptions) =>
+  Effect.gen(function*() {
+    const agent = yield* AgentLoop
+    const store = yield* SessionStore
+    const emit = options.onResult ?? (() => Effect.void)
+    const results: Array<PromptResult> = []
+    const settle = (result: PromptResult, trajectory: string | undefined) =>
+      Effect.zipRight(Effect.sync(() => void results.push(result)), emit(result, trajectory))
+
+    for (const entry of entries) {
+      if (entry._tag !== "Rejected") continue
+      const { id, problem } = entry.rejected
+      if (options.skip?.has(idKey(id)) === true) continue
+      yield* settle({ id, status: "invalid", response: null, session_id: null, iterations: 0, tool_calls: 0, error: problem }, undefined)
+    }
+
+    const todo = entries.flatMap((e) => (e._tag === "Prompt" && options.skip?.has(idKey(e.prompt.id)) !== true ? [e.prompt] : []))
+    yield* Effect.forEach(todo, (line) => {
+      let sessionId: string | null = null
+      const toolsets = line.toolsets ?? options.toolsets
+      return agent.run({
+        prompt: line.prompt,
+        source: "batch",
+        ...(toolsets === undefined ? {} : { toolsets: { enabled: toolsets } }),
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
+        onEvent: (event) => Effect.sync(() => void (event._tag === "SessionStarted" ? sessionId = event.sessionId : undefined))
+      }).pipe(
+        Effect.map((r): PromptResult => ({
+          id: line.id,
+          status: r.status,
+          response: r.response,
+          session_id: r.sessionId,
+          iterations: r.iterations,
+          tool_calls: r.toolCalls
+        })),
+        Effect.catchAll((e) =>
+          Effect.succeed<PromptResult>({ id: line.id, status: "failed", response: null, session_id: sessionId, iterations: 0, tool_calls: 0, error: e.message })
+        ),
+        Effect.flatMap((result) =>
+          options.trajectories !== true || result.session_id === null || result.status === "failed"
+            ? settle(result, undefined)
+            : Effect.flatMap(
+              store.export(result.session_id, "sharegpt").pipe(Effect.map((t) => t.trim()), Effect.orElseSucceed(() => undefined)),
+              (trajectory) => settle(result, trajectory)
+            )
+        )
+      )
+    }, { concurrency: Math.max(1, options.concurrency), discard: true })
+    return results as ReadonlyArray<PromptResult>
   })

@@ -6,7 +6,7 @@
  */
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Cause, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { Cause, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
 import { cli } from "./cli.js"
 
 const logLevel = (() => {
@@ -25,7 +25,7 @@ const logLevel = (() => {
 })()
 
 const logging = Layer.merge(
-  Logger.replace(Logger.defaultLogger, Logger.withLeveledConsole(Logger.withConsoleError(Logger.logfmtLogger))),
+  Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)),
   Logger.minimumLogLevel(logLevel)
 )
 
@@ -66,4 +66,10 @@ const program = Effect.suspend(() => cli(process.argv)).pipe(
   Effect.provide(Layer.merge(NodeContext.layer, logging))
 )
 
-NodeRuntime.runMain(program, { disableErrorReporting: true, disablePrettyLogger: true })
+/** Ctrl-C interrupts the program (finalizers kill what it started); the shell then sees 130, as for any SIGINT. */
+const teardown = (exit: Exit.Exit<unknown, unknown>, onExit: (code: number) => void) => {
+  const interrupted = Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)
+  onExit(interrupted ? 130 : Exit.isFailure(exit) ? 1 : typeof process.exitCode === "number" ? process.exitCode : 0)
+}
+
+NodeRuntime.runMain(program, { disableErrorReporting: true, disablePrettyLogger: true, teardown })

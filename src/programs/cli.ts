@@ -4,7 +4,11 @@ import { Command } from "@effect/cli"
 import { approvalCommand, approvalsCommand } from "./commands/approval.js"
 import { batchCommand } from "./commands/batch.js"
 import { callCommand } from "./commands/call.js"
+import { mcpCommand } from "./commands/mcp.js"
 import { pluginsCommand } from "./commands/plugins.js"
+import { runCommand } from "./commands/run.js"
+import { sessionsCommand } from "./commands/sessions.js"
+import { skillsCommand } from "./commands/skills.js"
 import { toolsCommand } from "./commands/tools.js"
 import { toolsetsCommand } from "./commands/toolsets.js"
 
@@ -25,7 +29,7 @@ const version = (() => {
 
 export const root = Command.make("hermes-effect").pipe(
   Command.withDescription("The tools runtime of an AI agent: registry, dispatch, approval, terminal backends, session state."),
-  Command.withSubcommands([toolsCommand, toolsetsCommand, callCommand, batchCommand, pluginsCommand, approvalCommand, approvalsCommand])
+  Command.withSubcommands([toolsCommand, toolsetsCommand, callCommand, runCommand, batchCommand, pluginsCommand, approvalCommand, approvalsCommand, mcpCommand, sessionsCommand, skillsCommand])
 )
 
 export const cli = Command.run(root, { name: "hermes-effect", version })

@@ -109,6 +109,27 @@ export interface FileStat {
   readonly mtimeMs: number
 }
 
+/** One entry of a directory listing; symlinks are reported as such, not followed. */
+export interface DirEntry {
+  readonly name: string
+  readonly type: "file" | "directory" | "symlink" | "other"
+}
+
+/** A byte range of a file (both optional: from the start, to the end). */
+export interface ReadFileOptions {
+  readonly offset?: number | undefined
+  readonly length?: number | undefined
+}
+
+export interface WriteFileOptions {
+  /**
+   * Replace the file in one step: write a temporary file beside the target, then rename it over.
+   * A reader sees the old or the new content, never a mix; the existing file's mode is kept, and
+   * a symlink target is written through (the link stays a link).
+   */
+  readonly atomic?: boolean | undefined
+}
+
 export interface BackendInfo {
   readonly kind: string
   /** True when commands cannot touch the host (approval may relax non-hardline prompts). */
@@ -126,10 +147,24 @@ export interface TerminalEnvironment extends BackendInfo {
   readonly active: Effect.Effect<number>
   readonly run: (command: ApprovedCommand, options?: RunOptions) => Effect.Effect<RunResult, TerminalError>
   readonly spawn: (command: ApprovedCommand, options?: SpawnOptions) => Effect.Effect<RunningProcess, TerminalError, Scope.Scope>
-  /** Paths are resolved against the tracked cwd. */
-  readonly readFile: (path: string) => Effect.Effect<Uint8Array, EnvironmentFileError>
-  readonly writeFile: (path: string, data: Uint8Array | string) => Effect.Effect<void, EnvironmentFileError>
+  /** Paths are resolved against the tracked cwd. A range reads only those bytes (large files in chunks). */
+  readonly readFile: (path: string, options?: ReadFileOptions) => Effect.Effect<Uint8Array, EnvironmentFileError>
+  /** Creates missing parent directories. */
+  readonly writeFile: (path: string, data: Uint8Array | string, options?: WriteFileOptions) => Effect.Effect<void, EnvironmentFileError>
   readonly stat: (path: string) => Effect.Effect<FileStat, EnvironmentFileError>
+  /** Entries of a directory, unsorted, without `.` and `..`. */
+  readonly readDir: (path: string) => Effect.Effect<ReadonlyArray<DirEntry>, EnvironmentFileError>
+  /**
+   * The path with every symlink resolved, as the environment's commands see it. Like
+   * `realpath -m`: never fails; components that do not exist are kept as written.
+   */
+  readonly realPath: (path: string) => Effect.Effect<string>
+  /** The target of a symlink as stored in it; undefined when the path is not a symlink (or is missing). */
+  readonly readLink: (path: string) => Effect.Effect<string | undefined>
+  /** Rename a file or directory (replacing a file at `to`); both ends must be writable. */
+  readonly rename: (from: string, to: string) => Effect.Effect<void, EnvironmentFileError>
+  /** Delete a file or symlink (not a directory). */
+  readonly remove: (path: string) => Effect.Effect<void, EnvironmentFileError>
   /** Absolute path as the environment's commands see it. */
   readonly resolvePath: (path: string) => Effect.Effect<string>
 }

@@ -3,15 +3,39 @@
  */
 import { Effect, Layer } from "effect"
 import { registerTool } from "../layers/registry/provideTool.js"
+import { clarifyTool } from "./clarify.js"
+import { patchTool } from "./files/patch.js"
+import { readFileTool } from "./files/readFile.js"
+import { searchFilesTool } from "./files/searchFiles.js"
+import { writeFileTool } from "./files/writeFile.js"
+import { memoryTool } from "./memory.js"
 import { processTool } from "./process.js"
+import { sessionSearchTool } from "./sessionSearch.js"
+import { skillManageTool } from "./skills/skillManage.js"
+import { skillsListTool } from "./skills/skillsList.js"
+import { skillViewTool } from "./skills/skillView.js"
 import { terminalTool } from "./terminal.js"
 import { todoTool } from "./todo.js"
 
 export const BuiltinToolsLive = Layer.effectDiscard(
-  Effect.all([registerTool(todoTool), registerTool(terminalTool), registerTool(processTool)], { discard: true }).pipe(Effect.orDie)
+  Effect.all([registerTool(todoTool), registerTool(terminalTool), registerTool(processTool), registerTool(clarifyTool),
+    registerTool(readFileTool), registerTool(writeFileTool), registerTool(patchTool), registerTool(searchFilesTool),
+    registerTool(memoryTool), registerTool(sessionSearchTool), registerTool(skillsListTool), registerTool(skillViewTool),
+    registerTool(skillManageTool)], { discard: true }).pipe(Effect.orDie)
 )
 
+export { clarifyTool } from "./clarify.js"
+export { delegateTool, DelegateToolLive } from "./delegate.js"
+export { patchTool } from "./files/patch.js"
+export { readFileTool } from "./files/readFile.js"
+export { searchFilesTool } from "./files/searchFiles.js"
+export { writeFileTool } from "./files/writeFile.js"
 export { defineTool, deriveJsonSchema } from "./defineTool.js"
+export { memoryTool } from "./memory.js"
 export { processTool } from "./process.js"
+export { sessionSearchTool } from "./sessionSearch.js"
+export { skillManageTool } from "./skills/skillManage.js"
+export { skillsListTool } from "./skills/skillsList.js"
+export { skillViewTool } from "./skills/skillView.js"
 export { terminalTool } from "./terminal.js"
 export { todoTool } from "./todo.js"

@@ -13,7 +13,7 @@ import { ConfigTest } from "../../src/layers/ConfigTest.js"
 import { layer as hermesRuntime } from "../../src/layers/HermesRuntime.js"
 import { approveCommand } from "../../src/layers/terminal/commandGate.js"
 import { Approval } from "../../src/services/Approval.js"
-import type { Config } from "../../src/services/Config.js"
+import type { Config, HermesConfig } from "../../src/services/Config.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Processes } from "../../src/services/Processes.js"
 import type { TerminalBackend } from "../../src/services/TerminalBackend.js"
@@ -28,7 +28,15 @@ export interface SuiteOptions {
   readonly isolated: boolean
   /** What `tty` prints under `pty: true`. */
   readonly ttyPattern: RegExp
+  /** More `terminal.*` config (where a remote backend connects). */
+  readonly terminal?: TerminalConfig
+  /** Commands inherit the runtime's variables (default); remote backends get only forwarded ones. */
+  readonly inheritsEnv?: boolean
+  /** The backend has a filesystem of its own (a container): writes anywhere stay inside it. */
+  readonly ownFilesystem?: boolean
 }
+
+type TerminalConfig = NonNullable<HermesConfig["terminal"]>
 
 type Json = Record<string, unknown>
 const parse = (s: string): Json => JSON.parse(s) as Json
@@ -49,7 +57,7 @@ export const terminalSuite = (options: SuiteOptions) => {
     approval: RecordingApproval,
     terminalBackend: options.backend,
     config: ConfigTest(
-      { terminal: { env_passthrough: ["HERMES_SUITE_PASS_TOKEN"], cwd: localCwd } },
+      { terminal: { env_passthrough: ["HERMES_SUITE_PASS_TOKEN"], cwd: localCwd, ...options.terminal } },
       { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") }
     )
   }).pipe(Layer.provideMerge(RecordingApproval))
@@ -116,7 +124,8 @@ export const terminalSuite = (options: SuiteOptions) => {
           const out = yield* terminal({
             command: "echo \"[$HERMES_SUITE_API_KEY][$HERMES_SUITE_SESSION_TOKEN][$HERMES_SUITE_PASS_TOKEN][$HERMES_SUITE_PLAIN]\""
           }, task())
-          expect(out["output"]).toBe("[][][passed-through][visible]")
+          // Remote targets never see the runtime's variables, only those forwarded to them.
+          expect(out["output"]).toBe(options.inheritsEnv === false ? "[][][passed-through][]" : "[][][passed-through][visible]")
         }))
 
       it.effect("output: ANSI stripped, secrets masked, benign exit codes explained", () =>
@@ -230,6 +239,14 @@ export const terminalSuite = (options: SuiteOptions) => {
           expect(out["exit_code"]).toBe(0)
           const piped = yield* terminal({ command: "test -t 1 || echo not-a-tty" }, task())
           expect(piped["output"]).toBe("not-a-tty")
+        }))
+
+      it.effect("cwd and exports carry over from a PTY command too", () =>
+        Effect.gen(function*() {
+          const t = task()
+          const out = yield* terminal({ command: "mkdir -p ptydir && cd ptydir && export FROM_PTY=yes", pty: true }, t)
+          expect(out["exit_code"]).toBe(0)
+          expect((yield* terminal({ command: "pwd; echo \"$FROM_PTY\"" }, t))["output"]).toMatch(/\/ptydir\nyes$/)
         }))
 
       it.effect("background lifecycle: start, poll, log, wait, list, notify", () =>
@@ -428,6 +445,17 @@ export const terminalSuite = (options: SuiteOptions) => {
             expect(out["output"]).toBe("x")
             expect(readFileSync(`/tmp/${name}`, "utf8")).toBe("x\n")
             rmSync(`/tmp/${name}`)
+            return
+          }
+          if (options.ownFilesystem === true) {
+            // Its own filesystem: writable anywhere inside, and none of it reaches the host.
+            const out = yield* terminal({ command: `echo x > /tmp/${name} && echo y > /etc/${name}-cmd && cat /tmp/${name}` }, t)
+            expect(out).toMatchObject({ output: "x", exit_code: 0 })
+            yield* env.writeFile(`/etc/${name}`, "z\n")
+            for (const target of [`/tmp/${name}`, `/etc/${name}-cmd`, `/etc/${name}`]) expect(existsSync(target)).toBe(false)
+            expect(new TextDecoder().decode(yield* env.readFile(`/etc/${name}`))).toBe("z\n")
+            yield* terminal({ command: "echo kept > kept.txt" }, t)
+            expect(new TextDecoder().decode(yield* env.readFile(join(env.home, "kept.txt")))).toBe("kept\n")
             return
           }
           // /tmp is private to the task: writable inside, invisible on the host.

@@ -5,8 +5,8 @@
  * output capture, and file access through a host-path mapping the backend
  * supplies. The environment's scope owns every process it starts.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync } from "node:fs"
-import { mkdir, readFile, stat as statFile, writeFile } from "node:fs/promises"
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, unlinkSync } from "node:fs"
+import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { dirname, isAbsolute, resolve as resolvePath } from "node:path"
 import { Deferred, Effect, Exit, Mailbox, Option } from "effect"
 import type { Scope } from "effect"
@@ -21,6 +21,7 @@ import type {
 } from "../../services/TerminalBackend.js"
 import { EnvironmentFileError, TerminalError } from "../../services/TerminalBackend.js"
 import { DEFAULT_CAPTURE_BYTES, makeBoundedCapture } from "./boundedCapture.js"
+import { makeHostFiles } from "./environmentFiles.js"
 import { startChild } from "./child.js"
 import type { ChildHandle } from "./child.js"
 import { terminateGroup } from "./processGroup.js"
@@ -43,6 +44,8 @@ export interface ShellEnvironmentConfig {
   }
   /** Where a path as commands see it lives on the host. */
   readonly hostPath: (path: string) => string
+  /** `hostPath` is the identity (commands see the host's own files), which allows faster symlink resolution. */
+  readonly hostPathIsIdentity?: boolean | undefined
   /** Why writing this path (as commands see it) is refused, or undefined when allowed. */
   readonly writeDenied: (path: string) => string | undefined
 }
@@ -297,6 +300,17 @@ export const makeShellEnvironment = (config: ShellEnvironmentConfig): Effect.Eff
       return isAbsolute(path) ? resolvePath(path) : resolvePath(cwd, path)
     }
 
+    /** Absolute but not normalised: `..` after a symlink must be resolved against the link's target. */
+    const rawAbsolute = (path: string): string =>
+      path === "~" ? envHome : path.startsWith("~/") ? `${envHome}/${path.slice(2)}` : isAbsolute(path) ? path : `${cwd}/${path}`
+
+    const files = makeHostFiles({
+      hostPath: config.hostPath,
+      identity: config.hostPathIsIdentity === true,
+      writeDenied: config.writeDenied,
+      fileError
+    })
+
     const environment: TerminalEnvironment = {
       kind: config.kind,
       isolated: config.isolated,
@@ -307,15 +321,22 @@ export const makeShellEnvironment = (config: ShellEnvironmentConfig): Effect.Eff
       run,
       spawn,
       resolvePath: (path) => Effect.sync(() => resolve(path)),
-      readFile: (path) => {
+      readFile: (path, options) => {
         const target = resolve(path)
+        if (options !== undefined) return files.readFile(target, options)
         return Effect.tryPromise({
           try: () => readFile(config.hostPath(target)),
           catch: (e) => fileError(target, e)
         })
       },
-      writeFile: (path, data) => {
+      readDir: (path) => files.readDir(resolve(path)),
+      realPath: (path) => files.realPath(rawAbsolute(path)),
+      readLink: (path) => files.readLink(resolve(path)),
+      rename: (from, to) => files.rename(resolve(from), resolve(to)),
+      remove: (path) => files.remove(resolve(path)),
+      writeFile: (path, data, options) => {
         const target = resolve(path)
+        if (options?.atomic === true) return files.writeAtomic(target, data)
         const denied = config.writeDenied(target)
         if (denied !== undefined) return Effect.fail(new EnvironmentFileError({ path: target, reason: "Denied", message: denied }))
         const host = config.hostPath(target)
@@ -327,10 +348,11 @@ export const makeShellEnvironment = (config: ShellEnvironmentConfig): Effect.Eff
           catch: (e) => fileError(target, e)
         })
       },
+      // One synchronous stat (a metadata lookup) is cheaper than a thread-pool round trip.
       stat: (path) => {
         const target = resolve(path)
-        return Effect.tryPromise({
-          try: () => statFile(config.hostPath(target)),
+        return Effect.try({
+          try: () => statSync(config.hostPath(target)),
           catch: (e) => fileError(target, e)
         }).pipe(Effect.map((s): FileStat => ({
           type: s.isFile() ? "file" : s.isDirectory() ? "directory" : "other",

@@ -8,7 +8,8 @@ import { Args, Command } from "@effect/cli"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Data, Effect, Layer } from "effect"
 import { detectCommand } from "../../layers/approval/detect.js"
-import { ApprovalAuditJsonl } from "../../layers/ApprovalAuditLayers.js"
+import { ApprovalAuditSql } from "../../layers/sql/ApprovalAuditSql.js"
+import { StateDatabaseLive } from "../../layers/sql/StateDatabase.js"
 import { ConfigLive, resolveHome } from "../../layers/ConfigLive.js"
 import { ApprovalAudit } from "../../services/ApprovalAudit.js"
 import { Config } from "../../services/Config.js"
@@ -62,7 +63,14 @@ export const approvalCommand = Command.make("approval").pipe(
 )
 
 const configOnly = <A, E>(program: Effect.Effect<A, E, Config | ApprovalAudit>) =>
-  Effect.provide(program, ApprovalAuditJsonl.pipe(Layer.provideMerge(ConfigLive()), Layer.provide(NodeFileSystem.layer)))
+  Effect.provide(
+    program,
+    ApprovalAuditSql.pipe(
+      Layer.provide(StateDatabaseLive),
+      Layer.provideMerge(ConfigLive()),
+      Layer.provide(NodeFileSystem.layer)
+    )
+  )
 
 const list = Command.make("list", { json: jsonOption }, (opts) =>
   configOnly(Effect.gen(function*() {

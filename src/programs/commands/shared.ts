@@ -3,13 +3,33 @@ import { Options } from "@effect/cli"
 import { Effect, Option } from "effect"
 import { ApproverNonInteractive, ApproverTerminal } from "../../layers/Approvers.js"
 import { layer } from "../../layers/HermesRuntime.js"
+import { PrompterNonInteractive, PrompterTerminal } from "../../layers/Prompters.js"
 
-/** The runtime on embedded defaults; nobody is asked for approval (batch, scripts). */
-export const withRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) => Effect.provide(program, layer())
+/**
+ * The runtime on embedded defaults; nobody is asked for approval (batch, scripts).
+ * CLI commands wait for each MCP server's first connection attempt, so a
+ * one-shot command sees the servers' tools (a no-op without `mcp_servers`).
+ */
+export const withRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) =>
+  Effect.provide(program, layer({ mcp: { awaitStartup: true } }))
 
-/** Same, but a person at a terminal is asked when a command needs approval. */
-export const withInteractiveRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) =>
-  Effect.provide(program, layer({ approver: process.stdin.isTTY === true ? ApproverTerminal : ApproverNonInteractive }))
+/** The batch runtime: every call and result is recorded as a `batch` session (see `sessions list`). */
+export const withBatchRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) =>
+  Effect.provide(program, layer({ mcp: { awaitStartup: true }, recordSessions: { source: "batch" } }))
+
+/** Same, but a person at a terminal answers approvals and clarify questions. */
+export const withInteractiveRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) => {
+  const tty = process.stdin.isTTY === true
+  return Effect.provide(
+    program,
+    layer({
+      mcp: { awaitStartup: true },
+      recordSessions: { source: "cli" },
+      approver: tty ? ApproverTerminal : ApproverNonInteractive,
+      prompter: tty ? PrompterTerminal : PrompterNonInteractive
+    })
+  )
+}
 
 export const splitList = (value: Option.Option<string>): ReadonlyArray<string> | undefined =>
   Option.match(value, {

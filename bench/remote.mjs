@@ -1,0 +1,158 @@
+// Remote terminal backends: `echo hi` through the terminal tool over ssh (a real sshd on loopback, after the first
+// call) against a raw ssh round trip on a multiplexed connection, and in a podman container against a raw
+// `podman exec`, with the local backend measured in the same run. Backends this machine cannot run are skipped
+// (reported on stderr), so the bench still runs where sshd or podman is missing.
+import { spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { transform } from "esbuild"
+import { ManagedRuntime } from "effect"
+import { ConfigTest, HermesRuntime, ToolRegistry } from "../dist/index.js"
+import { median } from "./_stats.mjs"
+
+/** The test helpers that start sshd and prepare podman are TypeScript with only node imports: compile them here. */
+const loadSupport = async (name, scratch) => {
+  const source = readFileSync(fileURLToPath(new URL(`../test/support/${name}.ts`, import.meta.url)), "utf8")
+  const { code } = await transform(source, { loader: "ts", format: "esm", platform: "node", target: "node20" })
+  const file = join(scratch, `${name}.mjs`)
+  writeFileSync(file, code)
+  return import(pathToFileURL(file).href)
+}
+
+const timed = (file, args) =>
+  new Promise((resolve, reject) => {
+    const t = performance.now()
+    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] })
+    let out = ""
+    child.stdout.on("data", (d) => (out += d))
+    child.once("error", reject)
+    child.once("close", (code) => (code === 0 && out.trim() === "hi" ? resolve(performance.now() - t) : reject(new Error(`${file} exited ${code}: ${out}`))))
+  })
+
+const parse = (s) => JSON.parse(s)
+
+/** A runtime on `terminal` config; `call` dispatches one tool call and parses the result. */
+const open = (home, terminal) => {
+  mkdirSync(join(home, "cwd"), { recursive: true })
+  const runtime = ManagedRuntime.make(HermesRuntime.layer({
+    config: ConfigTest({ terminal: { cwd: join(home, "cwd"), ...terminal } }, { root: home, workspaceDir: join(home, "ws") }),
+    plugins: false
+  }))
+  const call = async (args, taskId = "bench") => {
+    const registry = await runtime.runPromise(ToolRegistry)
+    return parse(await runtime.runPromise(registry.dispatch({ tool: "terminal", args }, { context: { taskId } })))
+  }
+  return { runtime, call }
+}
+
+/** Median of the tool and of the baseline, interleaved so both see the same machine load. */
+const compare = async (call, baseline, rounds, warmup) => {
+  const echo = { command: "echo hi" }
+  const first = await call(echo)
+  if (first.output !== "hi") throw new Error(`unexpected terminal result: ${JSON.stringify(first)}`)
+  for (let i = 0; i < warmup; i++) {
+    await baseline()
+    await call(echo)
+  }
+  const tool = []
+  const raw = []
+  for (let i = 0; i < rounds; i++) {
+    raw.push(await baseline())
+    const t = performance.now()
+    await call(echo)
+    tool.push(performance.now() - t)
+  }
+  return { tool: median(tool), raw: median(raw) }
+}
+
+const sshRows = async (support, scratch) => {
+  const problem = support.sshdProblem()
+  if (problem !== undefined) {
+    process.stderr.write(`bench remote: ssh skipped (${problem})\n`)
+    return []
+  }
+  const sshd = await support.startSshd()
+  const home = mkdtempSync(join(tmpdir(), "hermes-effect-bench-ssh-"))
+  const { runtime, call } = open(home, { backend: "ssh", ...sshd.terminal })
+  // The baseline: the same round trip on a multiplexed connection of its own, without the runtime.
+  const control = join(scratch, "raw-master")
+  const base = [
+    "-o", `ControlPath=${control}`, ...sshd.terminal.ssh_options.flatMap((o) => ["-o", o]),
+    "-o", "BatchMode=yes", "-p", String(sshd.port), "-i", sshd.key, "-l", sshd.user
+  ]
+  try {
+    await new Promise((resolve, reject) => {
+      const master = spawn("ssh", [...base, "-o", "ControlMaster=yes", "-o", "ControlPersist=60", "-N", sshd.host], { stdio: "ignore" })
+      master.once("error", reject)
+      master.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`ssh master exited ${code}`))))
+    })
+    const { tool, raw } = await compare(call, () => timed("ssh", [...base, "-T", sshd.host, "echo hi"]), 200, 20)
+    return [{
+      name: "terminal `echo hi` (ssh on loopback, median)",
+      value: tool,
+      unit: "ms",
+      baseline: raw,
+      baselineName: "raw ssh on a multiplexed connection",
+      ratio: tool / raw,
+      target: "≤ 15 ms"
+    }]
+  } finally {
+    await runtime.dispose()
+    await new Promise((resolve) => spawn("ssh", ["-o", `ControlPath=${control}`, "-O", "exit", sshd.host], { stdio: "ignore" }).once("close", resolve))
+    await sshd.stop()
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
+const containerRows = async (support) => {
+  const problem = support.preparePodman()
+  if (problem !== undefined) {
+    process.stderr.write(`bench remote: container skipped (${problem})\n`)
+    return []
+  }
+  const home = mkdtempSync(join(tmpdir(), "hermes-effect-bench-container-"))
+  const local = open(join(home, "local"), { backend: "local" })
+  const container = open(join(home, "container"), { backend: "container", ...support.podmanTerminal })
+  try {
+    const localMs = await compare(local.call, () => timed("bash", ["-c", "echo hi"]), 100, 10)
+    // podman names the container's host after its short id.
+    const id = (await container.call({ command: "hostname" })).output
+    const { tool, raw } = await compare(container.call, () => timed("podman", ["exec", id, "bash", "-c", "echo hi"]), 40, 5)
+    return [
+      {
+        name: "terminal `echo hi` (container, podman exec, median)",
+        value: tool,
+        unit: "ms",
+        baseline: raw,
+        baselineName: "raw podman exec",
+        ratio: tool / raw,
+        target: "reported next to local"
+      },
+      {
+        name: "terminal `echo hi` (local, same run as the container)",
+        value: localMs.tool,
+        unit: "ms",
+        baseline: localMs.raw,
+        baselineName: "raw spawn bash -c",
+        ratio: localMs.tool / localMs.raw
+      }
+    ]
+  } finally {
+    await container.runtime.dispose()
+    await local.runtime.dispose()
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
+export const run = async () => {
+  const scratch = mkdtempSync(join(tmpdir(), "hes-bench-"))
+  try {
+    const rows = [...await sshRows(await loadSupport("sshd", scratch), scratch)]
+    rows.push(...await containerRows(await loadSupport("container", scratch)))
+    return rows
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}

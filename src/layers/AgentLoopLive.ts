@@ -1,0 +1,43 @@
+/**
+ * The AgentLoop on the runtime's services: the model, batch dispatch, the
+ * session store, hooks, and background-process news. Memory and skills feed
+ * the system prompt when those services are present. See
+ * `src/layers/agent/turnLoop.ts` for the loop itself.
+ */
+import { Effect, Layer } from "effect"
+import { AgentLoop } from "../services/AgentLoop.js"
+import { Config } from "../services/Config.js"
+import { Hooks } from "../services/Hooks.js"
+import { Model } from "../services/Model.js"
+import { Processes } from "../services/Processes.js"
+import { SessionStore } from "../services/SessionStore.js"
+import { ToolRegistry } from "../services/ToolRegistry.js"
+import { makeCallWatch } from "./agent/callWatch.js"
+import { makeMailbox } from "./agent/notifications.js"
+import { buildSystemPrompt, promptServices } from "./agent/systemPrompt.js"
+import { runAgent } from "./agent/turnLoop.js"
+import type { LoopDeps } from "./agent/turnLoop.js"
+
+export const AgentLoopLive: Layer.Layer<AgentLoop, never, Model | ToolRegistry | SessionStore | Hooks | Processes | Config> = Layer.scoped(
+  AgentLoop,
+  Effect.gen(function*() {
+    const hooks = yield* Hooks
+    const scope = yield* Effect.scope
+    const services = yield* promptServices
+    const deps: LoopDeps = {
+      model: yield* Model,
+      registry: yield* ToolRegistry,
+      store: yield* SessionStore,
+      hooks,
+      config: yield* Config,
+      mailbox: makeMailbox(yield* Processes),
+      calls: yield* makeCallWatch(hooks, scope),
+      systemPrompt: (input) => buildSystemPrompt(input, services)
+    }
+    return AgentLoop.of({
+      run: Effect.fn("AgentLoop.run")(function*(request) {
+        return yield* runAgent(deps, request)
+      })
+    })
+  })
+)

@@ -1,0 +1,81 @@
+/**
+ * The container backend: one long-lived container per task, made with a
+ * Docker-compatible CLI (`terminal.container_cli`: docker or podman) from
+ * `terminal.container_image`, hardened as Hermes does (`container/runArgs.ts`),
+ * with commands run through `exec` like the ssh backend runs them over ssh
+ * (`ssh/execEnvironment.ts`). The container is removed when the task's
+ * environment closes; a running one with the task's labels is reused.
+ *
+ * It declares itself isolated unless a host path is mounted into it: the
+ * approval flow may then skip non-hardline prompts (`approvals.isolated_skip`).
+ * Only `container_env` and the variables named in `container_forward_env` or
+ * `env_passthrough` reach the container.
+ */
+import { Effect, Layer } from "effect"
+import { Config } from "../services/Config.js"
+import { TerminalBackend } from "../services/TerminalBackend.js"
+import type { TerminalError } from "../services/TerminalBackend.js"
+import { detectCli, execFailure, obtainContainer, removeContainer } from "./container/containerCli.js"
+import { containerSettings } from "./container/containerSettings.js"
+import { mountsHostPath } from "./container/runArgs.js"
+import { makeExecEnvironment } from "./ssh/execEnvironment.js"
+import type { Transport } from "./ssh/execEnvironment.js"
+import { clientEnvironment, forwardedVariables } from "./ssh/hostEnv.js"
+
+/** The container backend; `cli` is used when `terminal.container_cli` is not set (backend names docker/podman). */
+export const makeTerminalBackendContainer = (defaults: { readonly cli?: string } = {}): Layer.Layer<TerminalBackend, never, Config> =>
+  Layer.effect(
+    TerminalBackend,
+    Effect.gen(function*() {
+      const config = yield* Config
+      const settings = containerSettings(yield* config.current)
+      const clientEnv = clientEnvironment()
+      // Remember a CLI that worked; keep asking while none does (a daemon may come up later).
+      let found: string | undefined
+      const resolveCli: Effect.Effect<string, TerminalError> = Effect.suspend(() =>
+        found !== undefined
+          ? Effect.succeed(found)
+          : Effect.tap(detectCli(settings.cli ?? defaults.cli, clientEnv), (cli) => Effect.sync(() => {
+            found = cli
+          }))
+      )
+      const isolated = !mountsHostPath(settings)
+
+      return TerminalBackend.of({
+        kind: "container",
+        isolated,
+        available: resolveCli.pipe(
+          Effect.as(true),
+          Effect.catchAll((error) => Effect.as(Effect.logWarning(`container backend unavailable: ${error.message}`), false))
+        ),
+        makeEnvironment: (spec) =>
+          Effect.gen(function*() {
+            const cli = yield* resolveCli
+            const container = yield* Effect.acquireRelease(
+              obtainContainer(cli, settings, clientEnv, { home: config.home.root, taskId: spec.taskId }),
+              ({ id }) => removeContainer(cli, id, clientEnv)
+            )
+            const transport: Transport = {
+              env: clientEnv,
+              failure: execFailure(cli, container.id),
+              open: (argv, options) => ({
+                file: cli,
+                args: ["exec", ...(options.stdin ? ["-i"] : []), ...(options.tty ? ["-t"] : []), container.id, ...argv],
+                done: () => undefined
+              })
+            }
+            return yield* makeExecEnvironment({
+              kind: "container",
+              isolated,
+              taskId: spec.taskId,
+              transport,
+              home: spec.cwd ?? settings.cwd,
+              env: forwardedVariables(settings.forwardEnv),
+              disposable: true
+            })
+          })
+      })
+    })
+  )
+
+export const TerminalBackendContainer: Layer.Layer<TerminalBackend, never, Config> = makeTerminalBackendContainer()

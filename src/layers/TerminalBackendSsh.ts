@@ -1,0 +1,98 @@
+/**
+ * The ssh backend: commands run on `terminal.ssh_host` through the OpenSSH
+ * client, on one multiplexed connection (ControlMaster) per backend, so a
+ * command after the first costs one round trip. The remote side works like
+ * the local backend (fresh bash per command, cwd and exports carried over,
+ * whole-tree kills on timeout and interrupt), starting in the remote user's
+ * home. Only variables named in `ssh_forward_env` or `env_passthrough` are
+ * forwarded; nothing else of the local environment reaches the host.
+ *
+ * Not isolated: the remote host is a real machine. Closing the backend stops
+ * the master; each environment first stops what it started and removes its
+ * state directory on the host.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, Layer } from "effect"
+import { Config } from "../services/Config.js"
+import { TerminalBackend } from "../services/TerminalBackend.js"
+import { makeExecEnvironment } from "./ssh/execEnvironment.js"
+import type { Transport } from "./ssh/execEnvironment.js"
+import { clientEnvironment, forwardedVariables } from "./ssh/hostEnv.js"
+import { LOGIN_SHELL_PROBE, remoteLine, sshExec, sshFailure } from "./ssh/sshCommand.js"
+import { makeSshMaster } from "./ssh/sshMaster.js"
+import { sshSettings } from "./ssh/sshSettings.js"
+import { runClient } from "./ssh/transportProcess.js"
+
+export const TerminalBackendSsh: Layer.Layer<TerminalBackend, never, Config> = Layer.scoped(
+  TerminalBackend,
+  Effect.gen(function*() {
+    const config = yield* Config
+    const settings = sshSettings(yield* config.current)
+    // A short private path: control sockets must fit in sun_path (108 bytes).
+    const controlDir = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "hes-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    )
+    const controlPath = join(controlDir, "master")
+    const clientEnv = clientEnvironment()
+    const master = yield* makeSshMaster(settings, controlPath, clientEnv)
+    // Runs after every environment has closed (they are created later, in child scopes).
+    yield* Effect.addFinalizer(() => master.stop)
+
+    // Sessions open on the master; past sshd's MaxSessions a client gets its own connection.
+    let sessions = 0
+    // Whether the remote login shell is bash (then commands run in it directly); asked once.
+    let loginBash: boolean | undefined
+    const transport: Transport = {
+      env: clientEnv,
+      failure: sshFailure(settings),
+      open: (argv, options) => {
+        const mux = sessions < settings.maxSessions
+        if (mux) sessions++
+        let open = true
+        return {
+          ...sshExec(settings, controlPath, remoteLine(argv, loginBash === true), { tty: options.tty, mode: mux ? "client" : "direct" }),
+          done: () => {
+            if (open && mux) sessions--
+            open = false
+          }
+        }
+      }
+    }
+
+    const probeLoginShell = Effect.suspend(() =>
+      loginBash !== undefined
+        ? Effect.void
+        : runClient(sshExec(settings, controlPath, LOGIN_SHELL_PROBE, { tty: false, mode: "client" }), clientEnv, undefined, 30_000).pipe(
+          Effect.map((result) => {
+            if (result.code === 0) loginBash = result.stdout.toString("utf8").trim().length > 0
+          }),
+          Effect.ignore
+        )
+    )
+
+    return TerminalBackend.of({
+      kind: "ssh",
+      isolated: false,
+      available: master.ensure.pipe(
+        Effect.as(true),
+        Effect.catchAll((error) => Effect.as(Effect.logWarning(`ssh backend unavailable: ${error.message}`), false))
+      ),
+      makeEnvironment: (spec) =>
+        master.ensure.pipe(
+          Effect.zipRight(probeLoginShell),
+          Effect.zipRight(makeExecEnvironment({
+            kind: "ssh",
+            isolated: false,
+            taskId: spec.taskId,
+            transport,
+            home: spec.cwd ?? settings.cwd,
+            env: forwardedVariables(settings.forwardEnv),
+            disposable: false
+          }))
+        )
+    })
+  })
+)

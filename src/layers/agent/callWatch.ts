@@ -1,0 +1,40 @@
+/**
+ * Each tool call's outcome as soon as it is known, per session. Batch
+ * dispatch returns a turn's outcomes together; the loop also wants them one
+ * by one, to show progress and, when the run is interrupted, to keep the
+ * results of the calls that did finish. One `post_tool_call` hook, registered
+ * on first use (so runtimes that never run an agent pay nothing), routes each
+ * outcome to the run of its session.
+ */
+import { Effect, Scope } from "effect"
+import type { HooksService, PostToolCallEvent } from "../../services/Hooks.js"
+
+export type CallListener = (event: PostToolCallEvent) => Effect.Effect<void>
+
+export interface CallWatch {
+  /** Send this session's call outcomes to `listener` while the scope lasts. */
+  readonly watch: (sessionId: string, listener: CallListener) => Effect.Effect<void, never, Scope.Scope>
+}
+
+export const makeCallWatch = (hooks: HooksService, scope: Scope.Scope): Effect.Effect<CallWatch> =>
+  Effect.gen(function*() {
+    const listeners = new Map<string, CallListener>()
+    const route = (event: PostToolCallEvent) => {
+      const sessionId = event.context.sessionId
+      const listener = sessionId === undefined ? undefined : listeners.get(sessionId)
+      return listener === undefined ? Effect.void : listener(event)
+    }
+    const installed = yield* Effect.cached(
+      Effect.flatMap(hooks.register("agent-loop", { post_tool_call: route }), (remove) => Scope.addFinalizer(scope, remove))
+    )
+    return {
+      watch: (sessionId, listener) =>
+        Effect.zipRight(
+          installed,
+          Effect.acquireRelease(
+            Effect.sync(() => void listeners.set(sessionId, listener)),
+            () => Effect.sync(() => void listeners.delete(sessionId))
+          )
+        )
+    }
+  })

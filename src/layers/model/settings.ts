@@ -1,0 +1,93 @@
+/**
+ * `model:` in config.yaml → which provider to build and with what options.
+ * Nothing here fails: an incomplete section becomes `{kind: "none", reason}`,
+ * so commands that never call the model keep working, and the first call
+ * explains what is missing.
+ */
+import { Duration } from "effect"
+import type { HermesConfig } from "../../services/Config.js"
+
+export interface OpenAiOptions {
+  /** The provider's name as configured (for messages and `Model.provider`). */
+  readonly provider: string
+  /** Base URL of the chat-completions API; `/chat/completions` is appended. */
+  readonly baseUrl: string
+  readonly model: string
+  /** Name of the environment variable holding the API key; none = no Authorization header. */
+  readonly apiKeyEnv?: string | undefined
+  /** Where variables are looked up (default `process.env`, read at each call). */
+  readonly env?: ((name: string) => string | undefined) | undefined
+  /** Per attempt: the whole answer, or the gap between two stream chunks. */
+  readonly timeout: Duration.Duration
+  /** Retries after 429, 5xx, timeouts and network failures. */
+  readonly maxRetries: number
+  readonly retryBase: Duration.Duration
+  /** Cap on any wait before a retry, Retry-After included. */
+  readonly retryMax: Duration.Duration
+  readonly temperature?: number | undefined
+  readonly maxTokens?: number | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+export type ModelSettings =
+  | { readonly kind: "none"; readonly reason: string }
+  | { readonly kind: "scripted"; readonly script: string; readonly model: string }
+  | { readonly kind: "openai"; readonly options: OpenAiOptions }
+
+/** Providers whose URL and key variable need not be spelled out. */
+export const KNOWN_PROVIDERS: Readonly<Record<string, { readonly baseUrl: string; readonly apiKeyEnv: string }>> = {
+  openai: { baseUrl: "https://api.openai.com/v1", apiKeyEnv: "OPENAI_API_KEY" },
+  openrouter: { baseUrl: "https://openrouter.ai/api/v1", apiKeyEnv: "OPENROUTER_API_KEY" }
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 300
+export const DEFAULT_MAX_RETRIES = 3
+export const DEFAULT_RETRY_BASE_SECONDS = 1
+export const DEFAULT_RETRY_MAX_SECONDS = 60
+
+const HOW =
+  "set model.provider, model.name, model.base_url and model.api_key_env in config.yaml " +
+  "(or model.provider: scripted with model.script: <file.jsonl>)"
+
+const positive = (value: number | undefined, fallback: number) =>
+  value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback
+
+const nonEmpty = (value: string | undefined) => (value === undefined || value.trim().length === 0 ? undefined : value.trim())
+
+export const modelSettings = (config: HermesConfig): ModelSettings => {
+  const raw = config.model
+  if (raw === undefined) return { kind: "none", reason: `config.yaml has no model section; ${HOW}` }
+  const section = typeof raw === "string" ? { name: raw } : raw
+  const name = nonEmpty(section.name) ?? nonEmpty(section.default)
+  const baseUrl = nonEmpty(section.base_url)
+  const provider = nonEmpty(section.provider)?.toLowerCase() ?? (baseUrl !== undefined ? "custom" : name !== undefined ? "openai" : undefined)
+  if (provider === undefined) return { kind: "none", reason: `the model section names no provider or model; ${HOW}` }
+  if (provider === "none") return { kind: "none", reason: "model.provider is 'none'" }
+  if (provider === "scripted") {
+    const script = nonEmpty(section.script)
+    return script === undefined
+      ? { kind: "none", reason: "model.provider is 'scripted' but model.script (a JSONL file of assistant turns) is not set" }
+      : { kind: "scripted", script, model: name ?? "scripted" }
+  }
+  const known = KNOWN_PROVIDERS[provider]
+  if (name === undefined) return { kind: "none", reason: `model.name is not set (the model to request from provider '${provider}')` }
+  const url = baseUrl ?? known?.baseUrl
+  if (url === undefined) return { kind: "none", reason: `model.base_url is not set and provider '${provider}' has no default URL` }
+  const maxRetries = section.max_retries
+  return {
+    kind: "openai",
+    options: {
+      provider,
+      baseUrl: url,
+      model: name,
+      apiKeyEnv: nonEmpty(section.api_key_env) ?? known?.apiKeyEnv,
+      timeout: Duration.seconds(positive(section.timeout_seconds, DEFAULT_TIMEOUT_SECONDS)),
+      maxRetries: maxRetries !== undefined && Number.isFinite(maxRetries) && maxRetries >= 0 ? Math.floor(maxRetries) : DEFAULT_MAX_RETRIES,
+      retryBase: Duration.seconds(positive(section.retry_base_seconds, DEFAULT_RETRY_BASE_SECONDS)),
+      retryMax: Duration.seconds(positive(section.retry_max_seconds, DEFAULT_RETRY_MAX_SECONDS)),
+      temperature: section.temperature,
+      maxTokens: section.max_tokens,
+      headers: section.headers
+    }
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Walking a skills root the way Hermes does: every `SKILL.md`, sorted by
+ * relative path, with dependency/VCS/cache folders pruned and the support
+ * folders of a skill (references/ templates/ scripts/ assets/) not searched
+ * for further skills. Symlinked folders are followed, each real folder once
+ * (so a link loop ends), to a bounded depth.
+ */
+import * as path from "node:path"
+import { Effect } from "effect"
+import type { SkillsIoError } from "../../services/Skills.js"
+import * as fsx from "./fsx.js"
+import { SUPPORT_DIRS } from "./validate.js"
+
+export const EXCLUDED_DIRS: ReadonlySet<string> = new Set([
+  ".git", ".github", ".hub", ".archive", ".venv", "venv", "node_modules", "site-packages", "__pycache__",
+  ".tox", ".nox", ".pytest_cache", ".mypy_cache", ".ruff_cache"
+])
+
+const MAX_DEPTH = 32
+
+export interface RootScan {
+  /** Absolute paths of every SKILL.md, sorted by path relative to the root. */
+  readonly skillFiles: ReadonlyArray<string>
+  /** Other `*.md` files outside support folders (Hermes' legacy flat skills). */
+  readonly markdown: ReadonlyArray<string>
+}
+
+export const scanRoot = (root: string): Effect.Effect<RootScan, SkillsIoError> =>
+  Effect.gen(function*() {
+    const skillFiles: Array<string> = []
+    const markdown: Array<string> = []
+    // Real paths of the root and of every symlinked folder entered: a link back to one of them ends there.
+    const seen = new Set<string>()
+    const visit = (dir: string, depth: number): Effect.Effect<void, SkillsIoError> =>
+      Effect.gen(function*() {
+        const entries = yield* fsx.readDir(dir)
+        const dirs: Array<string> = []
+        const files: Array<string> = []
+        for (const entry of entries) {
+          if (entry.isDirectory()) {
+            dirs.push(entry.name)
+            continue
+          }
+          if (entry.isSymbolicLink()) {
+            const full = path.join(dir, entry.name)
+            if (yield* fsx.isDirectory(full)) {
+              const real = yield* fsx.realPath(full)
+              if (real === undefined || seen.has(real)) continue
+              seen.add(real)
+              dirs.push(entry.name)
+              continue
+            }
+          }
+          files.push(entry.name)
+        }
+        const isSkill = files.includes("SKILL.md")
+        for (const file of files) {
+          if (file === "SKILL.md") skillFiles.push(path.join(dir, file))
+          else if (file.endsWith(".md")) markdown.push(path.join(dir, file))
+        }
+        if (depth >= MAX_DEPTH) return
+        const next = dirs.filter((sub) => !EXCLUDED_DIRS.has(sub) && !(isSkill && SUPPORT_DIRS.includes(sub)))
+        yield* Effect.forEach(next, (sub) => visit(path.join(dir, sub), depth + 1), { concurrency: 8, discard: true })
+      })
+    if (!(yield* fsx.isDirectory(root))) return { skillFiles: [], markdown: [] }
+    seen.add((yield* fsx.realPath(root)) ?? root)
+    yield* visit(root, 0)
+    const byRelative = (a: string, b: string) => {
+      const ra = path.relative(root, a)
+      const rb = path.relative(root, b)
+      return ra < rb ? -1 : ra > rb ? 1 : 0
+    }
+    return { skillFiles: [...new Set(skillFiles)].sort(byRelative), markdown: [...new Set(markdown)].sort(byRelative) }
+  })
+
+/** A path under a support folder that sits directly in a skill (`<skill>/references/…`): data, not a skill. */
+export const isSupportPath = (p: string): Effect.Effect<boolean> =>
+  Effect.gen(function*() {
+    const parts = p.split(path.sep)
+    for (let i = 1; i < parts.length - 1; i++) {
+      if (!SUPPORT_DIRS.includes(parts[i] as string)) continue
+      const skillRoot = parts.slice(0, i).join(path.sep) || path.sep
+      if (yield* fsx.isFile(path.join(skillRoot, "SKILL.md"))) return true
+    }
+    return false
+  })
+
+/** `<root>/<category>/<skill>/SKILL.md` → category (the first folder when the skill is at least two deep). */
+export const categoryOf = (skillMd: string, root: string): string | null => {
+  const rel = path.relative(root, skillMd)
+  if (rel.startsWith("..") || path.isAbsolute(rel)) return null
+  const parts = rel.split(path.sep)
+  return parts.length >= 3 ? (parts[0] as string) : null
+}
+
+/** Hermes' cheap change signature: each root's mtime and that of its immediate sub-folders. */
+export const rootsSignature = (roots: ReadonlyArray<string>): Effect.Effect<string> =>
+  Effect.gen(function*() {
+    const parts: Array<string> = []
+    for (const root of roots) {
+      const s = yield* Effect.orElseSucceed(fsx.stat(root), () => undefined)
+      if (s === undefined) continue
+      let latest = s.mtimeMs
+      const entries = yield* Effect.orElseSucceed(fsx.readDir(root), () => [])
+      for (const entry of entries) {
+        if (!entry.isDirectory()) continue
+        const child = yield* Effect.orElseSucceed(fsx.lstat(path.join(root, entry.name)), () => undefined)
+        if (child !== undefined) latest = Math.max(latest, child.mtimeMs)
+      }
+      parts.push(`${root}@${latest}`)
+    }
+    return parts.join("|")
+  })

@@ -1,0 +1,200 @@
+/**
+ * `patch` (toolset `file`): targeted edits.
+ *
+ * - `mode: replace` — find `old_string` (unique unless `replace_all`) and put
+ *   `new_string` there, with tolerant matching when the exact text is not in
+ *   the file; returns a unified diff, or the closest sections on failure.
+ * - `mode: patch` — a V4A multi-file patch (Add/Update/Delete/Move), applied
+ *   all-or-nothing. Header paths with `..` are refused; every target passes
+ *   the same write checks as write_file.
+ */
+import { Effect, Schema } from "effect"
+import { Config } from "../../services/Config.js"
+import { Environments } from "../../services/Environments.js"
+import { FileReadTracker } from "../../services/FileReadTracker.js"
+import { TerminalBackend } from "../../services/TerminalBackend.js"
+import { defineTool } from "../defineTool.js"
+import { openEditable, restoreFormat } from "./editableText.js"
+import { fuzzyReplace, isAlreadyApplied, noMatchHint } from "./fuzzyMatch.js"
+import { hasTraversalComponent } from "./pathSafety.js"
+import { FileToolError, outsideWorkspaceWarning, resolveTarget, taskFiles, writeRefusal } from "./taskFiles.js"
+import type { Target, TaskFiles } from "./taskFiles.js"
+import { unifiedDiff } from "./unifiedDiff.js"
+import { applyPlan, planPatch } from "./v4aApply.js"
+import { headerPaths, parseV4a } from "./v4aParser.js"
+import { staleWarning } from "./writeFile.js"
+import { writeTextAtomic } from "./writeText.js"
+
+export const PatchParameters = Schema.Struct({
+  mode: Schema.optional(Schema.Literal("replace", "patch").annotations({
+    description: "Edit mode. 'replace' (default): requires path + old_string + new_string. 'patch': requires patch content only.",
+    default: "replace"
+  })),
+  path: Schema.optional(Schema.String.annotations({ description: "REQUIRED when mode='replace'. File path to edit." })),
+  old_string: Schema.optional(Schema.String.annotations({
+    description:
+      "REQUIRED when mode='replace'. Exact text to find and replace. Must be unique in the file unless replace_all=true. Include surrounding context lines to ensure uniqueness."
+  })),
+  new_string: Schema.optional(Schema.String.annotations({
+    description: "REQUIRED when mode='replace'. Replacement text. Pass empty string '' to delete the matched text."
+  })),
+  replace_all: Schema.optional(Schema.Boolean.annotations({ description: "Replace all occurrences instead of requiring a unique match (default: false)", default: false })),
+  patch: Schema.optional(Schema.String.annotations({
+    description:
+      "REQUIRED when mode='patch'. V4A format patch content. Format:\n*** Begin Patch\n*** Update File: path/to/file\n@@ context hint @@\n context line\n-removed line\n+added line\n*** End Patch"
+  }))
+})
+
+export type PatchArgs = typeof PatchParameters.Type
+
+type Result = Record<string, unknown>
+
+const traversalError = (path: string) =>
+  `V4A patch header contains '..' traversal: '${path}'. Use the agent's cwd-relative path (no '..') or an absolute path in ` +
+  "'*** Update File:' / '*** Add File:' / '*** Delete File:' / '*** Move File:' headers."
+
+/** Refusal of any target, checked before anything is read. */
+const checkTargets = (files: TaskFiles, targets: ReadonlyArray<Target>) =>
+  Effect.gen(function*() {
+    for (const target of targets) {
+      const refused = yield* writeRefusal(files, target)
+      if (refused !== undefined) return yield* new FileToolError({ message: refused })
+    }
+  })
+
+/** The first stale-file warning among the targets (changed on disk since this task saw them). */
+const staleness = (files: TaskFiles, tracker: FileReadTracker["Type"], targets: ReadonlyArray<Target>) =>
+  Effect.gen(function*() {
+    const warnings: Array<string> = []
+    for (const target of targets) {
+      const seen = yield* tracker.lastSeenMtime(files.context.taskId, target.real)
+      const now = yield* Effect.either(files.env.stat(target.real))
+      if (seen !== undefined && now._tag === "Right" && now.right.mtimeMs !== seen) warnings.push(staleWarning(target.input))
+      else {
+        const outside = yield* outsideWorkspaceWarning(files.env, target)
+        if (outside !== undefined) warnings.push(outside)
+      }
+    }
+    return warnings.length === 0 ? undefined : warnings.join(" | ")
+  })
+
+/** After writing: fresh mtimes, no dedup stubs for the old content, failure counts cleared. */
+const noteWritten = (files: TaskFiles, tracker: FileReadTracker["Type"], paths: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    for (const path of paths) {
+      const stat = yield* Effect.either(files.env.stat(path))
+      yield* tracker.noteWrite(files.context.taskId, path, stat._tag === "Right" ? stat.right.mtimeMs : undefined)
+    }
+    yield* tracker.resetPatchFailures(files.context.taskId, paths)
+    yield* tracker.noteOtherToolCall(files.context.taskId)
+  })
+
+const replaceMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["Type"]) =>
+  Effect.gen(function*() {
+    if (args.path === undefined || args.path.length === 0) return yield* new FileToolError({ message: "path required" })
+    if (args.old_string === undefined || args.new_string === undefined) {
+      return yield* new FileToolError({ message: "old_string and new_string required" })
+    }
+    const { env, context } = files
+    const target = yield* resolveTarget(env, args.path)
+    yield* checkTargets(files, [target])
+    const warning = yield* staleness(files, tracker, [target])
+
+    const opened = yield* openEditable(env, target.real)
+    if (opened._tag === "Missing") return yield* new FileToolError({ message: `File not found: ${args.path}` })
+    if (opened._tag === "Refused") return yield* new FileToolError({ message: `Cannot patch '${args.path}': ${opened.reason}` })
+    const file = opened.file
+    const oldString = args.old_string.replace(/\r\n/g, "\n")
+    const newString = args.new_string.replace(/\r\n/g, "\n")
+    const outcome = fuzzyReplace(file.text, oldString, newString, args.replace_all === true)
+
+    if (outcome.count === 0) {
+      if (isAlreadyApplied(file.text, oldString, newString)) {
+        return { success: true, no_change: true, note: "The requested edit is already present in the file; nothing was written." }
+      }
+      const result: Result = { success: false, error: `${outcome.error ?? "no match"}${noMatchHint(outcome.error, oldString, file.text)}` }
+      if (outcome.error?.startsWith("Could not find") === true) {
+        const failures = yield* tracker.recordPatchFailure(context.taskId, target.real)
+        if (failures >= 3) {
+          result["_hint"] = `This is failure #${failures} patching '${args.path}'. Stop retrying with variations of the same old_string. ` +
+            "Either: (1) re-read the file fresh to verify current content, (2) use a longer / more unique old_string with surrounding context lines, " +
+            "or (3) use write_file to replace the entire file if the targeted region is hard to anchor."
+        } else if (!String(result["error"]).includes("Did you mean one of these sections?")) {
+          result["_hint"] = "old_string not found. Use read_file to verify the current content, or search_files to locate the text."
+        }
+      }
+      return result
+    }
+
+    yield* writeTextAtomic(env, target.absolute, args.path, restoreFormat(outcome.content, file))
+    yield* noteWritten(files, tracker, [target.real])
+    const result: Result = {
+      success: true,
+      diff: unifiedDiff(file.text, outcome.content, args.path),
+      files_modified: [target.real],
+      resolved_path: target.real
+    }
+    if (warning !== undefined) result["_warning"] = warning
+    return result
+  })
+
+const patchMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["Type"]) =>
+  Effect.gen(function*() {
+    if (args.patch === undefined || args.patch.trim().length === 0) return yield* new FileToolError({ message: "patch content required" })
+    const named = headerPaths(args.patch)
+    const climbing = named.find(hasTraversalComponent)
+    if (climbing !== undefined) return yield* new FileToolError({ message: traversalError(climbing) })
+    const { env } = files
+    const targets = new Map<string, Target>()
+    for (const path of named) if (!targets.has(path)) targets.set(path, yield* resolveTarget(env, path))
+    yield* checkTargets(files, [...targets.values()])
+
+    const parsed = parseV4a(args.patch)
+    if (parsed._tag === "Invalid") return yield* new FileToolError({ message: parsed.error })
+    for (const op of parsed.operations) {
+      for (const path of op.to === undefined ? [op.path] : [op.path, op.to]) {
+        if (!targets.has(path)) targets.set(path, yield* resolveTarget(env, path))
+      }
+    }
+    const warning = yield* staleness(files, tracker, [...targets.values()])
+    const planned = yield* planPatch(env, parsed.operations, targets)
+    if (planned._tag === "Invalid") {
+      return yield* new FileToolError({
+        message: `Patch validation failed (no files were modified):\n${planned.errors.map((e) => `  • ${e}`).join("\n")}`
+      })
+    }
+    const plan = planned.plan
+    const applied = yield* applyPlan(env, plan)
+    if (applied.error !== undefined) return yield* new FileToolError({ message: applied.error })
+    const touched = [...new Set([...plan.modified, ...plan.created, ...plan.deleted])]
+    yield* noteWritten(files, tracker, touched)
+    const result: Result = { success: true }
+    if (plan.diff.length > 0) result["diff"] = plan.diff
+    result["files_modified"] = touched
+    if (plan.created.length > 0) result["files_created"] = plan.created
+    if (plan.deleted.length > 0) result["files_deleted"] = plan.deleted
+    if (warning !== undefined) result["_warning"] = warning
+    return result
+  })
+
+export const patchTool = defineTool<PatchArgs, typeof PatchParameters.Encoded, Config | Environments | FileReadTracker | TerminalBackend>({
+  name: "patch",
+  toolset: "file",
+  emoji: "🔧",
+  maxResultChars: 100_000,
+  parallel: "path-scoped",
+  // V4A patches carry their paths inside the patch text: without `path` the planner runs the call alone.
+  pathArgument: "path",
+  description:
+    "Targeted find-and-replace edits in files. Use this instead of sed/awk in terminal. Uses fuzzy matching (9 strategies) so minor whitespace/indentation " +
+    "differences won't break it. Returns a unified diff.\n\n" +
+    "REPLACE MODE (mode='replace', default): find a unique string and replace it. REQUIRED PARAMETERS: mode, path, old_string, new_string.\n" +
+    "PATCH MODE (mode='patch'): apply V4A multi-file patches for bulk changes, all or nothing. REQUIRED PARAMETERS: mode, patch.",
+  parameters: PatchParameters,
+  check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
+  handler: Effect.fn("patch")(function*(args) {
+    const files = yield* taskFiles
+    const tracker = yield* FileReadTracker
+    return (args.mode ?? "replace") === "replace" ? yield* replaceMode(args, files, tracker) : yield* patchMode(args, files, tracker)
+  })
+})

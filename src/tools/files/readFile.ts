@@ -1,0 +1,217 @@
+/**
+ * `read_file` (toolset `file`): a text file as `N|line` with pagination.
+ *
+ * Pipeline (Hermes §10.3): device guard (literal path, symlink hops, resolved
+ * path) → binary-extension guard → secret/credential read block → not found
+ * (similar names) / not a regular file → dedup of unchanged regions → one pass
+ * over the bytes (binary sniff, line count, the window) → the character
+ * budget, cut on a whole line with `next_offset` → secrets masked →
+ * consecutive-read warning and block.
+ */
+import { Effect, Schema } from "effect"
+import { Config } from "../../services/Config.js"
+import { Environments } from "../../services/Environments.js"
+import { FileReadTracker } from "../../services/FileReadTracker.js"
+import type { TerminalEnvironment } from "../../services/TerminalBackend.js"
+import { TerminalBackend } from "../../services/TerminalBackend.js"
+import { maskSecrets } from "./redact.js"
+import { defineTool } from "../defineTool.js"
+import { extensionOf, formatSize, hasBinaryExtension, identifyBinary, IMAGE_EXTENSIONS, looksBinary, SAMPLE_BYTES } from "./binary.js"
+import { clampLine, LinePager, truncateToCharBudget } from "./linePager.js"
+import { deviceReadError, isBlockedDevice, readBlockError } from "./pathSafety.js"
+import { similarPaths } from "./suggest.js"
+import { FileToolError, resolveTarget, safetyPaths, taskFiles } from "./taskFiles.js"
+
+export const READ_DEFAULT_LIMIT = 500
+export const READ_MAX_LIMIT = 2000
+/** Above this size a file is read in chunks rather than at once. */
+const WHOLE_READ_BYTES = 8 * 1024 * 1024
+const CHUNK_BYTES = 4 * 1024 * 1024
+/** A larger file read with a wide window gets a nudge towards narrower reads. */
+const LARGE_FILE_HINT_BYTES = 512_000
+
+export const ReadFileParameters = Schema.Struct({
+  path: Schema.String.annotations({ description: "Path to the file to read (absolute, relative, or ~/path)" }),
+  offset: Schema.optional(Schema.Int.annotations({ description: "Line number to start reading from (1-indexed, default: 1)", default: 1 })),
+  limit: Schema.optional(Schema.Int.annotations({
+    description: `Maximum number of lines to read (default: ${READ_DEFAULT_LIMIT}, max: ${READ_MAX_LIMIT})`,
+    default: READ_DEFAULT_LIMIT
+  }))
+})
+
+export type ReadFileArgs = typeof ReadFileParameters.Type
+
+export const UNCHANGED_MESSAGE =
+  "File unchanged since last read. The content from the earlier read_file result in this conversation is still current — refer to that instead of re-reading."
+
+type Result = Record<string, unknown>
+
+interface Scan {
+  readonly lines: ReadonlyArray<string>
+  readonly totalLines: number
+  readonly bytes: number
+  readonly sample: Uint8Array
+}
+
+/** The window's lines and the file's line count, or the first bytes when the file is binary. */
+const scanFile = (env: TerminalEnvironment, path: string, size: number, first: number, last: number) =>
+  Effect.gen(function*() {
+    const pager = new LinePager(first, last)
+    if (size <= WHOLE_READ_BYTES) {
+      // Size 0 may still have content (/proc files): read those to the end.
+      const data = yield* (size === 0 ? env.readFile(path) : env.readFile(path, { offset: 0, length: size }))
+      const sample = data.subarray(0, SAMPLE_BYTES)
+      if (looksBinary(sample)) return { _tag: "Binary", sample, bytes: data.length } as const
+      pager.push(data)
+      return { _tag: "Text", ...pager.finish(), bytes: data.length, sample } as const
+    }
+    let offset = 0
+    let sample: Uint8Array | undefined
+    for (;;) {
+      const chunk = yield* env.readFile(path, { offset, length: CHUNK_BYTES })
+      if (sample === undefined) {
+        sample = chunk.subarray(0, SAMPLE_BYTES)
+        if (looksBinary(sample)) return { _tag: "Binary", sample, bytes: size } as const
+      }
+      pager.push(chunk)
+      offset += chunk.length
+      if (chunk.length < CHUNK_BYTES) break
+    }
+    return { _tag: "Text", ...pager.finish(), bytes: offset, sample: sample ?? new Uint8Array() } as const
+  })
+
+const continueHint = (next: number, offset: number, total: number) =>
+  `Use offset=${next} to continue reading (showing ${offset}-${Math.max(offset, next - 1)} of ${total} lines)`
+
+export const readFileTool = defineTool<ReadFileArgs, typeof ReadFileParameters.Encoded, Config | Environments | FileReadTracker | TerminalBackend>({
+  name: "read_file",
+  toolset: "file",
+  emoji: "📖",
+  // It has its own character budget (Hermes pins read_file out of result persistence).
+  maxResultChars: Infinity,
+  parallel: "safe",
+  description:
+    "Read a text file with line numbers and pagination. Use this instead of cat/head/tail in terminal. Output format: 'LINE_NUM|CONTENT'. " +
+    "Suggests similar filenames if not found. Use offset and limit for large files: a read longer than about 100K characters is cut on a whole line " +
+    "and tells you the next offset. NOTE: cannot read images or other binary files.",
+  parameters: ReadFileParameters,
+  check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
+  handler: Effect.fn("read_file")(function*(args) {
+    const offset = Math.max(1, args.offset ?? 1)
+    const limit = Math.max(1, Math.min(args.limit ?? READ_DEFAULT_LIMIT, READ_MAX_LIMIT))
+    if (args.path.length === 0) return yield* new FileToolError({ message: "read_file: missing required field 'path'." })
+    const files = yield* taskFiles
+    const { env, context, settings } = files
+    const tracker = yield* FileReadTracker
+
+    const target = yield* resolveTarget(env, args.path)
+    if (yield* isBlockedDevice(target.absolute, env, target.real)) return yield* new FileToolError({ message: deviceReadError(args.path) })
+
+    if (hasBinaryExtension(target.real)) {
+      const ext = extensionOf(target.real)
+      const what = IMAGE_EXTENSIONS.has(ext) ? "Use vision_analyze for images" : "Use the terminal tool to inspect binary files"
+      return yield* new FileToolError({ message: `Cannot read binary file '${args.path}' (${ext}). ${what}.` })
+    }
+    const blocked = readBlockError(target.real, yield* safetyPaths(files), { literal: target.absolute })
+    if (blocked !== undefined) return yield* new FileToolError({ message: blocked })
+
+    const stat = yield* Effect.either(env.stat(target.real))
+    if (stat._tag === "Left") {
+      if (stat.left.reason !== "NotFound") return yield* new FileToolError({ message: `Failed to read file: ${stat.left.message}` })
+      const similar = yield* similarPaths(env, target.absolute)
+      const result: Result = { error: `File not found: ${args.path}` }
+      if (similar.length > 0) result["similar_files"] = similar
+      return result
+    }
+    if (stat.right.type !== "file") {
+      return yield* new FileToolError({
+        message: `Cannot read '${args.path}': not a regular file (directory, FIFO, socket, or device). Reading it could block indefinitely.`
+      })
+    }
+
+    const dedup = yield* tracker.checkDedup(context.taskId, target.real, offset, limit, stat.right.mtimeMs)
+    if (dedup._tag === "Unchanged") {
+      if (dedup.hits >= 2) {
+        return {
+          error: `BLOCKED: You have called read_file on this exact region ${dedup.hits + 1} times and the file has NOT changed. ` +
+            "STOP calling read_file for this path — the content from your earlier read_file result in this conversation is still current. " +
+            "Proceed with your task using the information you already have.",
+          path: args.path,
+          already_read: dedup.hits + 1
+        }
+      }
+      return { status: "unchanged", message: UNCHANGED_MESSAGE, path: args.path, dedup: true, content_returned: false }
+    }
+
+    const end = offset + limit - 1
+    const scan = yield* scanFile(env, target.real, stat.right.size, offset, end).pipe(
+      Effect.mapError((e) => new FileToolError({ message: `Failed to read file: ${e.message}` }))
+    )
+    const fileSize = Math.max(stat.right.size, scan.bytes)
+    if (scan._tag === "Binary") {
+      return {
+        error: `Cannot read binary file '${args.path}': Binary file (${identifyBinary(scan.sample)}, ${formatSize(fileSize)}) — cannot display as text. ` +
+          "Use the terminal tool to inspect binary files.",
+        is_binary: true,
+        file_size: fileSize
+      }
+    }
+
+    const result: Result = yield* Effect.sync(() => shapeRead(scan, { offset, limit, fileSize, maxChars: settings.readMaxChars }))
+    const count = yield* tracker.recordRead(context.taskId, { path: target.real, offset, limit, mtimeMs: stat.right.mtimeMs })
+    if (count >= 4) {
+      return {
+        error: `BLOCKED: You have read this exact file region ${count} times in a row. The content has NOT changed. ` +
+          "You already have this information. STOP re-reading and proceed with your task.",
+        path: args.path,
+        already_read: count
+      }
+    }
+    if (count >= 3) {
+      result["_warning"] = `You have read this exact file region ${count} times consecutively. The content has not changed since your last read. ` +
+        "Use the information you already have. If you are stuck in a loop, stop reading and proceed with writing or responding."
+    }
+    return result
+  })
+})
+
+/** Number, clamp, budget and mask one window of lines into Hermes' result shape. */
+const shapeRead = (
+  scan: Scan,
+  options: { readonly offset: number; readonly limit: number; readonly fileSize: number; readonly maxChars: number }
+): Result => {
+  const { offset, limit, fileSize, maxChars } = options
+  const total = scan.totalLines
+  if (fileSize === 0 || total === 0) return { content: "", total_lines: 0, file_size: fileSize, truncated: false, hint: "File is empty (0 bytes)." }
+  if (offset > total) {
+    return {
+      content: "",
+      total_lines: total,
+      file_size: fileSize,
+      truncated: false,
+      hint: `Note: offset ${offset} is beyond the end of the file (${total} lines total). Retry with offset <= ${total}.`
+    }
+  }
+  const numbered = scan.lines.map((line, i) => {
+    const text = i === 0 && offset === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line
+    return `${offset + i}|${clampLine(text)}`
+  })
+  const budget = truncateToCharBudget(numbered, maxChars)
+  const next = offset + budget.kept.length
+  const truncated = budget.cut || total > offset + limit - 1
+  const result: Result = {
+    content: maskSecrets(budget.kept.join("\n")),
+    total_lines: total,
+    file_size: fileSize,
+    truncated
+  }
+  if (budget.cut) result["truncated_by"] = "bytes"
+  if (truncated) {
+    result["next_offset"] = next
+    result["hint"] = continueHint(next, offset, total)
+  }
+  if (truncated && fileSize > LARGE_FILE_HINT_BYTES && limit > 200) {
+    result["_hint"] = `This file is large (${fileSize.toLocaleString("en-US")} bytes). Consider reading only the section you need with offset and limit to keep context usage efficient.`
+  }
+  return result
+}

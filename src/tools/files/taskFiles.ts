@@ -1,0 +1,161 @@
+/**
+ * What every file tool starts from: the task's environment (so paths mean
+ * what they mean to the task's commands, on any backend), the `files:`
+ * settings, and the protected paths of this runtime, resolved in that
+ * environment.
+ */
+import { homedir } from "node:os"
+import { join, resolve } from "node:path"
+import { Clock, Effect, Schema } from "effect"
+import { Config } from "../../services/Config.js"
+import type { ConfigService, HermesConfig } from "../../services/Config.js"
+import { Environments } from "../../services/Environments.js"
+import type { TerminalEnvironment } from "../../services/TerminalBackend.js"
+import { ToolContext } from "../../services/ToolContext.js"
+import type { ToolCallContext } from "../../services/ToolContext.js"
+import {
+  classifyWriteDenial,
+  expandTilde,
+  mapWriteDenyList,
+  sensitiveWriteError,
+  writeDeniedMessage,
+  writeDenyList
+} from "./pathSafety.js"
+import type { SafetyPaths, WriteDenyList } from "./pathSafety.js"
+
+/** A file tool refused or failed; the message is what the model reads. */
+export class FileToolError extends Schema.TaggedError<FileToolError>()("FileToolError", {
+  message: Schema.String
+}) {}
+
+export const fail = (message: string) => Effect.fail(new FileToolError({ message }))
+
+export const DEFAULT_READ_MAX_CHARS = 100_000
+
+export interface FileSettings {
+  readonly writeRoots: ReadonlyArray<string>
+  readonly readMaxChars: number
+  readonly searchEngine: "auto" | "rg" | "builtin"
+}
+
+/** `files:` from config, plus Hermes' HERMES_WRITE_SAFE_ROOT (colon-separated) when set. */
+export const fileSettings = (config: HermesConfig): FileSettings => {
+  const files = config.files
+  const fromEnv = (process.env["HERMES_WRITE_SAFE_ROOT"] ?? "").split(":")
+  const roots = [...(files?.write_roots ?? []), ...fromEnv]
+    .map((r) => r.trim())
+    .filter((r) => r.length > 0)
+    .map((r) => resolve(expandTilde(r, homedir())))
+  const max = files?.read_max_chars
+  return {
+    writeRoots: [...new Set(roots)],
+    readMaxChars: typeof max === "number" && max > 0 ? Math.floor(max) : DEFAULT_READ_MAX_CHARS,
+    searchEngine: files?.search_engine ?? "auto"
+  }
+}
+
+export interface TaskFiles {
+  readonly context: ToolCallContext
+  readonly env: TerminalEnvironment
+  readonly config: ConfigService
+  readonly settings: FileSettings
+}
+
+/** The calling task's environment and settings. */
+export const taskFiles: Effect.Effect<TaskFiles, FileToolError, ToolContext | Environments | Config> = Effect.gen(function*() {
+  const context = yield* ToolContext
+  const config = yield* Config
+  const env = yield* Effect.flatMap(Environments, (e) => e.get(context.taskId)).pipe(
+    Effect.mapError((e) => new FileToolError({ message: `Terminal environment unavailable: ${e.message}` }))
+  )
+  return { context, env, config, settings: fileSettings(yield* config.current) }
+})
+
+/** A path argument: as the model wrote it, absolute in the task's environment, and with symlinks resolved. */
+export interface Target {
+  readonly input: string
+  readonly absolute: string
+  readonly real: string
+}
+
+export const resolveTarget = (env: TerminalEnvironment, input: string): Effect.Effect<Target> =>
+  Effect.map(Effect.all([env.resolvePath(input), env.realPath(input)]), ([absolute, real]) => ({ input, absolute, real }))
+
+/**
+ * What the checks compare against, resolved in one environment. Resolving
+ * costs a round trip per path on remote backends, so it is kept for a while
+ * per environment (and redone when the config changes).
+ */
+interface Resolved {
+  readonly at: number
+  readonly revision: number
+  readonly paths: SafetyPaths
+  /** Deny lists for each user home, as written and with symlinks resolved. */
+  readonly lists: ReadonlyArray<WriteDenyList>
+  readonly roots: ReadonlyArray<string>
+  readonly configReal: string
+}
+
+const RESOLVED_TTL_MS = 60_000
+const resolvedCache = new WeakMap<TerminalEnvironment, Resolved>()
+
+const resolveSafety = (files: TaskFiles): Effect.Effect<Resolved> =>
+  Effect.gen(function*() {
+    const { env, config, settings } = files
+    const now = yield* Clock.currentTimeMillis
+    const revision = yield* config.revision
+    const cached = resolvedCache.get(env)
+    if (cached !== undefined && cached.revision === revision && now - cached.at < RESOLVED_TTL_MS) return cached
+    const home = config.home
+    const [userHome, hermesHome, hermesInstall, configReal] = yield* Effect.all([
+      env.realPath("~"),
+      env.realPath(home.root),
+      env.realPath(join(homedir(), ".hermes")),
+      env.realPath(home.configFile)
+    ])
+    const paths: SafetyPaths = {
+      userHome,
+      hermesHome,
+      otherHermesHomes: [home.root, hermesInstall],
+      configFile: home.configFile,
+      // The state database holds sessions and the approval audit: never a file tool's target.
+      protectedFiles: [join(home.logsDir, "approvals.jsonl"), home.database, `${home.database}-wal`, `${home.database}-shm`],
+      writeRoots: settings.writeRoots
+    }
+    const lexical = [...new Set([userHome, homedir()])].map((h) => writeDenyList({ ...paths, userHome: h }))
+    const real = yield* Effect.forEach(lexical, (list) => mapWriteDenyList(list, env.realPath))
+    const roots = yield* Effect.forEach(settings.writeRoots, env.realPath)
+    const resolved: Resolved = { at: now, revision, paths, lists: [...lexical, ...real], roots, configReal }
+    resolvedCache.set(env, resolved)
+    return resolved
+  })
+
+/** The protected paths of this runtime, as the task's environment sees them. */
+export const safetyPaths = (files: TaskFiles): Effect.Effect<SafetyPaths> => Effect.map(resolveSafety(files), (r) => r.paths)
+
+/**
+ * Why writing `target` is refused (system path, our config, credential file,
+ * outside `files.write_roots`), or undefined. The deny lists are compared both
+ * as written and with their own symlinks resolved, for the user's home as the
+ * environment sees it and the host's.
+ */
+export const writeRefusal = (files: TaskFiles, target: Target): Effect.Effect<string | undefined> =>
+  Effect.gen(function*() {
+    const { lists, roots, configReal } = yield* resolveSafety(files)
+    const configFile = files.config.home.configFile
+    const sensitive = sensitiveWriteError(target.input, [target.absolute, target.real], [configFile, configReal])
+    if (sensitive !== undefined) return sensitive
+    const denial = classifyWriteDenial(target.real, lists, roots) ??
+      (target.absolute === target.real ? undefined : classifyWriteDenial(target.absolute, lists, []))
+    return denial === undefined ? undefined : writeDeniedMessage(target.real, denial, roots)
+  })
+
+/** A relative path that lands outside the task's working directory (Hermes warns about wrong-checkout edits). */
+export const outsideWorkspaceWarning = (env: TerminalEnvironment, target: Target): Effect.Effect<string | undefined> =>
+  Effect.map(env.cwd, (cwd) => {
+    if (target.input.startsWith("/") || target.input.startsWith("~")) return undefined
+    const root = cwd.endsWith("/") ? cwd : `${cwd}/`
+    if (target.absolute === cwd || target.absolute.startsWith(root)) return undefined
+    return `Relative path '${target.input}' resolved to '${target.absolute}', which is OUTSIDE the working directory ('${cwd}'). ` +
+      "If this is not intended, pass an absolute path under the working directory instead."
+  })

@@ -1,0 +1,5 @@
+import { Effect } from "effect"
+import { stdioEntry } from "./helpers.js"
+import { mcpSuite } from "./suite.js"
+
+mcpSuite({ transport: "stdio", entry: (extra = {}) => Effect.succeed(stdioEntry([], extra)) })
