@@ -9,7 +9,7 @@
  * Each piece can be swapped through the options (tests pass in-memory config,
  * an allowing gate, …) or by providing a different layer for its Tag.
  */
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import type { FileSystem, HttpClient, Path } from "@effect/platform"
 // Node 20's built-in fetch: no HTTP client library in the bundle, so the CLI starts faster.
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"

@@ -5,7 +5,9 @@
  * stays machine-readable.
  */
 import { ValidationError } from "@effect/cli"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+// Module paths, not the barrel: the barrel pulls in cluster and HTTP client code (and undici) at start-up.
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
 import { cli } from "./cli.js"
 

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { Args, Command } from "@effect/cli"
-import { NodeFileSystem } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Data, Effect, Layer } from "effect"
 import { detectCommand } from "../../layers/approval/detect.js"
 import { ApprovalAuditSql } from "../../layers/sql/ApprovalAuditSql.js"

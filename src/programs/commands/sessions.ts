@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs"
 import { Args, Command, Options } from "@effect/cli"
-import { NodeFileSystem } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Data, Effect, Layer, Option } from "effect"
 import { ConfigLive } from "../../layers/ConfigLive.js"
 import { SessionStoreSql } from "../../layers/sql/SessionStoreSql.js"

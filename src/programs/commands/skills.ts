@@ -3,7 +3,7 @@
  * the skills of the home (and `skills.external_dirs`), installing through the guard.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { NodeFileSystem } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Effect, Layer, Option } from "effect"
 import { ConfigLive } from "../../layers/ConfigLive.js"
 import { formatReport } from "../../layers/skills/guard/policy.js"
