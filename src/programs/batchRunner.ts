@@ -43,38 +43,49 @@ export interface BatchResult {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v)
 
-/** Parse the JSONL text; blank lines and `#` comments are skipped. */
-export const parseBatch = (text: string): ReadonlyArray<BatchEntry> => {
-  const out: Array<BatchEntry> = []
-  text.split(/\r?\n/).forEach((raw, i) => {
+/** One JSONL line: its object, or why it is not one. Blank lines and `#` comments are not yielded. */
+type JsonLine =
+  | { readonly line: number; readonly value: Record<string, unknown> }
+  | { readonly line: number; readonly problem: string }
+
+/** The lines of a JSONL text, shared by the tool-call and the prompt batch readers. */
+const jsonLines = (text: string): ReadonlyArray<JsonLine> =>
+  text.split(/\r?\n/).flatMap((raw, i): Array<JsonLine> => {
     const line = i + 1
     const trimmed = raw.trim()
-    if (trimmed.length === 0 || trimmed.startsWith("#")) return
+    if (trimmed.length === 0 || trimmed.startsWith("#")) return []
     let value: unknown
     try {
       value = JSON.parse(trimmed)
     } catch (e) {
-      const why = e instanceof Error ? e.message : String(e)
-      out.push({ _tag: "Rejected", rejected: { line, id: line, tool: null, problem: `line ${line} is not valid JSON (${why})` } })
-      return
+      return [{ line, problem: `line ${line} is not valid JSON (${e instanceof Error ? e.message : String(e)})` }]
     }
-    if (!isRecord(value)) {
-      out.push({ _tag: "Rejected", rejected: { line, id: line, tool: null, problem: `line ${line} must be a JSON object` } })
-      return
+    return [isRecord(value) ? { line, value } : { line, problem: `line ${line} must be a JSON object` }]
+  })
+
+/** Parse the JSONL text; blank lines and `#` comments are skipped. */
+export const parseBatch = (text: string): ReadonlyArray<BatchEntry> => {
+  const out: Array<BatchEntry> = []
+  for (const entry of jsonLines(text)) {
+    const { line } = entry
+    if ("problem" in entry) {
+      out.push({ _tag: "Rejected", rejected: { line, id: line, tool: null, problem: entry.problem } })
+      continue
     }
+    const value = entry.value
     const id = typeof value["id"] === "string" || typeof value["id"] === "number" ? value["id"] : line
     const tool = value["tool"]
     if (typeof tool !== "string" || tool.length === 0) {
       out.push({ _tag: "Rejected", rejected: { line, id, tool: null, problem: `line ${line} has no "tool" name` } })
-      return
+      continue
     }
     const task = value["task_id"]
     if (task !== undefined && typeof task !== "string") {
       out.push({ _tag: "Rejected", rejected: { line, id, tool, problem: `line ${line}: "task_id" must be a string` } })
-      return
+      continue
     }
     out.push({ _tag: "Call", call: { line, id, tool, args: value["args"] ?? {}, taskId: task ?? DEFAULT_TASK_ID } })
-  })
+  }
   return out
 }
 
@@ -183,17 +194,10 @@ export const parsePromptBatch = (text: string): ReadonlyArray<PromptEntry> => {
   const out: Array<PromptEntry> = []
   const seen = new Set<string>()
   const reject = (line: number, id: string | number, problem: string) => out.push({ _tag: "Rejected", rejected: { line, id, tool: null, problem } })
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = i + 1
-    const trimmed = raw.trim()
-    if (trimmed.length === 0 || trimmed.startsWith("#")) return
-    let value: unknown
-    try {
-      value = JSON.parse(trimmed)
-    } catch (e) {
-      return void reject(line, line, `line ${line} is not valid JSON (${e instanceof Error ? e.message : String(e)})`)
-    }
-    if (!isRecord(value)) return void reject(line, line, `line ${line} must be a JSON object`)
+  jsonLines(text).forEach((entry) => {
+    const { line } = entry
+    if ("problem" in entry) return void reject(line, line, entry.problem)
+    const value = entry.value
     const id = typeof value["id"] === "string" || typeof value["id"] === "number" ? value["id"] : line
     const prompt = value["prompt"]
     if (typeof prompt !== "string" || prompt.trim().length === 0) {
