@@ -55,11 +55,12 @@ describe("approval flow", () => {
       expect(yield* Ref.get(approver.prompts)).toEqual([])
     }))
 
-  it.effect("with nobody to ask, a dangerous command is denied with a way to allow it", () =>
+  it.effect("with nobody to ask, a dangerous command is denied; the model is told to ask the user, never handed a command", () =>
     Effect.gen(function*() {
       const denied = yield* decide("git reset --hard").pipe(Effect.provide(flow(ApproverNonInteractive)))
       expect(denialOf(denied)?.decidedBy).toBe("non-interactive")
-      expect(denialOf(denied)?.reason).toContain("hermes-effect approvals allow 'git reset --hard (destroys uncommitted changes)'")
+      expect(denialOf(denied)?.reason).not.toMatch(/hermes-effect|approvals allow|command_allowlist/)
+      expect(denialOf(denied)?.reason).toContain("ask the user")
       expect(denialOf(denied)?.reason).toContain("do not retry")
       const allowed = yield* decide("git reset --hard").pipe(
         Effect.provide(flow(ApproverNonInteractive, { approvals: { non_interactive: "allow" } }))

@@ -264,6 +264,29 @@ describe("ConfigLive reading", () => {
       expect(root.message).toBe(`Expected a mapping, actual ["a","b"]`)
     }))
 
+  it.effect("an unknown terminal.backend is refused at load, naming the allowed backends", () =>
+    Effect.gen(function*() {
+      const typo = yield* loadError("# c\nterminal:\n  backend: dokcer\n")
+      expect(typo.line).toBe(3)
+      expect(typo.key).toBe("terminal.backend")
+      expect(typo.message).toBe(`unknown terminal backend "dokcer"; allowed: local, sandbox, ssh, container, docker, podman`)
+      const empty = yield* loadError("terminal:\n  backend: \"\"\n")
+      expect(empty.message).toMatch(/^unknown terminal backend ""; allowed: local, sandbox, ssh, container/)
+    }))
+
+  it.effect("every known terminal.backend decodes (case and blanks ignored), and set refuses an unknown one", () =>
+    withLive(Effect.gen(function*() {
+      const config = yield* Config
+      for (const name of ["local", "sandbox", "ssh", "container", "docker", "podman", " Local ", "SSH"]) {
+        yield* config.set(["terminal", "backend"], name)
+        expect((yield* config.current).terminal?.backend).toBe(name)
+      }
+      const refused = yield* failure(config.set(["terminal", "backend"], "kubernetes"))
+      expect(refused.message).toMatch(/^unknown terminal backend "kubernetes"; allowed: local, sandbox, ssh, container/)
+      expect((yield* config.current).terminal?.backend).toBe("SSH")
+      expect(parse(yield* readConfigText)).toEqual({ terminal: { backend: "SSH" } })
+    })))
+
   it.effect("reload picks up an outside edit; a bad file fails and keeps the previous config", () =>
     withLive(
       Effect.gen(function*() {

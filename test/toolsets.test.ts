@@ -57,7 +57,7 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 
 const loadVectors = (): ReadonlyArray<VectorCase> => {
   const raw: unknown = JSON.parse(
-    readFileSync(new URL("../../shared/vectors/hermes-behaviour.json", import.meta.url), "utf8")
+    readFileSync(new URL("./fixtures/hermes-behaviour.json", import.meta.url), "utf8")
   )
   if (!isRecord(raw) || !Array.isArray(raw["toolsets"])) throw new Error("vectors: no toolsets key")
   return raw["toolsets"].map((c: unknown): VectorCase => {

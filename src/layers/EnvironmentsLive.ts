@@ -9,12 +9,22 @@
  * Idle teardown runs on the Effect Clock every minute (tests use TestClock):
  * an environment untouched for `terminal.lifetime_seconds` with nothing
  * running in it (no foreground command, no background process) is closed.
+ *
+ * Every process of a task carries the tool-run marker (`TOOL_RUN_VARIABLE` =
+ * `<runtime instance id>:<task id>`): in its initial environment where the
+ * backend can, and exported again by every command (so an `unset` in one
+ * command does not carry over on backends that only have exports). Closing an
+ * environment (release, idle sweep, runtime close) first lets the backend stop
+ * what it tracks, then kills whatever still carries the task's marker: what
+ * left its process group (setsid, double fork, nohup … & disown) is found too.
  */
+import { randomBytes } from "node:crypto"
 import { Clock, Deferred, Duration, Effect, Exit, ExecutionStrategy, Layer, Schedule, Scope } from "effect"
 import { Config } from "../services/Config.js"
-import { Environments } from "../services/Environments.js"
+import { Environments, TOOL_RUN_VARIABLE } from "../services/Environments.js"
 import { TerminalBackend } from "../services/TerminalBackend.js"
 import type { TerminalEnvironment, TerminalError } from "../services/TerminalBackend.js"
+import { killMarked } from "./processes/markedProcesses.js"
 import { TERMINAL_DEFAULTS, terminalSettings } from "./terminal/settings.js"
 
 interface Entry {
@@ -24,6 +34,13 @@ interface Entry {
   lastActivity: number
 }
 
+/** Every command of the environment also exports the marker (over whatever the caller passes). */
+const withMarker = (env: TerminalEnvironment, marker: Readonly<Record<string, string>>): TerminalEnvironment => ({
+  ...env,
+  run: (command, options) => env.run(command, { ...options, env: { ...options?.env, ...marker } }),
+  spawn: (command, options) => env.spawn(command, { ...options, env: { ...options?.env, ...marker } })
+})
+
 export const EnvironmentsLive: Layer.Layer<Environments, never, TerminalBackend | Config> = Layer.scoped(
   Environments,
   Effect.gen(function*() {
@@ -31,12 +48,19 @@ export const EnvironmentsLive: Layer.Layer<Environments, never, TerminalBackend 
     const config = yield* Config
     const layerScope = yield* Effect.scope
     const entries = new Map<string, Entry>()
+    // Per runtime: two runtimes in one process never clean up each other's tasks.
+    const instanceId = randomBytes(8).toString("hex")
+    const toolRunMarker = (taskId: string) => `${instanceId}:${taskId}`
 
     const create = (taskId: string, entry: Entry) =>
       Effect.gen(function*() {
         const scope = yield* Scope.fork(layerScope, ExecutionStrategy.sequential)
         entry.scope = scope
-        const exit = yield* Effect.exit(Scope.extend(backend.makeEnvironment({ taskId }), scope))
+        const marker = { [TOOL_RUN_VARIABLE]: toolRunMarker(taskId) }
+        // Added first, so it runs last: after the backend has stopped what it tracks.
+        yield* Scope.addFinalizer(scope, Effect.asVoid(killMarked(`${TOOL_RUN_VARIABLE}=${marker[TOOL_RUN_VARIABLE]}`)))
+        const made = Effect.map(backend.makeEnvironment({ taskId, env: marker }), (env) => withMarker(env, marker))
+        const exit = yield* Effect.exit(Scope.extend(made, scope))
         if (Exit.isFailure(exit)) {
           if (entries.get(taskId) === entry) entries.delete(taskId)
           yield* Scope.close(scope, exit)
@@ -99,6 +123,7 @@ export const EnvironmentsLive: Layer.Layer<Environments, never, TerminalBackend 
 
     return Environments.of({
       backend: { kind: backend.kind, isolated: backend.isolated },
+      toolRunMarker,
       get,
       tasks: Effect.sync(() => [...entries.keys()]),
       release,

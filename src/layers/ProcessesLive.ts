@@ -5,16 +5,29 @@
  * scope the process was spawned in, reads its output into a rolling buffer,
  * and records the exit. Interrupting the fiber (kill by session, or closing
  * the runtime, which closes the FiberMap) closes that scope, and the backend
- * kills the process tree.
+ * kills the process tree. Closing the scope, however it happens (the process
+ * ended, was killed, or the runtime is closing), also kills whatever still
+ * carries the process's marker: what it started outside its group.
+ *
+ * Text typed into a process is judged with the statement it continues
+ * (`processes/typedInput.ts`), in the language of the program reading it
+ * (`processes/inputLanguage.ts`); writes to one process are serialised so
+ * the pending text always matches what was written.
  */
 import { randomBytes } from "node:crypto"
 import { Clock, Deferred, Effect, FiberMap, Layer, Queue, Stream } from "effect"
-import { Approval } from "../services/Approval.js"
+import { Approval, CommandDenied } from "../services/Approval.js"
+import type { CodeLanguage } from "../services/Approval.js"
+import { Config } from "../services/Config.js"
+import type { HermesConfig } from "../services/Config.js"
 import { Environments } from "../services/Environments.js"
-import { Processes, ProcessNotFound, ProcessStdinUnavailable } from "../services/Processes.js"
-import type { CompletionReason, ProcessInfo, ProcessNotification, ProcessesService } from "../services/Processes.js"
-import type { RunningProcess, TerminalError } from "../services/TerminalBackend.js"
-import { approveCommand } from "./terminal/commandGate.js"
+import { Processes, ProcessLimitReached, ProcessNotFound, ProcessStdinUnavailable, TOOL_PROCESS_VARIABLE } from "../services/Processes.js"
+import type { CompletionReason, ProcessInfo, ProcessNotification, ProcessesService, StartRequest } from "../services/Processes.js"
+import type { ApprovedCommand, RunningProcess, TerminalEnvironment, TerminalError } from "../services/TerminalBackend.js"
+import { approveCommand, approveInput } from "./terminal/commandGate.js"
+import { inputLanguage } from "./processes/inputLanguage.js"
+import { killMarked } from "./processes/markedProcesses.js"
+import { planInput } from "./processes/typedInput.js"
 import { redactSecrets, tailText } from "./terminal/outputText.js"
 import { makeGlobalWatchState, makeWatchState, onWatchMatch } from "./processes/watchLimiter.js"
 import type { ProcessWatchState } from "./processes/watchLimiter.js"
@@ -27,8 +40,19 @@ export const PROCESS_LIMITS = {
   /** Most processes tracked; the oldest finished ones go first. */
   maxProcesses: 64,
   /** Output carried by a completion notification. */
-  completionOutputChars: 2000
+  completionOutputChars: 2000,
+  /** Running at once, per task and per runtime, unless `terminal.max_background_per_task` / `terminal.max_background` say otherwise. */
+  maxRunningPerTask: 16,
+  maxRunning: 64
 } as const
+
+const capOf = (value: number | undefined, fallback: number): number =>
+  value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback
+
+const runningCaps = (config: HermesConfig) => ({
+  perTask: capOf(config.terminal?.max_background_per_task, PROCESS_LIMITS.maxRunningPerTask),
+  total: capOf(config.terminal?.max_background, PROCESS_LIMITS.maxRunning)
+})
 
 interface ProcessRecord {
   readonly id: string
@@ -38,6 +62,13 @@ interface ProcessRecord {
   readonly sessionId: string | undefined
   readonly startedAt: number
   readonly handle: RunningProcess
+  readonly env: TerminalEnvironment
+  /** How text typed into it is read. */
+  readonly language: CodeLanguage
+  /** Serialises writes, so `typed` always matches what was written. */
+  readonly writing: Effect.Semaphore
+  /** Typed since the last complete statement (already written). */
+  typed: string
   readonly exited: Deferred.Deferred<void>
   readonly watchPatterns: ReadonlyArray<string>
   readonly watch: ProcessWatchState
@@ -58,6 +89,9 @@ interface ProcessRecord {
 }
 
 const newId = () => `proc_${randomBytes(6).toString("hex")}`
+
+/** What every process a background process starts carries: found and killed when it ends. */
+const processMarker = (id: string) => `${TOOL_PROCESS_VARIABLE}=${id}`
 
 const info = (r: ProcessRecord): ProcessInfo => ({
   id: r.id,
@@ -80,15 +114,48 @@ const info = (r: ProcessRecord): ProcessInfo => ({
 /** SIGTERM, as Hermes reports a killed process. */
 const KILLED_EXIT_CODE = -15
 
-export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approval> = Layer.scoped(
+export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approval | Config> = Layer.scoped(
   Processes,
   Effect.gen(function*() {
     const environments = yield* Environments
     const approval = yield* Approval
+    const config = yield* Config
     const fibers = yield* FiberMap.make<string>()
     const notifications = yield* Queue.unbounded<ProcessNotification>()
     const records = new Map<string, ProcessRecord>()
     const globalWatch = makeGlobalWatchState()
+    /** Starts approved but not yet registered, per task: they count against the caps. */
+    const starting = new Map<string, number>()
+
+    /** Check the caps and hold a place; nothing yields between the check and the hold. */
+    const reserve = (taskId: string) =>
+      Effect.gen(function*() {
+        const caps = runningCaps(yield* config.current)
+        let total = 0
+        let task = 0
+        for (const r of records.values()) {
+          if (r.exitCode !== null) continue
+          total++
+          if (r.taskId === taskId) task++
+        }
+        for (const [t, n] of starting) {
+          total += n
+          if (t === taskId) task += n
+        }
+        if (task >= caps.perTask) {
+          return yield* Effect.fail(new ProcessLimitReached({ scope: "task", limit: caps.perTask, key: "terminal.max_background_per_task" }))
+        }
+        if (total >= caps.total) {
+          return yield* Effect.fail(new ProcessLimitReached({ scope: "runtime", limit: caps.total, key: "terminal.max_background" }))
+        }
+        starting.set(taskId, (starting.get(taskId) ?? 0) + 1)
+      })
+    const unreserve = (taskId: string) =>
+      Effect.sync(() => {
+        const left = (starting.get(taskId) ?? 1) - 1
+        if (left > 0) starting.set(taskId, left)
+        else starting.delete(taskId)
+      })
 
     const lookup = (id: string) =>
       Effect.suspend(() => {
@@ -163,6 +230,13 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
         const { context } = request
         const env = yield* environments.get(context.taskId)
         const approved = yield* approveCommand(approval, env, context, request.command, request.pty === true ? "pty" : "background")
+        yield* reserve(context.taskId)
+        return yield* Effect.ensuring(launch(request, env, approved), unreserve(context.taskId))
+      })
+
+    const launch = (request: StartRequest, env: TerminalEnvironment, approved: ApprovedCommand) =>
+      Effect.gen(function*() {
+        const { context } = request
         yield* prune
         const id = newId()
         const cwd = request.cwd ?? (yield* env.cwd)
@@ -171,7 +245,13 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
         const watchPatterns = request.notifyOnComplete === true ? [] : (request.watchPatterns ?? []).filter((p) => p.length > 0)
 
         const lifecycle = Effect.gen(function*() {
-          const handle = yield* env.spawn(approved, { cwd, pty: request.pty === true, env: { PYTHONUNBUFFERED: "1" } })
+          // Added before the spawn, so it runs after the backend has stopped the process's group.
+          yield* Effect.addFinalizer(() => Effect.asVoid(killMarked(processMarker(id))))
+          const handle = yield* env.spawn(approved, {
+            cwd,
+            pty: request.pty === true,
+            env: { PYTHONUNBUFFERED: "1", [TOOL_PROCESS_VARIABLE]: id }
+          })
           const record: ProcessRecord = {
             id,
             command: request.command,
@@ -180,6 +260,10 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
             sessionId: context.sessionId,
             startedAt,
             handle,
+            env,
+            language: inputLanguage(request.command),
+            writing: yield* Effect.makeSemaphore(1),
+            typed: "",
             exited: yield* Deferred.make<void>(),
             watchPatterns,
             watch: makeWatchState(),
@@ -236,6 +320,8 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
         r.killRequested = true
         yield* r.handle.kill
         yield* Deferred.await(r.exited)
+        // What it started outside its group; its scope closing does this too, but later.
+        yield* killMarked(processMarker(r.id))
         return { info: info(r), alreadyExited: false }
       })
 
@@ -248,12 +334,19 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
           : Effect.succeed(r))
 
     const write: ProcessesService["write"] = (id, data, context) =>
-      Effect.gen(function*() {
-        const r = yield* stdinTarget(id)
-        const approved = yield* approveCommand(approval, environments.backend, context, data, "process-write")
-        yield* r.handle.write(approved)
-        return data.length
-      })
+      Effect.flatMap(stdinTarget(id), (r) =>
+        r.writing.withPermits(1)(Effect.gen(function*() {
+          const plan = planInput(r.typed, data, { pty: r.handle.pty, language: r.language })
+          if (plan._tag === "Refused") {
+            return yield* Effect.fail(
+              new CommandDenied({ command: data, description: null, hardline: false, decidedBy: "policy", reason: plan.reason })
+            )
+          }
+          const approved = yield* approveInput(approval, r.env, context, r.typed, plan.written, r.language)
+          yield* r.handle.write(approved)
+          r.typed = plan.pending
+          return data.length
+        })))
 
     const closeStdin: ProcessesService["closeStdin"] = (id) =>
       Effect.gen(function*() {

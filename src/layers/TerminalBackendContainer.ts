@@ -9,7 +9,8 @@
  * It declares itself isolated unless a host path is mounted into it: the
  * approval flow may then skip non-hardline prompts (`approvals.isolated_skip`).
  * Only `container_env` and the variables named in `container_forward_env` or
- * `env_passthrough` reach the container.
+ * `env_passthrough` reach the container. The runtime's home is never mounted
+ * writable (`terminal.protect_home`, `container/homeMounts.ts`).
  */
 import { Effect, Layer } from "effect"
 import { Config } from "../services/Config.js"
@@ -17,6 +18,7 @@ import { TerminalBackend } from "../services/TerminalBackend.js"
 import type { TerminalError } from "../services/TerminalBackend.js"
 import { detectCli, execFailure, obtainContainer, removeContainer } from "./container/containerCli.js"
 import { containerSettings } from "./container/containerSettings.js"
+import { protectHomeMounts } from "./container/homeMounts.js"
 import { mountsHostPath } from "./container/runArgs.js"
 import { makeExecEnvironment } from "./ssh/execEnvironment.js"
 import type { Transport } from "./ssh/execEnvironment.js"
@@ -28,7 +30,11 @@ export const makeTerminalBackendContainer = (defaults: { readonly cli?: string }
     TerminalBackend,
     Effect.gen(function*() {
       const config = yield* Config
-      const settings = containerSettings(yield* config.current)
+      const current = yield* config.current
+      // protect_home: a mount of (or over) the runtime's home is read-only inside.
+      const settings = current.terminal?.protect_home === false
+        ? containerSettings(current)
+        : protectHomeMounts(containerSettings(current), config.home.root)
       const clientEnv = clientEnvironment()
       // Remember a CLI that worked; keep asking while none does (a daemon may come up later).
       let found: string | undefined
@@ -70,7 +76,7 @@ export const makeTerminalBackendContainer = (defaults: { readonly cli?: string }
               taskId: spec.taskId,
               transport,
               home: spec.cwd ?? settings.cwd,
-              env: forwardedVariables(settings.forwardEnv),
+              env: { ...forwardedVariables(settings.forwardEnv), ...spec.env },
               disposable: true
             })
           })

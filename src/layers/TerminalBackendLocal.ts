@@ -1,24 +1,67 @@
 /**
  * The local backend: commands run on this machine as the runtime's user, one
  * `bash -c` per command in its own process group (PTY on request). Not isolated.
+ *
+ * With `terminal.protect_home` (default) and bubblewrap usable, commands run
+ * in a mount namespace where the runtime's home is read-only
+ * (`terminal/homeGuard.ts`); otherwise as before, said once at debug level.
+ * Per-run state lives under the home (`terminal/runState.ts`); folders left
+ * by killed runs are swept when the backend starts.
  */
-import { mkdtempSync } from "node:fs"
-import { homedir, tmpdir } from "node:os"
+import { realpathSync } from "node:fs"
+import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Effect, Layer } from "effect"
 import { Config } from "../services/Config.js"
 import { TerminalBackend, TerminalError } from "../services/TerminalBackend.js"
 import { childEnv } from "./terminal/childEnv.js"
+import { makeHomeGuard } from "./terminal/homeGuard.js"
+import type { HomeGuard } from "./terminal/homeGuard.js"
+import { makeRunFolder, sweepRuns } from "./terminal/runState.js"
+import type { RunFolder } from "./terminal/runState.js"
 import { terminalSettings } from "./terminal/settings.js"
 import { makeShellEnvironment } from "./terminal/shellEnvironment.js"
 
 const expandHome = (path: string): string =>
   path === "~" ? homedir() : path.startsWith("~/") ? join(homedir(), path.slice(2)) : path
 
-export const TerminalBackendLocal: Layer.Layer<TerminalBackend, never, Config> = Layer.effect(
+const stateError = (e: unknown) =>
+  new TerminalError({ message: `cannot create environment state: ${e instanceof Error ? e.message : String(e)}` })
+
+export const TerminalBackendLocal: Layer.Layer<TerminalBackend, never, Config> = Layer.scoped(
   TerminalBackend,
   Effect.gen(function*() {
     const config = yield* Config
+    const home = config.home.root
+    yield* Effect.sync(() => sweepRuns(home))
+
+    let folder: RunFolder | undefined
+    const runFolder = Effect.try({ try: () => (folder ??= makeRunFolder(home)), catch: stateError })
+
+    // undefined: not tried yet; null: not possible here (said once).
+    let guard: HomeGuard | null | undefined
+    const lock = yield* Effect.makeSemaphore(1)
+    const homeGuard = (run: RunFolder): Effect.Effect<HomeGuard | null> =>
+      lock.withPermits(1)(Effect.suspend(() => {
+        if (guard !== undefined) return Effect.succeed(guard)
+        return Effect.try({ try: () => [realpathSync(home), realpathSync(run.out)] as const, catch: stateError }).pipe(
+          Effect.flatMap(([realHome, out]) => makeHomeGuard(realHome, out)),
+          Effect.catchAll((error) =>
+            Effect.as(Effect.logDebug(`terminal.protect_home: the home stays writable for commands (${error.message})`), null)
+          ),
+          Effect.tap((made) => Effect.sync(() => {
+            guard = made
+          }))
+        )
+      }))
+
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        guard?.close()
+        folder?.remove()
+      })
+    )
+
     return TerminalBackend.of({
       kind: "local",
       isolated: false,
@@ -26,19 +69,19 @@ export const TerminalBackendLocal: Layer.Layer<TerminalBackend, never, Config> =
       makeEnvironment: (spec) =>
         Effect.gen(function*() {
           const settings = terminalSettings(yield* config.current)
-          const home = resolve(expandHome(spec.cwd ?? settings.cwd ?? process.cwd()))
-          const stateDir = yield* Effect.try({
-            try: () => mkdtempSync(join(tmpdir(), "hermes-env-")),
-            catch: (e) => new TerminalError({ message: `cannot create environment state: ${e instanceof Error ? e.message : String(e)}` })
-          })
+          const start = resolve(expandHome(spec.cwd ?? settings.cwd ?? process.cwd()))
+          const run = yield* runFolder
+          const dirs = run.environment()
+          const protect = settings.protectHome ? yield* homeGuard(run) : null
           return yield* makeShellEnvironment({
             kind: "local",
             isolated: false,
             taskId: spec.taskId,
-            home,
-            stateDir,
-            env: childEnv(process.env, settings.envPassthrough),
-            launch: (args) => ({ file: "bash", args }),
+            home: start,
+            stateDir: dirs.state,
+            outDir: dirs.out,
+            env: childEnv(process.env, settings.envPassthrough, spec.env),
+            launch: (args) => (protect === null ? Effect.succeed({ file: "bash", args }) : protect.launch(args)),
             hostPath: (path) => path,
             hostPathIsIdentity: true,
             writeDenied: () => undefined

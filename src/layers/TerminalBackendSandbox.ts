@@ -4,6 +4,12 @@
  * /tmp, its own PID namespace, no network unless `terminal.sandbox_network`
  * is true, and `--die-with-parent`. It declares itself isolated.
  *
+ * The host's homes (/root, /home, $HOME) are empty read-only tmpfs inside,
+ * except host paths listed in `terminal.sandbox_home_binds` (bound back
+ * read-only); the runtime's home is hidden too (`terminal.protect_home`),
+ * bar the task's own workspace and state when they live in it. The file
+ * tools see the same view.
+ *
  * /tmp is a per-task directory rather than a tmpfs: every command is a fresh
  * bwrap, and a tmpfs would lose what the previous command left in /tmp.
  *
@@ -12,12 +18,15 @@
  */
 import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
-import { mkdirSync } from "node:fs"
+import { mkdirSync, statSync } from "node:fs"
+import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Effect, Layer } from "effect"
 import { Config } from "../services/Config.js"
 import { TerminalBackend, TerminalError } from "../services/TerminalBackend.js"
 import { childEnv } from "./terminal/childEnv.js"
+import { makeRunFolder, sweepRuns } from "./terminal/runState.js"
+import type { RunFolder } from "./terminal/runState.js"
 import { terminalSettings } from "./terminal/settings.js"
 import { makeShellEnvironment } from "./terminal/shellEnvironment.js"
 
@@ -27,20 +36,66 @@ const taskDirName = (taskId: string): string => {
   return `${readable}-${createHash("sha256").update(taskId).digest("hex").slice(0, 10)}`
 }
 
-const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`)
+const within = (path: string, dir: string) => dir === "/" || path === dir || path.startsWith(`${dir}/`)
 
 export interface SandboxLayout {
   readonly workspace: string
   readonly home: string
   readonly tmp: string
+  /** The task's export snapshots: read-only inside. */
   readonly state: string
+  /** Where its commands report their cwd and exports: writable inside. */
+  readonly out: string
+}
+
+/** What of the host's homes the sandbox sees: nothing under `hidden`, except `binds` (read-only). */
+export interface SandboxView {
+  /** Existing directories covered by an empty tmpfs (/root, /home, $HOME, the runtime's home). */
+  readonly hidden: ReadonlyArray<string>
+  /** Existing host paths bound back read-only (`terminal.sandbox_home_binds`). */
+  readonly binds: ReadonlyArray<string>
+  /** The runtime's home, hidden again after the binds (a bind of /root must not reveal it). */
+  readonly runtimeHome: string | undefined
+}
+
+const isDirectory = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+const exists = (path: string): boolean => {
+  try {
+    statSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Homes to hide: /root, /home and $HOME when elsewhere, plus the runtime's
+ * home. Anything under /tmp is skipped: the sandbox's /tmp is private anyway.
+ */
+export const sandboxView = (runtimeHome: string, binds: ReadonlyArray<string>, userHome = process.env["HOME"] ?? homedir()): SandboxView => {
+  const candidates = ["/root", "/home", resolve(userHome)]
+  const hidden = [...new Set(candidates)].filter((dir) => dir !== "/" && !within(dir, "/tmp") && isDirectory(dir))
+  const home = resolve(runtimeHome)
+  return {
+    hidden,
+    binds: binds.map((path) => resolve(path.startsWith("~/") ? join(homedir(), path.slice(2)) : path)).filter(exists),
+    runtimeHome: home !== "/" && !within(home, "/tmp") && isDirectory(home) ? home : undefined
+  }
 }
 
 /** bwrap arguments that run `bash <bashArgs>` in the sandbox. */
 export const bwrapArgs = (
   layout: SandboxLayout,
   network: boolean,
-  bashArgs: ReadonlyArray<string>
+  bashArgs: ReadonlyArray<string>,
+  view: SandboxView = { hidden: [], binds: [], runtimeHome: undefined }
 ): ReadonlyArray<string> => [
   "--die-with-parent",
   "--unshare-pid",
@@ -48,11 +103,18 @@ export const bwrapArgs = (
   "--ro-bind", "/", "/",
   "--dev", "/dev",
   "--proc", "/proc",
+  // Homes go empty (read-only at the end), opted-in paths come back read-only, the runtime's home stays out of sight.
+  ...view.hidden.flatMap((dir) => ["--tmpfs", dir]),
+  ...view.binds.flatMap((path) => ["--ro-bind", path, path]),
+  ...(view.runtimeHome === undefined ? [] : ["--tmpfs", view.runtimeHome]),
   // /tmp first: the binds below may live under the host's /tmp and must stay visible.
   "--bind", layout.tmp, "/tmp",
   "--bind", layout.workspace, layout.workspace,
   "--bind", layout.home, layout.home,
-  "--bind", layout.state, layout.state,
+  "--ro-bind", layout.state, layout.state,
+  "--bind", layout.out, layout.out,
+  // Last: mount points for the binds above may have been made in these.
+  ...[...view.hidden, ...(view.runtimeHome === undefined ? [] : [view.runtimeHome])].flatMap((dir) => ["--remount-ro", dir]),
   "--",
   "bash",
   ...bashArgs
@@ -68,11 +130,14 @@ const probeBwrap: Effect.Effect<boolean> = Effect.async<boolean>((resume) => {
   )
 })
 
-export const TerminalBackendSandbox: Layer.Layer<TerminalBackend, never, Config> = Layer.effect(
+export const TerminalBackendSandbox: Layer.Layer<TerminalBackend, never, Config> = Layer.scoped(
   TerminalBackend,
   Effect.gen(function*() {
     const config = yield* Config
     const available = yield* Effect.cached(probeBwrap)
+    yield* Effect.sync(() => sweepRuns(config.home.root))
+    let folder: RunFolder | undefined
+    yield* Effect.addFinalizer(() => Effect.sync(() => folder?.remove()))
     return TerminalBackend.of({
       kind: "sandbox",
       isolated: true,
@@ -81,11 +146,16 @@ export const TerminalBackendSandbox: Layer.Layer<TerminalBackend, never, Config>
         Effect.gen(function*() {
           const settings = terminalSettings(yield* config.current)
           const root = resolve(settings.sandboxDir ?? config.home.workspaceDir, taskDirName(spec.taskId))
+          const dirs = yield* Effect.try({
+            try: () => (folder ??= makeRunFolder(config.home.root)).environment(),
+            catch: (e) => new TerminalError({ message: `cannot create environment state: ${e instanceof Error ? e.message : String(e)}` })
+          })
           const layout: SandboxLayout = {
             workspace: join(root, "workspace"),
             home: join(root, "home"),
             tmp: join(root, "tmp"),
-            state: join(root, "state")
+            state: dirs.state,
+            out: dirs.out
           }
           yield* Effect.try({
             try: () => {
@@ -93,18 +163,33 @@ export const TerminalBackendSandbox: Layer.Layer<TerminalBackend, never, Config>
             },
             catch: (e) => new TerminalError({ message: `cannot create the sandbox workspace: ${e instanceof Error ? e.message : String(e)}` })
           })
-          const writable = [layout.workspace, layout.home, layout.state]
+          // protect_home: false leaves the runtime's home visible (read-only, as the rest of the host).
+          const view = sandboxView(settings.protectHome ? config.home.root : "/", settings.sandboxHomeBinds)
+          const writable = [layout.workspace, layout.home, layout.out]
+          const visible = [...writable, layout.state, ...view.binds]
+          // What commands cannot see, file tools cannot read either: it maps to a path that does not exist.
+          const hiddenHere = (path: string) =>
+            !visible.some((dir) => within(path, dir)) &&
+            (view.runtimeHome !== undefined && within(path, view.runtimeHome) || view.hidden.some((dir) => within(path, dir)))
+          const unseen = join(root, "unseen")
           return yield* makeShellEnvironment({
             kind: "sandbox",
             isolated: true,
             taskId: spec.taskId,
             home: spec.cwd ?? layout.workspace,
             stateDir: layout.state,
-            env: { ...childEnv(process.env, settings.envPassthrough), HOME: layout.home, TMPDIR: "/tmp" },
-            launch: (bashArgs) => ({ file: "bwrap", args: bwrapArgs(layout, settings.sandboxNetwork, bashArgs) }),
+            outDir: layout.out,
+            env: { ...childEnv(process.env, settings.envPassthrough, spec.env), HOME: layout.home, TMPDIR: "/tmp" },
+            launch: (bashArgs) => Effect.succeed({ file: "bwrap", args: bwrapArgs(layout, settings.sandboxNetwork, bashArgs, view) }),
             // Binds first (they may sit under the host's /tmp), then the private /tmp.
             hostPath: (path) =>
-              writable.some((dir) => within(path, dir)) ? path : within(path, "/tmp") ? join(layout.tmp, path.slice(4)) : path,
+              visible.some((dir) => within(path, dir))
+                ? path
+                : within(path, "/tmp")
+                ? join(layout.tmp, path.slice(4))
+                : hiddenHere(path)
+                ? join(unseen, path)
+                : path,
             writeDenied: (path) =>
               writable.some((dir) => within(path, dir)) || within(path, "/tmp")
                 ? undefined

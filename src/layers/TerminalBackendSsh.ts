@@ -89,7 +89,7 @@ export const TerminalBackendSsh: Layer.Layer<TerminalBackend, never, Config> = L
             taskId: spec.taskId,
             transport,
             home: spec.cwd ?? settings.cwd,
-            env: forwardedVariables(settings.forwardEnv),
+            env: { ...forwardedVariables(settings.forwardEnv), ...spec.env },
             disposable: false
           }))
         )

@@ -89,11 +89,44 @@ export const parseBatch = (text: string): ReadonlyArray<BatchEntry> => {
   return out
 }
 
+/** Statuses that tools put in their own result objects when they did not do what was asked. */
+const ERROR_STATUSES: ReadonlySet<unknown> = new Set(["error", "blocked", "disabled"])
+
+/**
+ * Whether the model saw an error: dispatch's `{"error": …}` and a tool's own
+ * refusal (`"error"` set, `"success": false`, `"status": "blocked"`) alike.
+ * A command that ran and failed (`exit_code` 1, `"error": null`) is not one.
+ */
+export const answeredWithError = (result: string): boolean => {
+  if (!result.startsWith("{")) return false
+  let value: unknown
+  try {
+    value = JSON.parse(result)
+  } catch {
+    return false
+  }
+  if (!isRecord(value)) return false
+  const error = value["error"]
+  if (error !== undefined && error !== null && error !== false && error !== "") return true
+  return value["success"] === false || ERROR_STATUSES.has(value["status"])
+}
+
+/** A call's result counts as a tool error when dispatch said so or when the text the model got is an error. */
+export const isToolError = (r: BatchResult): boolean =>
+  r.status === "error" || r.status === "blocked" || (r.status !== "invalid" && answeredWithError(r.result))
+
 export interface RunBatchOptions {
   /** How many tasks run at once (lines of one task always run in order). */
   readonly concurrency: number
   /** Called with each result as soon as it and every result before it are done. */
   readonly onResult?: (index: number, result: BatchResult) => Effect.Effect<void>
+  /**
+   * Called with a result that finished but waits behind an unfinished earlier
+   * line (so `onResult` does not have it yet); `--resume` journals these.
+   */
+  readonly onHeld?: (index: number, result: BatchResult) => Effect.Effect<void>
+  /** Results from an earlier run (`--resume`), by index: settled without running the call again. */
+  readonly done?: ReadonlyMap<number, BatchResult>
 }
 
 export const runBatch = (entries: ReadonlyArray<BatchEntry>, options: RunBatchOptions) =>
@@ -101,7 +134,7 @@ export const runBatch = (entries: ReadonlyArray<BatchEntry>, options: RunBatchOp
     const registry = yield* ToolRegistry
     const results: Array<BatchResult | undefined> = entries.map(() => undefined)
     let flushed = 0
-    const settle = (index: number, result: BatchResult) =>
+    const settle = (index: number, result: BatchResult, fresh = true) =>
       Effect.suspend(() => {
         results[index] = result
         const ready: Array<[number, BatchResult]> = []
@@ -110,7 +143,8 @@ export const runBatch = (entries: ReadonlyArray<BatchEntry>, options: RunBatchOp
           flushed++
         }
         const emit = options.onResult
-        return emit === undefined ? Effect.void : Effect.forEach(ready, ([i, r]) => emit(i, r), { discard: true })
+        const held = fresh && index >= flushed && options.onHeld !== undefined ? options.onHeld(index, result) : Effect.void
+        return emit === undefined ? held : Effect.zipRight(held, Effect.forEach(ready, ([i, r]) => emit(i, r), { discard: true }))
       })
 
     const groups = new Map<string, Array<number>>()
@@ -132,6 +166,8 @@ export const runBatch = (entries: ReadonlyArray<BatchEntry>, options: RunBatchOp
       (indices) =>
         Effect.forEach(indices, (i) => {
           const { call } = entries[i] as Extract<BatchEntry, { _tag: "Call" }>
+          const before = options.done?.get(i)
+          if (before !== undefined) return settle(i, before, false)
           return Effect.flatMap(
             registry.execute({ tool: call.tool, args: call.args, toolCallId: `batch-${call.line}` }, { context: { taskId: call.taskId } }),
             (outcome) => settle(i, { id: call.id, tool: call.tool, result: outcome.result, status: outcome.status })

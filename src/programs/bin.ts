@@ -47,7 +47,7 @@ const fail = (message: string, code: number) =>
   })
 
 /** Input the user named but we cannot use: exit 2 like other misuse. */
-const USAGE_ERRORS = new Set(["BatchInputError", "ApprovalInputError"])
+const USAGE_ERRORS = new Set(["BatchInputError", "ApprovalInputError", "CallInputError"])
 const misuse = (error: unknown) =>
   error !== null && typeof error === "object" && "_tag" in error && USAGE_ERRORS.has(String(error._tag))
 

@@ -4,7 +4,7 @@
  * every backend). Fail-closed: with nobody to ask, a dangerous command is denied.
  */
 import { Context, Schema } from "effect"
-import type { Effect } from "effect"
+import type { Effect, Option } from "effect"
 import type { ToolCallContext } from "./ToolContext.js"
 
 /** Pure detection verdict for one command (Hermes' shape and rule descriptions). */
@@ -19,12 +19,48 @@ export interface Detection {
 /** How the command would reach the shell; recorded in the audit log. */
 export type CommandPath = "foreground" | "background" | "pty" | "process-write" | "execute_code"
 
+/** How the text is read: as shell (the default) or as source code for an interpreter (a REPL's input, a script). */
+export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php"
+
+/**
+ * What approval may look at in the task's environment to judge a command. Every
+ * member is lazy: it is read only when the command needs it (a command word held
+ * in a variable, a local script it runs, a path that may lead into the runtime's home).
+ */
+export interface CommandSurroundings {
+  /** The directory the command starts in. */
+  readonly cwd: Effect.Effect<string>
+  /** Variables the command starts with (the task's exports). */
+  readonly variables: Effect.Effect<Readonly<Record<string, string>>>
+  /** A file's text as the command would read it; none when absent, not a regular file, or larger than `maxBytes`. */
+  readonly readText: (path: string, maxBytes: number) => Effect.Effect<Option.Option<string>>
+  /** The path with symlinks resolved, as the command would see it (never fails). */
+  readonly realPath: (path: string) => Effect.Effect<string>
+  /** Whether the path is an existing directory, as the command would see it (never fails: false when unknown). */
+  readonly isDirectory: (path: string) => Effect.Effect<boolean>
+  /** Commands see the host's own filesystem (local, pty; not ssh/container/sandbox-with-private-root). */
+  readonly sharesHostFiles: boolean
+}
+
 export interface CommandApprovalRequest {
   readonly command: string
   readonly context: ToolCallContext
   /** The backend's kind (local, sandbox, ssh, …) and whether it is fully isolated from the host. */
   readonly backend: { readonly kind: string; readonly isolated: boolean }
   readonly path: CommandPath
+  /** Default "shell". Text typed into an interpreter (python3 -i, node) is judged by that language's rules. */
+  readonly language?: CodeLanguage | undefined
+  /** Without it, anything that would need a look at the environment is judged as unknown (fail-closed). */
+  readonly surroundings?: CommandSurroundings | undefined
+}
+
+/** A file tool (write_file, patch) is about to write this path. */
+export interface FileWriteApprovalRequest {
+  /** Absolute path as the environment sees it, symlinks resolved. */
+  readonly path: string
+  readonly tool: string
+  readonly context: ToolCallContext
+  readonly backend: { readonly kind: string; readonly isolated: boolean }
 }
 
 export type DecidedBy =
@@ -62,6 +98,12 @@ export interface ApprovalService {
   readonly detect: (command: string) => Detection
   /** Decide for one command; succeeds only when it may run. */
   readonly check: (request: CommandApprovalRequest) => Effect.Effect<ApprovalGranted, CommandDenied>
+  /**
+   * Decide for one file write by a file tool. Writes to files other programs run
+   * implicitly (shell start-up files, git config and hooks, .envrc, ssh config,
+   * crontabs, the runtime's own home) go through the same flow as a dangerous command.
+   */
+  readonly checkFileWrite: (request: FileWriteApprovalRequest) => Effect.Effect<ApprovalGranted, CommandDenied>
 }
 
 export class Approval extends Context.Tag("hermes-effect/Approval")<Approval, ApprovalService>() {}

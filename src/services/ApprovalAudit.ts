@@ -11,7 +11,7 @@ export interface ApprovalRecord {
   readonly sessionId: string | null
   readonly taskId: string
   readonly command: string
-  readonly path: CommandPath | "tool"
+  readonly path: CommandPath | "tool" | "file-write"
   readonly backend: string
   readonly outcome: "allowed" | "denied"
   readonly decidedBy: DecidedBy | "hardline" | "sudo-guard" | "deny-rule" | "user-deny" | "timeout"

@@ -34,10 +34,25 @@ export const PluginsSection = Schema.Struct({
   entries: Schema.optional(Schema.Record({ key: Schema.String, value: PluginEntry }))
 }, Extra)
 
+/**
+ * Names `terminal.backend` accepts (case and surrounding blanks ignored), as
+ * `terminalBackendLayer` in layers/TerminalBackendFromConfig.ts maps them:
+ * docker and podman are the container backend with that CLI.
+ */
+export const TERMINAL_BACKENDS = ["local", "sandbox", "ssh", "container", "docker", "podman"] as const
+
+/** A backend name, refused at decode when nothing would run it (not later as "unavailable"). */
+const TerminalBackendName = Schema.String.pipe(
+  Schema.filter((name) =>
+    (TERMINAL_BACKENDS as ReadonlyArray<string>).includes(name.trim().toLowerCase()) ||
+    `unknown terminal backend ${JSON.stringify(name)}; allowed: ${TERMINAL_BACKENDS.join(", ")}`
+  )
+)
+
 /** `terminal:` — the shell backends (Hermes' `terminal.*` keys where they exist). */
 export const TerminalSection = Schema.Struct({
-  /** local | sandbox (more backends register their own names). */
-  backend: Schema.optional(Schema.String),
+  /** local | sandbox | ssh | container (docker, podman: the container backend with that CLI). */
+  backend: Schema.optional(TerminalBackendName),
   /** Starting directory for new environments ("." / "auto" / "cwd" = the process cwd). */
   cwd: Schema.optional(Schema.String),
   /** Default foreground timeout in seconds (capped at 600). */
@@ -83,7 +98,18 @@ export const TerminalSection = Schema.Struct({
   container_runtime: Schema.optional(Schema.String),
   /** container backend: CPU limit (`--cpus`) and memory limit in MB (`--memory`); unset = no limit. */
   container_cpu: Schema.optional(Schema.Number),
-  container_memory: Schema.optional(Schema.Number)
+  container_memory: Schema.optional(Schema.Number),
+  /**
+   * Mount the runtime's home read-only for commands where the backend can (local with bubblewrap
+   * installed, sandbox, container). Default true.
+   */
+  protect_home: Schema.optional(Schema.Boolean),
+  /** Background processes one task may have running at once (default 16). */
+  max_background_per_task: Schema.optional(Schema.Number),
+  /** Background processes the whole runtime may have running at once (default 64). */
+  max_background: Schema.optional(Schema.Number),
+  /** sandbox backend: host directories under a home (/root, /home/…) made visible read-only; homes are hidden otherwise. */
+  sandbox_home_binds: Schema.optional(NameList)
 }, Extra)
 
 /** One ordered policy rule: the strictest matching rule wins (deny > ask > allow). */

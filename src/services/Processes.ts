@@ -4,12 +4,21 @@
  * exit status after it ends. Completions (`notify_on_complete`) and watched
  * output (`watch_patterns`, rate-limited) become notifications the agent loop
  * picks up from a queue. Closing a session, or the runtime, kills its processes.
+ *
+ * A process is its whole tree: whatever it starts carries `TOOL_PROCESS_VARIABLE`
+ * (its id), and when it ends or is killed everything still carrying it is
+ * killed too, even what left its process group (setsid, double fork, nohup).
+ * How many may run at once is capped per task and per runtime
+ * (`terminal.max_background_per_task`, `terminal.max_background`).
  */
 import { Context, Schema } from "effect"
 import type { Duration, Effect, Queue } from "effect"
 import type { ApprovalGranted, CommandDenied } from "./Approval.js"
 import type { TerminalError } from "./TerminalBackend.js"
 import type { ToolCallContext } from "./ToolContext.js"
+
+/** Set (to the process id) in the environment of every command a background process runs. */
+export const TOOL_PROCESS_VARIABLE = "HERMES_EFFECT_TOOL_PROCESS"
 
 export type ProcessStatus = "running" | "exited"
 /** Why a process ended: on its own, or killed by `kill` / a session or runtime close. */
@@ -97,6 +106,22 @@ export class ProcessStdinUnavailable extends Schema.TaggedError<ProcessStdinUnav
   }
 }
 
+/** Starting one more background process would pass a cap. */
+export class ProcessLimitReached extends Schema.TaggedError<ProcessLimitReached>()("ProcessLimitReached", {
+  scope: Schema.Literal("task", "runtime"),
+  limit: Schema.Number,
+  key: Schema.String
+}) {
+  override get message(): string {
+    const who = this.scope === "task" ? "This task already has" : "The runtime already has"
+    const free = this.scope === "task"
+      ? "Stop one first: process(action=\"list\") shows them, process(action=\"kill\", session_id=...) stops one."
+      : "Stop one of this task's first (process(action=\"list\"), then process(action=\"kill\", session_id=...)), or wait for others to finish."
+    return `${who} ${this.limit} background processes running, the most allowed (${this.key} = ${this.limit}). ${free} ` +
+      `Only the user can raise ${this.key}.`
+  }
+}
+
 export interface KillOutcome {
   readonly info: ProcessInfo
   readonly alreadyExited: boolean
@@ -104,7 +129,7 @@ export interface KillOutcome {
 
 export interface ProcessesService {
   /** Approve (path `background`, or `pty`), then start in the task's environment. */
-  readonly start: (request: StartRequest) => Effect.Effect<StartedProcess, CommandDenied | TerminalError>
+  readonly start: (request: StartRequest) => Effect.Effect<StartedProcess, CommandDenied | ProcessLimitReached | TerminalError>
   readonly get: (id: string) => Effect.Effect<ProcessInfo, ProcessNotFound>
   readonly list: (filter?: { readonly taskId?: string; readonly sessionId?: string }) => Effect.Effect<ReadonlyArray<ProcessInfo>>
   /** The rolling output buffer (raw, as the process wrote it). */
@@ -112,7 +137,10 @@ export interface ProcessesService {
   /** Wait until the process exits or the timeout passes; the returned status says which. */
   readonly wait: (id: string, timeout: Duration.DurationInput) => Effect.Effect<ProcessInfo, ProcessNotFound>
   readonly kill: (id: string) => Effect.Effect<KillOutcome, ProcessNotFound>
-  /** Approve `data` (path `process-write`), then type it into stdin. Returns the characters written. */
+  /**
+   * Approve `data` (path `process-write`) together with the unfinished statement it continues, read
+   * in the language of the program the process runs, then type it into stdin. Returns the characters written.
+   */
   readonly write: (
     id: string,
     data: string,

@@ -107,6 +107,10 @@ export interface FileStat {
   readonly type: "file" | "directory" | "other"
   readonly size: number
   readonly mtimeMs: number
+  /** Device and inode (`dev:ino`) where the backend can tell: a hard link has its original's identity. */
+  readonly identity?: string | undefined
+  /** Number of hard links, where known (an ordinary file has 1). */
+  readonly links?: number | undefined
 }
 
 /** One entry of a directory listing; symlinks are reported as such, not followed. */
@@ -145,6 +149,8 @@ export interface TerminalEnvironment extends BackendInfo {
   readonly home: string
   /** Commands and background processes running now; an environment with any is never idle. */
   readonly active: Effect.Effect<number>
+  /** The exported variables the next command starts with (what approval resolves `$NAME` against). */
+  readonly variables: Effect.Effect<Readonly<Record<string, string>>>
   readonly run: (command: ApprovedCommand, options?: RunOptions) => Effect.Effect<RunResult, TerminalError>
   readonly spawn: (command: ApprovedCommand, options?: SpawnOptions) => Effect.Effect<RunningProcess, TerminalError, Scope.Scope>
   /** Paths are resolved against the tracked cwd. A range reads only those bytes (large files in chunks). */
@@ -173,6 +179,12 @@ export interface EnvironmentSpec {
   readonly taskId: string
   /** Starting directory; the backend's default (process cwd, workspace, …) when absent. */
   readonly cwd?: string | undefined
+  /**
+   * Variables every process of this environment starts with, over the backend's own (the
+   * tool-run marker). Put in each process's initial environment where the backend can
+   * (local, sandbox), so even a subshell that leaves the process group still carries them.
+   */
+  readonly env?: Readonly<Record<string, string>> | undefined
 }
 
 export interface TerminalBackendService extends BackendInfo {

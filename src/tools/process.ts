@@ -2,7 +2,8 @@
  * `process` (toolset `terminal`): manage background processes started with
  * `terminal(background=true)`: list, poll, log, wait, kill, and write/submit/
  * close their stdin. Text typed into a process is a command like any other
- * and goes through Approval first. Results are Hermes' JSON shapes; output
+ * and goes through Approval first, together with the unfinished line it
+ * continues and in the language of the program reading it. Results are Hermes' JSON shapes; output
  * is stripped of escape sequences and has secrets masked.
  */
 import { Clock, Duration, Effect, Schema } from "effect"
@@ -38,7 +39,9 @@ export const ProcessParameters = Schema.Struct({
     }
   }),
   session_id: Schema.optional(SessionId),
-  data: Schema.optional(Schema.String.annotations({ description: "Text for write/submit." })),
+  data: Schema.optional(Schema.String.annotations({
+    description: "Text for write/submit: plain text and newlines (control keys such as Tab, Escape or Backspace are refused; Ctrl-C is allowed on a PTY)."
+  })),
   timeout: Schema.optional(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
     description: `Most seconds to wait (wait only; capped at the terminal timeout, ${TERMINAL_DEFAULTS.timeoutSeconds} by default).`
   })),

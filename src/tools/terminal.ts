@@ -13,7 +13,7 @@ import { Approval, CommandDenied } from "../services/Approval.js"
 import type { ApprovalGranted } from "../services/Approval.js"
 import { Config } from "../services/Config.js"
 import { Environments } from "../services/Environments.js"
-import { Processes } from "../services/Processes.js"
+import { Processes, ProcessLimitReached } from "../services/Processes.js"
 import { TerminalBackend } from "../services/TerminalBackend.js"
 import { ToolContext } from "../services/ToolContext.js"
 import { approveCommand } from "../layers/terminal/commandGate.js"
@@ -149,6 +149,8 @@ export const terminalTool = defineTool<TerminalArgs, typeof TerminalParameters.E
         const error = started.left
         return error instanceof CommandDenied
           ? failed(error.reason, "blocked")
+          : error instanceof ProcessLimitReached
+          ? failed(error.message, "error")
           : { output: "", exit_code: -1, error: `Failed to start background process: ${error.message}` }
       }
       const proc = started.right

@@ -35,7 +35,7 @@ interface Vector {
   readonly why: string
 }
 
-const VECTORS = resolve(__dirname, "../../../shared/vectors/hermes-behaviour.json")
+const VECTORS = resolve(__dirname, "../fixtures/hermes-behaviour.json")
 const HOME = "/home/tester"
 const ROOT = `${HOME}/.hermes-effect`
 const TMP = tmpdir()

@@ -34,8 +34,8 @@ export const parse = (s: string): Json => JSON.parse(s.split("\n\n[Hint:")[0] as
 
 export const fileToolsSuite = (options: FileSuiteOptions) => {
   const root = tempHome(`hermes-files-${options.kind}-`)
-  const localCwd = join(root, "cwd")
-  mkdirSync(localCwd)
+  // Outside the runtime's home: commands and writes there need approval.
+  const localCwd = tempHome(`hermes-files-${options.kind}-cwd-`)
   const runtime = hermesRuntime({
     plugins: false,
     terminalBackend: options.backend,

@@ -37,7 +37,17 @@ export const RecordingApproval: Layer.Layer<Approval | ApprovalLog> = Layer.susp
           : request.command.includes(HUMAN_APPROVED_MARKER)
           ? Effect.succeed({ decidedBy: "human" as const, key: "test rule" })
           : Effect.succeed({ decidedBy: "not-dangerous" as const })
-      })
+      }),
+    checkFileWrite: (request) =>
+      request.path.includes(DENIED_MARKER)
+        ? Effect.fail(new CommandDenied({
+          command: `${request.tool} ${request.path}`,
+          description: "test write rule",
+          hardline: false,
+          decidedBy: "non-interactive",
+          reason: `BLOCKED (test): writing '${request.path}' is denied.`
+        }))
+        : Effect.succeed({ decidedBy: "not-dangerous" as const })
   }))
   const log = Layer.succeed(ApprovalLog, ApprovalLog.of({ requests: Effect.sync(() => [...requests]) }))
   return Layer.merge(approval, log)

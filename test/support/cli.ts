@@ -11,10 +11,29 @@ export interface CliResult {
   readonly stderr: string
 }
 
-export const runCli = (args: ReadonlyArray<string>, options: { readonly home: string; readonly input?: string; readonly cwd?: string }): CliResult => {
+export interface CliOptions {
+  readonly home: string
+  readonly input?: string
+  readonly cwd?: string
+  /** Variables added to (or, when undefined, removed from) the environment the CLI gets. */
+  readonly env?: Readonly<Record<string, string | undefined>>
+}
+
+/** The environment of a CLI run: ours, minus the tool-run marker (tests run as the operator unless they say otherwise). */
+export const cliEnv = (options: CliOptions): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, HERMES_EFFECT_HOME: options.home }
+  delete env["HERMES_EFFECT_TOOL_RUN"]
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name]
+    else env[name] = value
+  }
+  return env
+}
+
+export const runCli = (args: ReadonlyArray<string>, options: CliOptions): CliResult => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first (npm test does)`)
   const result = spawnSync(process.execPath, [BIN, ...args], {
-    env: { ...process.env, HERMES_EFFECT_HOME: options.home },
+    env: cliEnv(options),
     encoding: "utf8",
     input: options.input ?? "",
     cwd: options.cwd ?? process.cwd(),

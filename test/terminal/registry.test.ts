@@ -40,7 +40,7 @@ describe("terminal tools in the default runtime", () => {
       ]) {
         const out = parse(yield* registry.dispatch({ tool: "terminal", args }))
         expect(out).toMatchObject({ output: "", exit_code: -1, status: "blocked" })
-        expect(String(out["error"])).toMatch(/^BLOCKED: git reset --hard \(destroys uncommitted changes\)\. This command needs approval and nobody is present/)
+        expect(String(out["error"])).toMatch(/^BLOCKED: git reset --hard \(destroys uncommitted changes\)\. This needs approval and nobody is present/)
       }
       const hardline = parse(yield* registry.dispatch({ tool: "terminal", args: { command: "rm -rf /" } }))
       expect(String(hardline["error"])).toMatch(/^BLOCKED \(hardline\)/)

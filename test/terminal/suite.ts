@@ -5,7 +5,7 @@
  */
 import { createServer } from "node:net"
 import type { AddressInfo } from "node:net"
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { expect, layer as withLayer } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer } from "effect"
@@ -49,9 +49,8 @@ process.env["HERMES_SUITE_PLAIN"] = "visible"
 
 export const terminalSuite = (options: SuiteOptions) => {
   const root = tempHome(`hermes-${options.kind}-suite-`)
-  // Local commands start here rather than in the repository.
-  const localCwd = join(root, "cwd")
-  mkdirSync(localCwd)
+  // Local commands start here rather than in the repository (outside the home, which commands cannot write).
+  const localCwd = tempHome(`hermes-${options.kind}-cwd-`)
   const runtime = hermesRuntime({
     plugins: false,
     approval: RecordingApproval,

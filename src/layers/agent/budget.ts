@@ -7,6 +7,7 @@
  * later run loads, so an old warning never looks current.
  */
 import type { ChatMessage, ToolMessage } from "../../services/Model.js"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../registry/jsonDepth.js"
 
 export const BUDGET_CAUTION = 0.7
 export const BUDGET_WARNING = 0.9
@@ -26,6 +27,8 @@ const jsonObject = (text: string): Record<string, unknown> | undefined => {
   if (!trimmed.startsWith("{")) return undefined
   try {
     const value: unknown = JSON.parse(trimmed)
+    // Re-serialising a deeply nested result would overflow the stack: such a result stays text.
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return undefined
     return value !== null && typeof value === "object" && !Array.isArray(value) ? value as Record<string, unknown> : undefined
   } catch {
     return undefined

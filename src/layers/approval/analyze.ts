@@ -11,6 +11,9 @@ import type { Cmd, Origin, Word } from "./shellAst.js"
 import type { ParseCtx } from "./shellParse.js"
 import { newParseCtx, parseInto } from "./shellParse.js"
 import { basename, deobfuscate } from "./words.js"
+import type { ResolveOptions } from "./resolve/resolver.js"
+import { readsCode } from "./resolve/programs.js"
+import { Resolver } from "./resolve/resolver.js"
 
 export interface CmdInfo {
   /** Program word index, -1 when none. */
@@ -31,6 +34,22 @@ interface Findings {
 
 export interface Analysis extends Readonly<Findings> {
   readonly ctx: ParseCtx
+  /** What resolving the words found (null when the line had nothing to resolve and nothing was asked). */
+  readonly resolution: Resolver | null
+}
+
+/** Lines with none of these hold no expansion or brace: no word changes, no variable matters. */
+const EXPANDABLE = /[$`]|\{[^}]*(?:,|\.\.)/
+
+/** Outside expanding lines, only these commands need a look: code fed to a possible shell, a glob as program. */
+const worthResolving = (cmd: Cmd, head: number): boolean => {
+  const program = head >= 0 ? cmd.words[head] : undefined
+  if (program === undefined) return false
+  if (program.parts.some((p) => p.k === "lit" && /[*?[]/.test(p.s))) return true
+  return (
+    (cmd.pipePrev !== null || cmd.redirs.some((r) => r.op === "<<<" || r.op === "<") || cmd.words.some((w) => w.raw.startsWith("<("))) &&
+    readsCode(basename(program.value).toLowerCase())
+  )
 }
 
 /** Commands whose findings Hermes reports (payload/eval/delegated ones are inspected, not reported). */
@@ -97,7 +116,12 @@ const delegate = (ctx: ParseCtx, parent: Cmd, from: number, to: number): void =>
     pipeNext: null,
     ampSemi: false,
     bgEnd: false,
-    funcDef: false
+    funcDef: false,
+    frame: parent.frame,
+    nested: parent.nested,
+    pipePrev: parent.pipePrev,
+    heredocOf: parent.heredocOf,
+    parenNext: false
   }
   ctx.cmds.push(cmd)
   ctx.hooks.complete(cmd, ctx)
@@ -124,16 +148,34 @@ const onComplete =
     if (cmd.origin !== "through") readProse(ctx, cmd, skip, info?.hidden ?? EMPTY)
   }
 
-export const analyze = (prepared: string): Analysis => {
+/**
+ * `resolve`: resolve words against the line's variables and the task's
+ * exports (and note scripts and paths when `locals` is given).
+ */
+export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis => {
   const found: Findings = { info: [], findings: [], grepMalformed: false }
-  const ctx = newParseCtx(
+  const enrich = onComplete(found)
+  let resolver: Resolver | null = null
+  const expand = resolve !== undefined && EXPANDABLE.test(prepared)
+  const eager = resolve !== undefined && (expand || resolve.locals !== undefined)
+  const ctx: ParseCtx = newParseCtx(
     {
-      complete: onComplete(found),
-      comment: (text, depth, c) => parseInto(c, text, "data", "comment", depth + 1, false)
+      complete: (cmd, c) => {
+        resolver?.prefix(cmd)
+        enrich(cmd, c)
+        if (resolver === null && resolve !== undefined && cmd.cls === "exec" && worthResolving(cmd, found.info[cmd.seq]?.head ?? -1)) {
+          resolver = new Resolver(ctx, found.info, resolve, false)
+        }
+        resolver?.command(cmd)
+      },
+      comment: (text, depth, c) => parseInto(c, text, "data", "comment", depth + 1, false),
+      arith: (text) => resolver?.arith(text)
     },
     // Prose is re-read at each quoting level; bound the total so nesting cannot blow up.
     prepared.length * 16 + 16_384
   )
+  if (eager && resolve !== undefined) resolver = new Resolver(ctx, found.info, resolve, expand)
   parseInto(ctx, prepared, "exec", "top", 0, true)
-  return { ctx, ...found }
+  resolver?.finish()
+  return { ctx, ...found, resolution: resolver }
 }

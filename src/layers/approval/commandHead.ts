@@ -6,7 +6,12 @@
  */
 import { basename } from "./words.js"
 
-const WRAPPERS = new Set(["sudo", "env", "exec", "nohup", "setsid", "time", "command", "builtin"])
+const WRAPPERS = new Set([
+  "sudo", "env", "exec", "nohup", "setsid", "time", "command", "builtin", "timeout", "nice", "stdbuf", "ionice", "doas",
+  "unbuffer"
+])
+/** Wrappers that take positional words before the command (`timeout 5 cmd`). */
+const POSITIONAL: Readonly<Record<string, number>> = { timeout: 1 }
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
 
 const OPTIONS_WITH_VALUE: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -16,7 +21,12 @@ const OPTIONS_WITH_VALUE: Readonly<Record<string, ReadonlySet<string>>> = {
   ]),
   env: new Set(["-u", "--unset", "-C", "--chdir", "-a", "--argv0"]),
   exec: new Set(["-a"]),
-  time: new Set(["-f", "--format", "-o", "--output"])
+  time: new Set(["-f", "--format", "-o", "--output"]),
+  timeout: new Set(["-s", "--signal", "-k", "--kill-after"]),
+  nice: new Set(["-n", "--adjustment"]),
+  stdbuf: new Set(["-i", "-o", "-e", "--input", "--output", "--error"]),
+  ionice: new Set(["-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"]),
+  doas: new Set(["-u", "-C"])
 }
 
 export interface Head {
@@ -39,8 +49,14 @@ export const resolveHead = (count: number, nameAt: (i: number) => string): Head 
   const wrappers: number[] = []
   let wrapper: string | null = null
   let options = false
+  let positional = 0
   for (let i = 0; i < count; i++) {
     const w = nameAt(i)
+    if (wrapper !== null && positional > 0 && !(options && w.length > 1 && w.startsWith("-"))) {
+      positional--
+      options = false
+      continue
+    }
     if (wrapper !== null && options && w === "--") {
       options = false
       continue
@@ -64,6 +80,7 @@ export const resolveHead = (count: number, nameAt: (i: number) => string): Head 
       wrappers.push(i)
       wrapper = name
       options = true
+      positional = POSITIONAL[name] ?? 0
       continue
     }
     return { index: i, wrappers, envSplit: null }

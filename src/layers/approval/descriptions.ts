@@ -1,6 +1,7 @@
 /**
  * Rule descriptions. These strings are approval keys persisted in users'
- * `command_allowlist`, so they must match Hermes byte for byte.
+ * `command_allowlist`: Hermes' ones must match Hermes byte for byte, ours
+ * (below Hermes' tables) are ours and stay stable too.
  */
 
 export const PARSER_LIMIT_DESCRIPTION = "command parser limit exceeded"
@@ -8,6 +9,8 @@ export const MALFORMED_DESCRIPTION = "command parser limit or malformed executab
 export const SHELL_FLAG_DESCRIPTION = "shell command via -c/-lc flag"
 export const INTERPRETER_FLAG_DESCRIPTION = "script execution via -e/-c flag"
 export const INTERPRETER_HEREDOC_DESCRIPTION = "script execution via heredoc"
+export const COMPUTED_NAME_DESCRIPTION = "command name computed at run time"
+export const COMPUTED_PIPE_DESCRIPTION = "pipe of computed text into a shell"
 
 export const programOptionDescription = (tool: string, option: string): string =>
   `arbitrary program execution via ${tool} ${option}`
@@ -39,7 +42,13 @@ export const H = {
   telinit: "telinit 0/6 (shutdown/reboot)"
 } as const
 
-/** In Hermes' precedence order. */
+/** Our own hardline rules, after Hermes' twelve. */
+export const HL = {
+  permsRoot: "recursive permission or owner change of the root filesystem",
+  sysrq: "kernel SysRq trigger (/proc/sysrq-trigger)"
+} as const
+
+/** In Hermes' precedence order, then ours. */
 export const HARDLINE_RULE_DESCRIPTIONS: ReadonlyArray<string> = [
   H.rootDelete,
   H.systemDelete,
@@ -52,5 +61,53 @@ export const HARDLINE_RULE_DESCRIPTIONS: ReadonlyArray<string> = [
   H.shutdown,
   H.init,
   H.systemctlPower,
-  H.telinit
+  H.telinit,
+  HL.permsRoot,
+  HL.sysrq
+]
+
+/** Our own rules (beyond Hermes'): allowlist keys like Hermes' ones, so never renamed lightly. */
+export const D = {
+  unlink: "unlink deletes a file",
+  shred: "shred destroys file contents",
+  truncate: "truncate shrinks or empties a file",
+  moveDir: "move a directory out of the way (/, ~, .., .git, a system directory)",
+  permsTree: "permission or owner change of /, or recursive of a system directory or the home",
+  kernelWrite: "write to kernel settings (/proc/sys, /sys, sysctl)",
+  crontab: "remove or replace the crontab",
+  gitExec: "set a git config key that makes git run a program",
+  remoteShell: "pipe remote content to a shell or interpreter",
+  remoteProcSubst: "run downloaded text through process substitution",
+  operator: "changes the runtime's approvals, config, skills or sessions (an operator's act)",
+  runtimeHome: "touches the runtime's home (config, approvals, skills)"
+} as const
+
+export type CodeKind = "delete" | "run" | "load" | "write" | "process" | "home"
+
+const CODE_LANGUAGES = ["python", "node", "perl", "ruby", "php"] as const
+
+/** Descriptions of interpreter-code findings (text typed into a REPL, scripts a command runs). */
+export const codeDescription = (language: string, kind: CodeKind): string => {
+  switch (kind) {
+    case "delete":
+      return `${language} code deletes or moves files`
+    case "run":
+      return `${language} code runs a program`
+    case "load":
+      return "code loads code by a computed name"
+    case "write":
+      return `${language} code writes a file other programs run, or a system file`
+    case "process":
+      return `${language} code changes permissions or signals processes`
+    case "home":
+      return D.runtimeHome
+  }
+}
+
+export const CODE_DESCRIPTIONS: ReadonlyArray<string> = [
+  ...new Set(
+    CODE_LANGUAGES.flatMap((l) =>
+      (["delete", "run", "load", "write", "process"] as const).map((k) => codeDescription(l, k))
+    )
+  )
 ]

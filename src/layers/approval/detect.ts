@@ -5,9 +5,11 @@
  *  - dangerous: the command needs approval (prose that mentions a dangerous command counts too).
  * Each carries Hermes' rule description, which doubles as the allowlist key.
  */
-import type { Detection } from "../../services/Approval.js"
+import type { CodeLanguage, Detection } from "../../services/Approval.js"
 import { analyze } from "./analyze.js"
 import {
+  COMPUTED_NAME_DESCRIPTION,
+  COMPUTED_PIPE_DESCRIPTION,
   HARDLINE_RULE_DESCRIPTIONS,
   INTERPRETER_FLAG_DESCRIPTION,
   INTERPRETER_HEREDOC_DESCRIPTION,
@@ -21,9 +23,12 @@ import { resolveEnv } from "./env.js"
 import { exceedsParserLimits } from "./limits.js"
 import { prepare } from "./normalize.js"
 import { DANGEROUS_RULES, dangerousSet } from "./rules/dangerous.js"
-import type { RuleSet } from "./rules/engine.js"
+import type { RuleEnv, RuleSet } from "./rules/engine.js"
 import { firstMatch } from "./rules/engine.js"
 import { hardlineSet } from "./rules/hardline.js"
+import type { RunnerRef } from "./resolve/locals.js"
+import { Locals } from "./resolve/locals.js"
+import { wildcardHardline } from "./resolve/wildcard.js"
 import { isVerificationCleanup } from "./verification.js"
 import type { View } from "./view.js"
 import { tierOne, tierTwo } from "./view.js"
@@ -46,6 +51,8 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   INTERPRETER_FLAG_DESCRIPTION,
   INTERPRETER_HEREDOC_DESCRIPTION,
   ...PROGRAM_OPTION_DESCRIPTIONS,
+  COMPUTED_NAME_DESCRIPTION,
+  COMPUTED_PIPE_DESCRIPTION,
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION
 ]
@@ -58,41 +65,75 @@ const LIMIT: Detection = {
 }
 
 /** First rule matching tier 1 (words as written), else tier 2 (command words deobfuscated). */
-const firstRule = (set: RuleSet, one: View, two: () => View | null): string | null => {
-  const hit = firstMatch(set, one)
+const firstRule = (set: RuleSet, one: View, two: () => View | null, env?: RuleEnv): string | null => {
+  const hit = firstMatch(set, one, env)
   if (hit >= 0) return set.rules[hit]?.description ?? null
   const alt = two()
-  const hit2 = alt === null ? -1 : firstMatch(set, alt)
+  const hit2 = alt === null ? -1 : firstMatch(set, alt, env)
   return hit2 >= 0 ? (set.rules[hit2]?.description ?? null) : null
 }
 
-export const detectCommand = (command: string, options?: DetectionEnv): Detection => {
-  if (exceedsParserLimits(command)) return LIMIT
+/** A command's verdict, and what the caller may look at to judge it further. */
+export interface Inspection {
+  readonly detection: Detection
+  /** Variables the command needed that neither the line nor `env.variables` gave (the task's exports may). */
+  readonly unresolved: ReadonlyArray<string>
+  /** Local files the command runs, after resolution (relative paths follow the line's literal `cd`s). */
+  readonly scripts: ReadonlyArray<{ readonly path: string; readonly language: CodeLanguage | "unknown" }>
+  /** Path-like words of the commands that run, redirect targets and cd targets, after resolution. */
+  readonly paths: ReadonlyArray<string>
+  /** `make` / `npm test`-style runners: the project files they read hold shell text that will run. */
+  readonly runners: ReadonlyArray<RunnerRef>
+  /** Sources of `mv` (a directory moved out of the working directory is destructive). */
+  readonly moves: ReadonlyArray<string>
+}
+
+const limit = (): Inspection => ({ detection: LIMIT, unresolved: [], scripts: [], paths: [], runners: [], moves: [] })
+
+const guarded = (command: string, options: DetectionEnv | undefined, collect: boolean): Inspection => {
+  if (exceedsParserLimits(command)) return limit()
   try {
-    return detectWithinLimits(command, options)
+    return inspectWithinLimits(command, options, collect)
   } catch (error) {
     // Only resource exhaustion is expected here (deep recursion); anything else is a bug worth surfacing.
-    if (error instanceof RangeError) return LIMIT
+    if (error instanceof RangeError) return limit()
     throw error
   }
 }
 
-const detectWithinLimits = (command: string, options: DetectionEnv | undefined): Detection => {
+export const inspectCommand = (command: string, options?: DetectionEnv): Inspection => guarded(command, options, true)
+
+export const detectCommand = (command: string, options?: DetectionEnv): Detection =>
+  guarded(command, options, false).detection
+
+const inspectWithinLimits = (command: string, options: DetectionEnv | undefined, collect: boolean): Inspection => {
   const env = resolveEnv(options)
-  const analysis = analyze(prepare(command, env))
-  if (analysis.ctx.overflow) return LIMIT
+  const locals = collect ? new Locals() : undefined
+  const analysis = analyze(prepare(command, env), { env, variables: options?.variables, locals })
+  if (analysis.ctx.overflow) return limit()
   const one = tierOne(analysis)
   let two: View | null | undefined
   const lazyTwo = (): View | null => (two === undefined ? (two = tierTwo(analysis, one)) : two)
+  const found = analysis.resolution
 
-  const hardline = analysis.grepMalformed ? MALFORMED_DESCRIPTION : firstRule(hardlineSet, one, lazyTwo)
+  const hardline = analysis.grepMalformed
+    ? MALFORMED_DESCRIPTION
+    : (firstRule(hardlineSet, one, lazyTwo, env) ??
+      (found !== null && found.wildcards.length > 0 ? wildcardHardline(one, found.wildcards, env) : null))
   const dangerous = isVerificationCleanup(command, env)
     ? null
-    : (firstRule(dangerousSet, one, lazyTwo) ?? analysis.findings[0] ?? null)
+    : (firstRule(dangerousSet, one, lazyTwo, env) ?? analysis.findings[0] ?? found?.computed[0] ?? null)
   return {
-    dangerous: dangerous !== null,
-    description: dangerous,
-    hardline: hardline !== null,
-    hardline_description: hardline
+    detection: {
+      dangerous: dangerous !== null,
+      description: dangerous,
+      hardline: hardline !== null,
+      hardline_description: hardline
+    },
+    unresolved: found === null ? [] : [...found.missing],
+    scripts: locals?.scripts ?? [],
+    paths: locals?.paths ?? [],
+    runners: locals?.runners ?? [],
+    moves: locals?.moves ?? []
   }
 }

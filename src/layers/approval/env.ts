@@ -7,6 +7,12 @@ export interface DetectionEnv {
   readonly home?: string
   readonly hermesHome?: string
   readonly env?: Readonly<Record<string, string | undefined>>
+  /**
+   * The variables the command starts with (the task's exports), to resolve
+   * words such as `$A` in `$A -rf …`. Given, it is complete: a name not in it
+   * is unset. Absent, every variable the line does not set itself is unknown.
+   */
+  readonly variables?: Readonly<Record<string, string>>
 }
 
 export interface ResolvedEnv {

@@ -109,3 +109,160 @@ export const rmTarget = (t: string): RmTarget => {
   const p = unquote(t)
   return ROOT.test(p) ? "root" : SYSTEM.test(p) ? "system" : HOME.test(p) ? "home" : null
 }
+
+// ---------------------------------------------------------------------------
+// Paths as the shell would expand them (case kept), for the runtime-home and
+// implicitly-executed-file rules. Nothing touches the filesystem: globs are
+// matched against the one path we care about, component by component.
+// ---------------------------------------------------------------------------
+
+export interface PathEnv {
+  readonly home: string | undefined
+  readonly hermesHome: string | undefined
+}
+
+/** Components of an absolute path, `.`/`..` resolved lexically. */
+export const pathParts = (path: string): string[] => {
+  const parts: string[] = []
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue
+    if (part === "..") parts.pop()
+    else parts.push(part)
+  }
+  return parts
+}
+
+const GLOB_CHARS = /[*?[{]/
+export const hasGlob = (s: string): boolean => GLOB_CHARS.test(s)
+
+/** `{a,b}` alternatives of one component (one level, which is all brace expansion needs here). */
+const braceAlternatives = (pattern: string): ReadonlyArray<string> => {
+  const open = pattern.indexOf("{")
+  const close = open < 0 ? -1 : pattern.indexOf("}", open)
+  if (close < 0) return [pattern]
+  const head = pattern.slice(0, open)
+  const tail = pattern.slice(close + 1)
+  return pattern
+    .slice(open + 1, close)
+    .split(",")
+    .flatMap((alt) => braceAlternatives(head + alt + tail))
+}
+
+const matchFrom = (p: string, pi: number, n: string, ni: number): boolean => {
+  while (pi < p.length) {
+    const c = p[pi]
+    if (c === "*") {
+      while (p[pi] === "*") pi++
+      if (pi === p.length) return true
+      for (let k = ni; k <= n.length; k++) if (matchFrom(p, pi, n, k)) return true
+      return false
+    }
+    if (ni >= n.length) return false
+    if (c === "?") {
+      pi++
+      ni++
+      continue
+    }
+    if (c === "[") {
+      const end = p.indexOf("]", pi + 2)
+      if (end > 0) {
+        let body = p.slice(pi + 1, end)
+        const negate = body.startsWith("!") || body.startsWith("^")
+        if (negate) body = body.slice(1)
+        const ch = n[ni] ?? ""
+        let hit = false
+        for (let k = 0; k < body.length; k++) {
+          if (body[k + 1] === "-" && k + 2 < body.length) {
+            if (ch >= (body[k] ?? "") && ch <= (body[k + 2] ?? "")) hit = true
+            k += 2
+          } else if (body[k] === ch) hit = true
+        }
+        if (hit === negate) return false
+        pi = end + 1
+        ni++
+        continue
+      }
+    }
+    if (c === "\\" && pi + 1 < p.length) pi++
+    if (p[pi] !== n[ni]) return false
+    pi++
+    ni++
+  }
+  return ni === n.length
+}
+
+/** Whether one glob component matches one name (a leading dot must be matched literally, as in bash). */
+export const globMatches = (pattern: string, name: string): boolean =>
+  braceAlternatives(pattern).some((alt) => {
+    if (name.startsWith(".") && !alt.startsWith(".")) return false
+    return matchFrom(alt, 0, name, 0)
+  })
+
+const HOME_VAR = /^(?:\$HOME|\$\{HOME\})(?=\/|$)/
+
+/**
+ * The absolute path a word names once `~`, `~user` and `$HOME` are expanded,
+ * or null when it is relative or starts with another expansion.
+ */
+export const absolutePath = (word: string, env: PathEnv): string | null => {
+  if (word.startsWith("/")) return word
+  if (word.startsWith("~")) {
+    const slash = word.indexOf("/")
+    const user = word.slice(1, slash < 0 ? word.length : slash)
+    const rest = slash < 0 ? "" : word.slice(slash)
+    if (user === "") return env.home === undefined ? null : env.home + rest
+    if (!/^[A-Za-z0-9._-]+$/.test(user)) return null
+    return (user === "root" ? "/root" : `/home/${user}`) + rest
+  }
+  const m = HOME_VAR.exec(word)
+  if (m !== null && env.home !== undefined) return env.home + word.slice(m[0].length)
+  return null
+}
+
+/** Whether the pattern's components (globs allowed) match `target`'s first components; `prefix`: the pattern may be shorter. */
+export const globCovers = (pattern: ReadonlyArray<string>, target: ReadonlyArray<string>): boolean => {
+  if (pattern.length < target.length) return false
+  for (let k = 0; k < target.length; k++) {
+    const p = pattern[k] ?? ""
+    const t = target[k] ?? ""
+    if (p === t) continue
+    if (p === "**" || !hasGlob(p) || !globMatches(p, t)) return false
+  }
+  return true
+}
+
+/** Whether every component of `pattern` matches the start of `target` (the pattern names an ancestor or the target itself). */
+export const globAncestor = (pattern: ReadonlyArray<string>, target: ReadonlyArray<string>): boolean => {
+  if (pattern.length > target.length) return false
+  for (let k = 0; k < pattern.length; k++) {
+    const p = pattern[k] ?? ""
+    const t = target[k] ?? ""
+    if (p !== t && !(hasGlob(p) && globMatches(p, t))) return false
+  }
+  return true
+}
+
+const SYSTEM_DIRS = new Set([
+  "bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root", "run", "sbin", "snap",
+  "srv", "sys", "usr", "var"
+])
+
+/** `/`, written any way (`//`, `/.`, `/..`). */
+export const isRootDir = (word: string): boolean => word.startsWith("/") && pathParts(word).length === 0
+
+/** A top-level system directory (`/etc`, `/usr/`), or `/usr/bin`-style second level under /usr. */
+export const isSystemDir = (word: string): boolean => {
+  if (!word.startsWith("/")) return false
+  const parts = pathParts(word)
+  if (parts.length === 1) return SYSTEM_DIRS.has(parts[0] ?? "")
+  return parts.length === 2 && parts[0] === "usr" && ["bin", "sbin", "lib", "lib64", "local", "share", "include"].includes(parts[1] ?? "")
+}
+
+/** The user's home itself (`~`, `$HOME`, its absolute path). */
+export const isHomeDir = (word: string, env: PathEnv): boolean => {
+  if (word === "~" || word === "~/" || /^(?:\$HOME|\$\{HOME\})\/?$/.test(word)) return true
+  if (env.home === undefined || !word.startsWith("/")) return false
+  const a = pathParts(word)
+  const b = pathParts(env.home)
+  return b.length > 0 && a.length === b.length && a.every((p, k) => p === b[k])
+}

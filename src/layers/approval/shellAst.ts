@@ -71,6 +71,22 @@ export interface Cmd {
   bgEnd: boolean
   /** This entry only names a function (`f() …`); the body follows as its own commands. */
   funcDef: boolean
+  /** Which source text (the line, one payload, one backtick body…) it came from; see ParseCtx.frames. */
+  readonly frame: number
+  /** Inside a subshell, group, `$(…)` or compound command of its source: its assignments may not stick. */
+  readonly nested: boolean
+  /** What its standard input is piped from: the previous pipeline element, "group" when that is not a simple command. */
+  readonly pipePrev: Cmd | "group" | null
+  /** For a heredoc body's commands: the command the heredoc is attached to. */
+  readonly heredocOf: Cmd | null
+  /** The word list stopped at a `(` (as in `a=(x y)`, an array assignment). */
+  parenNext: boolean
+}
+
+/** A source text parsed into the command list, and the one whose command queued it. */
+export interface Frame {
+  readonly parent: number
+  readonly origin: Origin
 }
 
 export interface FuncDef {

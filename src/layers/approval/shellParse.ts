@@ -8,7 +8,7 @@
  * unterminated quote runs to end of input, a stray `(` starts a new command
  * (Hermes treats it as a command start too) and a stray `)` is a separator.
  */
-import type { Cls, Cmd, FuncDef, Origin, Redir, Word } from "./shellAst.js"
+import type { Cls, Cmd, Frame, FuncDef, Origin, Redir, Word } from "./shellAst.js"
 import { CALL_PAREN } from "./shellAst.js"
 import { AMP, GT, HASH, LBRACE, LPAR, LT, NL, PIPE, RBRACE, RPAR, SEMI, isBlank, isDigit, isMeta } from "./shellChars.js"
 import { ShellLexer } from "./shellLexer.js"
@@ -18,6 +18,8 @@ export interface ParseHooks {
   readonly complete: (cmd: Cmd, ctx: ParseCtx) => void
   /** Comment text, which detection treats as prose. */
   readonly comment: (text: string, depth: number, ctx: ParseCtx) => void
+  /** The body of an arithmetic command `(( … ))`, which may assign variables. */
+  readonly arith?: (text: string, ctx: ParseCtx) => void
 }
 
 export interface ParseCtx {
@@ -29,6 +31,11 @@ export interface ParseCtx {
   readonly budget: number
   /** Set when nesting or total work exceeded the limits: detection fails closed. */
   overflow: boolean
+  /** Every source parsed so far (index = Cmd.frame), and the one being parsed now (-1 before the first). */
+  readonly frames: Frame[]
+  frame: number
+  /** While a heredoc body is parsed: the command it belongs to. */
+  heredocOwner: Cmd | null
 }
 
 export const MAX_DEPTH = 24
@@ -41,13 +48,19 @@ export const newParseCtx = (hooks: ParseHooks, budget: number): ParseCtx => ({
   hooks,
   work: 0,
   budget,
-  overflow: false
+  overflow: false,
+  frames: [],
+  frame: -1,
+  heredocOwner: null
 })
 
 /** Words that introduce a command without being one. */
 const TRANSITIONS = new Set(["if", "then", "elif", "else", "while", "until", "do", "!", "{"])
 /** Words that close a compound command. */
 const CLOSERS = new Set(["fi", "done", "esac", "}"])
+/** Keywords that open / close a compound command (its body may run zero or many times). */
+const OPENERS = new Set(["if", "while", "until", "for", "select", "case"])
+const ENDERS = new Set(["fi", "done", "esac"])
 
 type Stop = "" | ")" | "}"
 
@@ -55,6 +68,7 @@ interface PendingHeredoc {
   readonly redir: Redir
   readonly delim: string
   readonly strip: boolean
+  readonly cmd: Cmd
 }
 
 class Parser extends ShellLexer {
@@ -63,6 +77,11 @@ class Parser extends ShellLexer {
   private opsSinceCmd = ""
   private heredocs: PendingHeredoc[] = []
   private nesting = 0
+  /** Open if/while/for/case… commands. */
+  private keywords = 0
+  /** What the command being parsed reads from a pipe (see Cmd.pipePrev). */
+  private pipeFeed: Cmd | "group" | null = null
+  private readonly frameId: number
 
   constructor(
     private readonly ctx: ParseCtx,
@@ -72,6 +91,7 @@ class Parser extends ShellLexer {
     private readonly depth: number
   ) {
     super(src)
+    this.frameId = ctx.frame
   }
 
   protected stopped(): boolean {
@@ -184,7 +204,10 @@ class Parser extends ShellLexer {
       this.pos += src.charCodeAt(this.pos + 1) === AMP ? 2 : 1
       this.sep("|")
       this.skipLinebreaks()
+      const feed = this.pipeFeed
+      this.pipeFeed = prev ?? "group"
       const cur = this.parseCommand(stop)
+      this.pipeFeed = feed
       if (prev !== null && cur !== null) prev.pipeNext = cur
       prev = cur
     }
@@ -199,7 +222,9 @@ class Parser extends ShellLexer {
     const c = src.charCodeAt(this.pos)
     if (c === LPAR) {
       if (src.charCodeAt(this.pos + 1) === LPAR) {
-        this.pos = this.matchParens(this.pos) // (( arithmetic ))
+        const end = this.matchParens(this.pos) // (( arithmetic ))
+        this.ctx.hooks.arith?.(src.slice(this.pos + 2, Math.max(this.pos + 2, end - 2)), this.ctx)
+        this.pos = end
         return null
       }
       const glued = this.pos > 0 && !isMeta(src.charCodeAt(this.pos - 1))
@@ -232,7 +257,12 @@ class Parser extends ShellLexer {
       pipeNext: null,
       ampSemi: false,
       bgEnd: false,
-      funcDef: false
+      funcDef: false,
+      frame: this.frameId,
+      nested: this.nesting > 1 || this.keywords > 0,
+      pipePrev: this.pipeFeed,
+      heredocOf: this.origin === "heredoc" ? this.ctx.heredocOwner : null,
+      parenNext: false
     }
     this.pendingOp = ""
     this.ctx.cmds.push(cmd)
@@ -272,6 +302,7 @@ class Parser extends ShellLexer {
       if (c === AMP && d !== GT) break
       if (c === LPAR) {
         if (cmd.words.length > 0 && this.nextNonBlank(this.pos + 1) === RPAR) return this.startFunction(cmd, stop)
+        cmd.parenNext = true
         break // a stray `(` starts a new command
       }
       if (stop === "}" && cmd.words.length === 0 && this.atBareWord(RBRACE)) break
@@ -281,6 +312,8 @@ class Parser extends ShellLexer {
       }
       const word = this.readWord()
       if (cmd.words.length === 0 && cmd.redirs.length === 0 && !word.quoted) {
+        if (OPENERS.has(word.raw)) this.keywords++
+        else if (ENDERS.has(word.raw) && this.keywords > 0) this.keywords--
         if (TRANSITIONS.has(word.raw) || CLOSERS.has(word.raw)) continue
         if (word.raw === "function") {
           this.skipBlanks()
@@ -358,7 +391,7 @@ class Parser extends ShellLexer {
     const redir: Redir = { op, target, after: cmd.words.length, body: null }
     cmd.redirs.push(redir)
     if ((op === "<<" || op === "<<-") && target !== null) {
-      this.heredocs.push({ redir, delim: target.value, strip: op === "<<-" })
+      this.heredocs.push({ redir, delim: target.value, strip: op === "<<-", cmd })
     }
   }
 
@@ -380,7 +413,10 @@ class Parser extends ShellLexer {
       }
       h.redir.body = body
       // Hermes scans heredoc text as commands whatever the delimiter quoting; so do we (fail closed).
+      const owner = this.ctx.heredocOwner
+      this.ctx.heredocOwner = h.cmd
       parseInto(this.ctx, body, this.cls, "heredoc", this.depth + 1, false)
+      this.ctx.heredocOwner = owner
     }
   }
 
@@ -457,7 +493,14 @@ export const parseInto = (ctx: ParseCtx, src: string, cls: Cls, origin: Origin, 
     ctx.overflow = true
     return
   }
-  new Parser(ctx, src, cls, origin, depth).program(eofTail)
+  const parent = ctx.frame
+  ctx.frames.push({ parent, origin })
+  ctx.frame = ctx.frames.length - 1
+  try {
+    new Parser(ctx, src, cls, origin, depth).program(eofTail)
+  } finally {
+    ctx.frame = parent
+  }
 }
 
 const NO_HOOKS: ParseHooks = { complete: () => undefined, comment: () => undefined }

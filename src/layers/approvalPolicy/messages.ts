@@ -14,8 +14,9 @@ export const userDenyMessage = (glob: string) =>
 export const ruleDenyMessage = (pattern: string, reason: string | undefined) =>
   `BLOCKED: this command matches the deny rule ${pattern}${reason === undefined ? "" : ` (${reason})`}. Do not retry it.`
 
-export const nonInteractiveMessage = (description: string, key: string) =>
-  `BLOCKED: ${description}. This command needs approval and nobody is present to approve it (non-interactive run), so it was not run. The user has NOT consented; do not retry it. To allow it, the operator can run \`hermes-effect approvals allow '${key}'\` or set approvals.non_interactive: allow.`
+// No command to paste here: allowlist changes are the operator's act, and a model that is handed one will run it.
+export const nonInteractiveMessage = (description: string) =>
+  `BLOCKED: ${description}. This needs approval and nobody is present to approve it (non-interactive run), so it was not done. The user has NOT consented; do not retry it or work around it. If it is needed, stop and ask the user to do it or to approve it themselves.`
 
 export const userDeniedMessage = (description: string, reason: string | undefined) =>
   `BLOCKED: User denied this command (${description}). The user has NOT consented; do not retry it or work around it.${reason === undefined ? "" : ` Reason given by the user: "${reason}".`}`

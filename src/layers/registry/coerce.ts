@@ -5,6 +5,7 @@
  * for the decoder to report precisely.
  */
 import type { JsonSchema } from "../../services/Tool.js"
+import { JsonTooDeep, parseJsonBounded } from "./jsonDepth.js"
 
 type SchemaNode = { readonly [key: string]: unknown }
 
@@ -34,10 +35,12 @@ const isNullable = (node: SchemaNode): boolean => node["nullable"] === true || a
 
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/
 
+/** Not JSON: `ok: false`. JSON nested over the limit throws `JsonTooDeep` for dispatch to report. */
 const parseJson = (text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false } => {
   try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch {
+    return { ok: true, value: parseJsonBounded(text) }
+  } catch (e) {
+    if (e instanceof JsonTooDeep) throw e
     return { ok: false }
   }
 }

@@ -23,6 +23,7 @@ import type { ToolError, ToolFailure } from "../../services/ToolError.js"
 import type { ToolGateService } from "../../services/ToolGate.js"
 import type { CallOutcome, RegisteredTool, ToolCall } from "../../services/ToolRegistry.js"
 import { coerceArgs } from "./coerce.js"
+import { JsonTooDeep, MAX_JSON_DEPTH, nestsDeeperThan, tooDeepDetail } from "./jsonDepth.js"
 import { persistedBlock, truncatedInline } from "./persistedOutput.js"
 import { toMillis } from "./provideTool.js"
 import { errorJson } from "./sanitize.js"
@@ -58,6 +59,10 @@ export const parseArguments = (tool: string, raw: unknown): Either.Either<Record
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return Either.left(new InvalidArguments({ tool, path: "", detail: "arguments must be a JSON object" }))
+  }
+  // Parsing never overflows, but decoding, error messages and hooks recurse: refuse deep values here.
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    return Either.left(new InvalidArguments({ tool, path: "", detail: `arguments are ${tooDeepDetail(MAX_JSON_DEPTH)}` }))
   }
   return Either.right(value as Record<string, unknown>)
 }
@@ -201,9 +206,15 @@ const prepare = (
   }
   const raw = parseArguments(tool.name, call.args)
   if (Either.isLeft(raw)) return Either.left(raw.left)
-  const decoded = tool.decode(coerceArgs(tool.jsonSchema, raw.right))
-  if (Either.isLeft(decoded)) return Either.left(describeParseError(tool.name, decoded.left))
-  return Either.right({ tool, args: decoded.right })
+  try {
+    const decoded = tool.decode(coerceArgs(tool.jsonSchema, raw.right))
+    if (Either.isLeft(decoded)) return Either.left(describeParseError(tool.name, decoded.left))
+    return Either.right({ tool, args: decoded.right })
+  } catch (e) {
+    // A JSON string inside the arguments that nests too deep, or any other throw while decoding: an answer, not a crash.
+    if (e instanceof JsonTooDeep) return Either.left(new InvalidArguments({ tool: tool.name, path: "", detail: `a JSON string in the arguments is ${e.message}` }))
+    return Either.left(new InvalidArguments({ tool: tool.name, path: "", detail: `arguments could not be decoded (${defectText(e)})` }))
+  }
 }
 
 export const executeCall = (
@@ -261,4 +272,10 @@ export const executeCall = (
         onSuccess: (result) => finish(decoded, result, undefined)
       })
     )
-  })
+  }).pipe(
+    // The last net: whatever throws outside the handler (a hook, a deep value) still answers the model.
+    Effect.catchAllDefect((defect) => {
+      const error = new ToolDefect({ tool: call.tool, detail: defectText(defect) })
+      return Effect.succeed<CallOutcome>({ tool: call.tool, toolCallId: context.toolCallId, result: errorJson(error.message), status: "error", error, durationMs: 0 })
+    })
+  )

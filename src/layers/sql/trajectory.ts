@@ -6,6 +6,7 @@
  * are one `tool` turn of `<tool_response>` objects.
  */
 import type { Session, StoredMessage } from "../../services/SessionStore.js"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../registry/jsonDepth.js"
 
 export interface ShareGptTurn {
   readonly from: "system" | "human" | "gpt" | "tool"
@@ -25,7 +26,9 @@ const parseJsonish = (text: string): unknown => {
   const trimmed = text.trim()
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return text
   try {
-    return JSON.parse(trimmed)
+    // Too deep to serialise again: keep the text.
+    const value: unknown = JSON.parse(trimmed)
+    return nestsDeeperThan(value, MAX_JSON_DEPTH) ? text : value
   } catch {
     return text
   }
@@ -33,7 +36,8 @@ const parseJsonish = (text: string): unknown => {
 
 const argumentsObject = (raw: string): unknown => {
   try {
-    return JSON.parse(raw)
+    const value: unknown = JSON.parse(raw)
+    return nestsDeeperThan(value, MAX_JSON_DEPTH) ? raw : value
   } catch {
     return {}
   }

@@ -40,6 +40,9 @@ import {
   TAKE_FILE_SCRIPT,
   wrapperArgv
 } from "./remoteScripts.js"
+import { TOOL_RUN_VARIABLE } from "../../services/Environments.js"
+import { MARKER_KILL_SCRIPT } from "../processes/markedProcesses.js"
+import { parseExportSnapshot } from "../terminal/exportSnapshot.js"
 import { makeTargetFiles } from "./targetFiles.js"
 import { runClient, startClient } from "./transportProcess.js"
 import type { ClientHandle, ClientResult, Invocation, Marker } from "./transportProcess.js"
@@ -178,12 +181,19 @@ export const makeExecEnvironment = (config: ExecEnvironmentConfig): Effect.Effec
         return Effect.asVoid(awaitReal(started.exited, EXIT_AFTER_KILL_MS))
       })
 
+    const marker = config.env[TOOL_RUN_VARIABLE]
     yield* Effect.addFinalizer(() =>
       Effect.forEach([...live.values()], config.disposable ? dropClient : ensureDead, { concurrency: "unbounded", discard: true }).pipe(
         Effect.zipRight(
           config.disposable
             ? Effect.void
-            : Effect.ignore(script(CLEANUP_SCRIPT, [stateDir], undefined, KILL_TIMEOUT_MS))
+            : Effect.ignore(
+              // What left its process group (setsid, double fork) is found by the task's marker on the target.
+              (marker === undefined
+                ? Effect.void
+                : Effect.ignore(script(MARKER_KILL_SCRIPT, [`${TOOL_RUN_VARIABLE}=${marker}`], undefined, KILL_TIMEOUT_MS))
+              ).pipe(Effect.zipRight(script(CLEANUP_SCRIPT, [stateDir], undefined, KILL_TIMEOUT_MS)))
+            )
         )
       )
     )
@@ -419,6 +429,15 @@ export const makeExecEnvironment = (config: ExecEnvironmentConfig): Effect.Effec
       home,
       cwd: Effect.sync(() => cwd),
       active: Effect.sync(() => active),
+      // One round trip, and only when approval meets a command word held in a variable.
+      variables: Effect.suspend(() => {
+        const file = snapshot
+        if (file === undefined) return Effect.succeed(config.env)
+        return files.readFile(file).pipe(
+          Effect.map((bytes) => parseExportSnapshot(Buffer.from(bytes).toString("utf8"))),
+          Effect.orElseSucceed(() => config.env)
+        )
+      }),
       run,
       spawn,
       resolvePath: (path) => Effect.sync(() => resolve(path)),

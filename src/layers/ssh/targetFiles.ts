@@ -3,6 +3,10 @@
  * target (`remoteScripts.ts`) over the same transport as the commands: one
  * round trip per operation. Exit codes and the tools' error text map to the
  * typed reasons (NotFound, IsDirectory, Denied, Io) the local backend gives.
+ *
+ * As on the local backend, only regular files are read or written, and
+ * nothing is written, moved or deleted in /dev, /proc or /sys once symlinks
+ * are resolved: a guard runs first in the same script (the same round trip).
  */
 import { posix } from "node:path"
 import { Effect } from "effect"
@@ -16,11 +20,45 @@ import {
   REAL_PATH_SCRIPT,
   REMOVE_SCRIPT,
   RENAME_SCRIPT,
-  STAT_SCRIPT,
   WRITE_ATOMIC_SCRIPT,
   WRITE_SCRIPT
 } from "./remoteScripts.js"
+import { notRegularRefusal, systemTreeRefusal } from "../terminal/environmentFiles.js"
 import type { ClientResult } from "./transportProcess.js"
+
+/** Exit codes of the guards below (the helper scripts use 20-24). */
+const NOT_REGULAR = 25
+const SYSTEM_TREE = 26
+
+const SYSTEM_CASE = `/dev|/dev/*|/proc|/proc/*|/sys|/sys/*) exit ${SYSTEM_TREE};;`
+
+/** sh: a path argument's target with symlinks resolved (realpath -m, else readlink -f, else as given). */
+const resolved = (arg: string, into: string) =>
+  `${into}=$(realpath -m -- "${arg}" 2>/dev/null || readlink -f -- "${arg}" 2>/dev/null); [ -n "$${into}" ] || ${into}=${arg}`
+
+/** sh: refuse reading anything that exists and is neither a regular file nor a directory (a FIFO would block). */
+const READ_GUARD = `if [ -e "$1" ] && [ ! -f "$1" ] && [ ! -d "$1" ]; then exit ${NOT_REGULAR}; fi\n`
+
+/** sh: refuse writing `arg` in a system tree (as given or resolved) or over something that is not a regular file. */
+const writeGuard = (arg: string) =>
+  `${resolved(arg, "__hr")}
+for __hp in "${arg}" "$__hr"; do case $__hp in ${SYSTEM_CASE} esac; done
+if [ -e "$__hr" ] && [ ! -f "$__hr" ]; then [ -d "$__hr" ] && exit ${EXIT.isDirectory}; exit ${NOT_REGULAR}; fi
+`
+
+/** sh: refuse moving or deleting the entry `arg` (not what a link points to) in a system tree. */
+const entryGuard = (arg: string) =>
+  `__he=${arg}; __hd=\${__he%/*}; [ -n "$__hd" ] || __hd=/
+${resolved("$__hd", "__hd")}
+for __hp in "$__he" "$__hd/\${__he##*/}"; do case $__hp in ${SYSTEM_CASE} esac; done
+`
+
+const REMOVE_GUARD = `${entryGuard("$1")}if [ -e "$1" ] && [ ! -L "$1" ] && [ ! -f "$1" ] && [ ! -d "$1" ]; then exit ${NOT_REGULAR}; fi
+`
+
+/** Type, size, mtime, `dev:ino` and link count (GNU, busybox, then BSD stat). Arg: path. */
+const FILE_STAT_SCRIPT = `[ -e "$1" ] || exit ${EXIT.notFound}
+stat -L -c '%F|%s|%.9Y|%d:%i|%h' -- "$1" 2>/dev/null || stat -L -c '%F|%s|%Y|%d:%i|%h' -- "$1" 2>/dev/null || stat -L -f '%HT|%z|%m|%d:%i|%l' -- "$1"`
 
 export interface TargetFilesConfig {
   /** Run one helper script on the target. */
@@ -35,8 +73,10 @@ export interface TargetFilesConfig {
 
 export type TargetFiles = Pick<TerminalEnvironment, "readFile" | "writeFile" | "stat" | "readDir" | "realPath" | "readLink" | "rename" | "remove">
 
-const fileFailure = (path: string, result: ClientResult, transportProblem: string | undefined): EnvironmentFileError => {
+const fileFailure = (path: string, result: ClientResult, transportProblem: string | undefined, verb: string): EnvironmentFileError => {
   if (transportProblem !== undefined) return new EnvironmentFileError({ path, reason: "Io", message: transportProblem })
+  if (result.code === NOT_REGULAR) return notRegularRefusal(path, verb)
+  if (result.code === SYSTEM_TREE) return systemTreeRefusal(path)
   if (result.code === EXIT.notFound || /No such file or directory|Not a directory/.test(result.stderr)) {
     return new EnvironmentFileError({ path, reason: "NotFound", message: `No such file or directory: ${path}` })
   }
@@ -59,12 +99,15 @@ const parseEntries = (result: ClientResult): ReadonlyArray<DirEntry> =>
   })
 
 const parseStat = (result: ClientResult): FileStat => {
-  const [type = "", size = "0", mtime = "0"] = result.stdout.toString("utf8").trim().split("|")
+  const [type = "", size = "0", mtime = "0", identity = "", links = ""] = result.stdout.toString("utf8").trim().split("|")
   const seconds = Number(mtime)
+  const count = Number(links)
   return {
     type: /^regular/i.test(type) ? "file" : /^directory$/i.test(type) ? "directory" : "other",
     size: Number(size) || 0,
-    mtimeMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0
+    mtimeMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0,
+    identity: /^\d+:\d+$/.test(identity) ? identity : undefined,
+    links: links.length > 0 && Number.isInteger(count) ? count : undefined
   }
 }
 
@@ -75,14 +118,15 @@ export const makeTargetFiles = ({ failure, rawAbsolute, resolve, script }: Targe
     source: string,
     args: ReadonlyArray<string>,
     input: Uint8Array | string | undefined,
-    onSuccess: (result: ClientResult) => A
+    onSuccess: (result: ClientResult) => A,
+    verb = "read"
   ): Effect.Effect<A, EnvironmentFileError> =>
     script(source, args, input).pipe(
       Effect.mapError((error) => new EnvironmentFileError({ path, reason: "Io", message: error.message })),
       Effect.flatMap((result) =>
         result.code === 0
           ? Effect.succeed(onSuccess(result))
-          : Effect.fail(fileFailure(path, result, failure(result.code, result.stderr)))
+          : Effect.fail(fileFailure(path, result, failure(result.code, result.stderr), verb))
       )
     )
 
@@ -93,17 +137,18 @@ export const makeTargetFiles = ({ failure, rawAbsolute, resolve, script }: Targe
         const range = options === undefined
           ? ["", ""]
           : [options.offset === undefined ? "" : String(Math.max(0, Math.floor(options.offset))), options.length === undefined ? "" : String(Math.max(0, Math.floor(options.length)))]
-        return fileOp(target, READ_SCRIPT, [target, ...range], undefined, (result): Uint8Array => result.stdout)
+        return fileOp(target, READ_GUARD + READ_SCRIPT, [target, ...range], undefined, (result): Uint8Array => result.stdout)
       }),
     writeFile: (path, data, options) =>
       Effect.suspend(() => {
         const target = resolve(path)
-        return fileOp(target, options?.atomic === true ? WRITE_ATOMIC_SCRIPT : WRITE_SCRIPT, [target], data, () => undefined)
+        const write = options?.atomic === true ? WRITE_ATOMIC_SCRIPT : WRITE_SCRIPT
+        return fileOp(target, writeGuard("$1") + write, [target], data, () => undefined, "write")
       }),
     stat: (path) =>
       Effect.suspend(() => {
         const target = resolve(path)
-        return fileOp(target, STAT_SCRIPT, [target], undefined, parseStat)
+        return fileOp(target, FILE_STAT_SCRIPT, [target], undefined, parseStat)
       }),
     readDir: (path) =>
       Effect.suspend(() => {
@@ -132,12 +177,12 @@ export const makeTargetFiles = ({ failure, rawAbsolute, resolve, script }: Targe
     rename: (from, to) =>
       Effect.suspend(() => {
         const source = resolve(from)
-        return fileOp(source, RENAME_SCRIPT, [source, resolve(to)], undefined, () => undefined)
+        return fileOp(source, entryGuard("$1") + writeGuard("$2") + RENAME_SCRIPT, [source, resolve(to)], undefined, () => undefined, "move")
       }),
     remove: (path) =>
       Effect.suspend(() => {
         const target = resolve(path)
-        return fileOp(target, REMOVE_SCRIPT, [target], undefined, () => undefined)
+        return fileOp(target, REMOVE_GUARD + REMOVE_SCRIPT, [target], undefined, () => undefined, "delete")
       })
   }
 }

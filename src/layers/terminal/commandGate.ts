@@ -1,22 +1,76 @@
 /**
  * The only place an `ApprovedCommand` is made: a command (or text typed into
  * a process) reaches a shell only after Approval has said yes for it, on the
- * path it will take, for the backend it will run on.
+ * path it will take, for the backend it will run on. When the environment is
+ * known, Approval may look into it (exports, scripts the command runs, where
+ * its paths lead); without one it judges those as unknown.
  */
-import { Effect } from "effect"
-import type { ApprovalService, CommandDenied, CommandPath } from "../../services/Approval.js"
-import type { ApprovedCommand, BackendInfo } from "../../services/TerminalBackend.js"
+import { Effect, Option } from "effect"
+import type { ApprovalService, CodeLanguage, CommandDenied, CommandPath, CommandSurroundings } from "../../services/Approval.js"
+import type { ApprovedCommand, BackendInfo, TerminalEnvironment } from "../../services/TerminalBackend.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
+
+/** Backends whose commands see the host's own files (so a host path means the same file to both). */
+const HOST_FILES = new Set(["local", "sandbox"])
+
+const isEnvironment = (target: TerminalEnvironment | BackendInfo): target is TerminalEnvironment => "readFile" in target
+
+export const surroundingsOf = (env: TerminalEnvironment): CommandSurroundings => ({
+  cwd: env.cwd,
+  variables: env.variables,
+  readText: (path, maxBytes) =>
+    env.stat(path).pipe(
+      Effect.flatMap((st) =>
+        st.type === "file" && st.size <= maxBytes
+          ? Effect.map(env.readFile(path), (bytes) => Option.some(Buffer.from(bytes).toString("utf8")))
+          : Effect.succeed(Option.none<string>())
+      ),
+      Effect.orElseSucceed(() => Option.none<string>())
+    ),
+  realPath: env.realPath,
+  isDirectory: (path) =>
+    env.stat(path).pipe(
+      Effect.map((st) => st.type === "directory"),
+      Effect.orElseSucceed(() => false)
+    ),
+  sharesHostFiles: HOST_FILES.has(env.kind)
+})
 
 export const approveCommand = (
   approval: ApprovalService,
-  backend: BackendInfo,
+  target: TerminalEnvironment | BackendInfo,
   context: ToolCallContext,
   text: string,
-  path: CommandPath
+  path: CommandPath,
+  language?: CodeLanguage
 ): Effect.Effect<ApprovedCommand, CommandDenied> =>
   Effect.map(
-    approval.check({ command: text, context, backend: { kind: backend.kind, isolated: backend.isolated }, path }),
+    approval.check({
+      command: text,
+      context,
+      backend: { kind: target.kind, isolated: target.isolated },
+      path,
+      language,
+      surroundings: isEnvironment(target) ? surroundingsOf(target) : undefined
+    }),
     // The brand is declared, never constructed: this cast is the approval boundary.
     (grant) => ({ text, path, grant }) as unknown as ApprovedCommand
+  )
+
+/**
+ * Text typed into a running program: judged together with the unfinished
+ * statement it continues (`typedSoFar`, already written), as the program will
+ * read it, but approved for writing `text` only.
+ */
+export const approveInput = (
+  approval: ApprovalService,
+  env: TerminalEnvironment,
+  context: ToolCallContext,
+  typedSoFar: string,
+  text: string,
+  language: CodeLanguage
+): Effect.Effect<ApprovedCommand, CommandDenied> =>
+  Effect.map(
+    approveCommand(approval, env, context, typedSoFar + text, "process-write", language),
+    (approved) => ({ text, path: approved.path, grant: approved.grant }) as unknown as ApprovedCommand
   )

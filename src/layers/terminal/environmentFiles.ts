@@ -4,13 +4,24 @@
  * symlink resolution in the environment's own view, ranged reads, atomic
  * writes, rename and delete. Paths come in as the environment's commands see
  * them; `hostPath` says where that is on the host.
+ *
+ * Only regular files are read or written: a device, FIFO or socket is
+ * refused (writing /dev/null atomically would replace the device with a
+ * file; opening a FIFO blocks the whole process until a peer appears, beyond
+ * any timeout), and nothing is written or removed in /dev, /proc or /sys
+ * after symlinks are resolved. Every open is non-blocking and checked with
+ * fstat on the descriptor it opened, so a file swapped for a FIFO after a
+ * check cannot block either.
  */
 import { randomBytes } from "node:crypto"
-import { closeSync, openSync, readlinkSync, readSync, realpathSync } from "node:fs"
-import { chmod, lstat, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises"
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync } from "node:fs"
+import type { Stats } from "node:fs"
+import { chmod, lstat, mkdir, open, readdir, rename, stat, unlink, writeFile } from "node:fs/promises"
+import type { FileHandle } from "node:fs/promises"
 import { basename, dirname, join } from "node:path"
 import { Effect } from "effect"
-import type { DirEntry, ReadFileOptions } from "../../services/TerminalBackend.js"
+import { inSystemTree } from "../../lib/systemTrees.js"
+import type { DirEntry, FileStat, ReadFileOptions } from "../../services/TerminalBackend.js"
 import { EnvironmentFileError } from "../../services/TerminalBackend.js"
 
 export interface HostFilesConfig {
@@ -31,6 +42,37 @@ const SYNC_READ_BYTES = 2 * 1024 * 1024
 
 /** Most symlinks followed while resolving one path (Linux's own limit). */
 const MAX_LINKS = 40
+
+export const systemTreeRefusal = (path: string): EnvironmentFileError =>
+  new EnvironmentFileError({
+    path,
+    reason: "Denied",
+    message: `Refusing to write '${path}': device and kernel files (/dev, /proc, /sys) are never written by file tools.`
+  })
+
+export const notRegularRefusal = (path: string, verb = "write"): EnvironmentFileError =>
+  new EnvironmentFileError({
+    path,
+    reason: "Denied",
+    message: `Refusing to ${verb} '${path}': not a regular file (a device, FIFO or socket). Only regular files are read or written by file tools.`
+  })
+
+const isDirectoryError = (path: string) => Object.assign(new Error(`Is a directory: ${path}`), { code: "EISDIR" })
+
+/** Thrown inside a try when the descriptor turned out not to be a regular file. */
+class NotRegular extends Error {}
+
+const describeStats = (s: Stats): FileStat => ({
+  type: s.isFile() ? "file" : s.isDirectory() ? "directory" : "other",
+  size: s.size,
+  mtimeMs: s.mtimeMs,
+  identity: `${s.dev}:${s.ino}`,
+  links: s.nlink
+})
+
+/** Opened without waiting for a FIFO's peer (O_NONBLOCK changes nothing for regular files). */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK
 
 /** Join `rest` onto an absolute path, lexically. */
 const joinAll = (base: string, rest: ReadonlyArray<string>): string => {
@@ -91,8 +133,9 @@ export const makeHostFiles = (config: HostFilesConfig) => {
   const readRangeSync = (target: string, offset: number, length: number): Effect.Effect<Uint8Array, EnvironmentFileError> =>
     Effect.try({
       try: () => {
-        const fd = openSync(config.hostPath(target), "r")
+        const fd = openSync(config.hostPath(target), READ_FLAGS)
         try {
+          checkReadable(fstatSync(fd), target)
           const buffer = Buffer.allocUnsafe(length)
           let filled = 0
           while (filled < length) {
@@ -105,7 +148,7 @@ export const makeHostFiles = (config: HostFilesConfig) => {
           closeSync(fd)
         }
       },
-      catch: (e) => config.fileError(target, e)
+      catch: (e) => fileError(target, e, "read")
     })
 
   const readRange = (target: string, options: ReadFileOptions): Effect.Effect<Uint8Array, EnvironmentFileError> =>
@@ -113,10 +156,11 @@ export const makeHostFiles = (config: HostFilesConfig) => {
       ? readRangeSync(target, Math.max(0, options.offset ?? 0), Math.max(0, options.length))
       : Effect.tryPromise({
       try: async () => {
-        const handle = await open(config.hostPath(target), "r")
+        const handle = await open(config.hostPath(target), READ_FLAGS)
         try {
+          const stats = checkReadable(await handle.stat(), target)
           const offset = Math.max(0, options.offset ?? 0)
-          const length = options.length ?? Math.max(0, (await handle.stat()).size - offset)
+          const length = options.length ?? Math.max(0, stats.size - offset)
           const buffer = Buffer.alloc(Math.max(0, length))
           let filled = 0
           while (filled < buffer.length) {
@@ -129,12 +173,86 @@ export const makeHostFiles = (config: HostFilesConfig) => {
           await handle.close()
         }
       },
-      catch: (e) => config.fileError(target, e)
+      catch: (e) => fileError(target, e, "read")
     })
+
+  /** The whole file, however large; /proc files (size 0) are read to their end. */
+  const readWhole = (target: string): Effect.Effect<Uint8Array, EnvironmentFileError> =>
+    Effect.tryPromise({
+      try: async () => {
+        const handle = await open(config.hostPath(target), READ_FLAGS)
+        try {
+          checkReadable(await handle.stat(), target)
+          return await handle.readFile()
+        } finally {
+          await handle.close()
+        }
+      },
+      catch: (e) => fileError(target, e, "read")
+    })
+
+  /**
+   * Why `target` may not be written: a system tree (as written, or once its
+   * links are resolved), or an existing file that is not a regular one.
+   * `final` is the resolved path. stat() does not open, so a FIFO cannot block it.
+   */
+  const writeProblem = (target: string, final: string): EnvironmentFileError | undefined => {
+    if (inSystemTree(target) || inSystemTree(final)) return systemTreeRefusal(final)
+    const refused = denied(target) ?? (final === target ? undefined : denied(final))
+    if (refused !== undefined) return refused
+    let stats: Stats
+    try {
+      stats = statSync(config.hostPath(final))
+    } catch {
+      return undefined // absent (or unreadable: the write itself will say)
+    }
+    if (stats.isDirectory()) return new EnvironmentFileError({ path: final, reason: "IsDirectory", message: `Is a directory: ${final}` })
+    return stats.isFile() ? undefined : notRegularRefusal(final)
+  }
+
+  /** A plain (not atomic) write into the file itself, refusing whatever the descriptor turns out to be if not a regular file. */
+  const writeInPlace = async (final: string, data: Uint8Array | string) => {
+    const host = config.hostPath(final)
+    await mkdir(dirname(host), { recursive: true })
+    let handle: FileHandle
+    try {
+      handle = await open(host, WRITE_FLAGS, 0o666)
+    } catch (error) {
+      // A FIFO without a reader: O_NONBLOCK makes the open fail instead of waiting.
+      if (errnoOf(error) === "ENXIO") throw new NotRegular()
+      throw error
+    }
+    try {
+      const stats = await handle.stat()
+      if (stats.isDirectory()) throw isDirectoryError(final)
+      if (!stats.isFile()) throw new NotRegular()
+      await handle.truncate(0)
+      await handle.writeFile(data)
+    } finally {
+      await handle.close()
+    }
+  }
 
   const denied = (path: string): EnvironmentFileError | undefined => {
     const reason = config.writeDenied(path)
     return reason === undefined ? undefined : new EnvironmentFileError({ path, reason: "Denied", message: reason })
+  }
+
+  const fileError = (path: string, error: unknown, verb: string): EnvironmentFileError =>
+    error instanceof NotRegular ? notRegularRefusal(path, verb) : config.fileError(path, error)
+
+  /** Fails (inside a try) unless the opened descriptor is a regular file; a directory keeps its usual error. */
+  const checkReadable = (stats: Stats, target: string): Stats => {
+    if (stats.isDirectory()) throw isDirectoryError(target)
+    if (!stats.isFile()) throw new NotRegular()
+    return stats
+  }
+
+  /** A name being moved or deleted: the entry itself (a link, not its target) must not be in a system tree. */
+  const movedProblem = (path: string): EnvironmentFileError | undefined => {
+    const parent = realPathSync(dirname(path))
+    const entry = parent === "/" ? `/${basename(path)}` : `${parent}/${basename(path)}`
+    return inSystemTree(path) || inSystemTree(entry) ? systemTreeRefusal(entry) : undefined
   }
 
   return {
@@ -151,8 +269,21 @@ export const makeHostFiles = (config: HostFilesConfig) => {
 
     readFile: (target: string, options?: ReadFileOptions): Effect.Effect<Uint8Array, EnvironmentFileError> =>
       options === undefined || (options.offset === undefined && options.length === undefined)
-        ? Effect.tryPromise({ try: () => readFile(config.hostPath(target)), catch: (e) => config.fileError(target, e) })
+        ? readWhole(target)
         : readRange(target, options),
+
+    /** One synchronous stat (a metadata lookup, never blocks on a FIFO): cheaper than a thread-pool round trip. */
+    stat: (target: string): Effect.Effect<FileStat, EnvironmentFileError> =>
+      Effect.try({ try: () => describeStats(statSync(config.hostPath(target))), catch: (e) => config.fileError(target, e) }),
+
+    /** Write in place (creating the directory), only into a regular file or a new one. */
+    write: (target: string, data: Uint8Array | string): Effect.Effect<void, EnvironmentFileError> =>
+      Effect.suspend(() => {
+        const final = realPathSync(target)
+        const refused = writeProblem(target, final)
+        if (refused !== undefined) return Effect.fail(refused)
+        return Effect.tryPromise({ try: () => writeInPlace(final, data), catch: (e) => fileError(final, e, "write") })
+      }),
 
     readDir: (target: string): Effect.Effect<ReadonlyArray<DirEntry>, EnvironmentFileError> =>
       Effect.tryPromise({
@@ -169,16 +300,20 @@ export const makeHostFiles = (config: HostFilesConfig) => {
     writeAtomic: (target: string, data: Uint8Array | string): Effect.Effect<void, EnvironmentFileError> =>
       Effect.suspend(() => {
         const final = realPathSync(target)
-        const refused = denied(target) ?? (final === target ? undefined : denied(final))
+        const refused = writeProblem(target, final)
         if (refused !== undefined) return Effect.fail(refused)
         const host = config.hostPath(final)
         return Effect.tryPromise({
           try: async () => {
             await mkdir(dirname(host), { recursive: true })
-            const mode = await stat(host).then((s) => s.mode & 0o7777, () => undefined)
+            const existing = await stat(host).catch(() => undefined)
+            // Checked again just before the rename: it would put a file where a device or FIFO was.
+            if (existing !== undefined && !existing.isFile()) throw existing.isDirectory() ? isDirectoryError(final) : new NotRegular()
+            const mode = existing === undefined ? undefined : existing.mode & 0o7777
             const temp = join(dirname(host), `.${basename(host)}.hermes-${randomBytes(6).toString("hex")}.tmp`)
             try {
-              await writeFile(temp, data, mode === undefined ? {} : { mode })
+              // "wx": never through something already at the temp name (a planted link or FIFO).
+              await writeFile(temp, data, mode === undefined ? { flag: "wx" } : { mode, flag: "wx" })
               // The umask may have dropped bits of the original mode.
               if (mode !== undefined) await chmod(temp, mode)
               await rename(temp, host)
@@ -187,13 +322,13 @@ export const makeHostFiles = (config: HostFilesConfig) => {
               throw error
             }
           },
-          catch: (e) => config.fileError(target, e)
+          catch: (e) => fileError(target, e, "write")
         })
       }),
 
     rename: (from: string, to: string): Effect.Effect<void, EnvironmentFileError> =>
       Effect.suspend(() => {
-        const refused = denied(from) ?? denied(to)
+        const refused = denied(from) ?? denied(to) ?? movedProblem(from) ?? writeProblem(to, realPathSync(to))
         if (refused !== undefined) return Effect.fail(refused)
         return Effect.tryPromise({
           try: async () => {
@@ -206,17 +341,17 @@ export const makeHostFiles = (config: HostFilesConfig) => {
 
     remove: (target: string): Effect.Effect<void, EnvironmentFileError> =>
       Effect.suspend(() => {
-        const refused = denied(target)
+        const refused = denied(target) ?? movedProblem(target)
         if (refused !== undefined) return Effect.fail(refused)
         const host = config.hostPath(target)
         return Effect.tryPromise({
           try: async () => {
-            if ((await lstat(host)).isDirectory()) {
-              throw Object.assign(new Error(`Is a directory: ${target}`), { code: "EISDIR" })
-            }
+            const entry = await lstat(host)
+            if (entry.isDirectory()) throw isDirectoryError(target)
+            if (!entry.isFile() && !entry.isSymbolicLink()) throw new NotRegular()
             await unlink(host)
           },
-          catch: (e) => config.fileError(target, e)
+          catch: (e) => fileError(target, e, "delete")
         })
       })
   }

@@ -19,6 +19,10 @@ export interface TerminalSettings {
   readonly envPassthrough: ReadonlyArray<string>
   readonly sandboxNetwork: boolean
   readonly sandboxDir: string | undefined
+  /** Make the runtime's home read-only for commands where the backend can (default true). */
+  readonly protectHome: boolean
+  /** Host paths under a home the sandbox may read (homes are hidden otherwise). */
+  readonly sandboxHomeBinds: ReadonlyArray<string>
 }
 
 const positive = (value: number | undefined, fallback: number): number =>
@@ -37,6 +41,8 @@ export const terminalSettings = (config: HermesConfig): TerminalSettings => {
     lifetimeSeconds: positive(t.lifetime_seconds, TERMINAL_DEFAULTS.lifetimeSeconds),
     envPassthrough: t.env_passthrough ?? [],
     sandboxNetwork: t.sandbox_network === true,
-    sandboxDir: t.sandbox_dir
+    sandboxDir: t.sandbox_dir,
+    protectHome: t.protect_home !== false,
+    sandboxHomeBinds: t.sandbox_home_binds ?? []
   }
 }

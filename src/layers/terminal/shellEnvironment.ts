@@ -5,14 +5,12 @@
  * output capture, and file access through a host-path mapping the backend
  * supplies. The environment's scope owns every process it starts.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, unlinkSync } from "node:fs"
-import { mkdir, readFile, writeFile } from "node:fs/promises"
-import { dirname, isAbsolute, resolve as resolvePath } from "node:path"
+import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
+import { isAbsolute, resolve as resolvePath } from "node:path"
 import { Deferred, Effect, Exit, Mailbox, Option } from "effect"
 import type { Scope } from "effect"
 import type {
   ApprovedCommand,
-  FileStat,
   RunningProcess,
   RunOptions,
   RunResult,
@@ -25,7 +23,7 @@ import { makeHostFiles } from "./environmentFiles.js"
 import { startChild } from "./child.js"
 import type { ChildHandle } from "./child.js"
 import { terminateGroup } from "./processGroup.js"
-import { cwdResultFile, envResultFile, shellArgs } from "./shellScript.js"
+import { cwdResultFile, envResultFile, shellArgs, snapshotScript } from "./shellScript.js"
 
 export interface ShellEnvironmentConfig {
   readonly kind: string
@@ -33,15 +31,20 @@ export interface ShellEnvironmentConfig {
   readonly taskId: string
   /** Starting and fallback directory, as commands see it. */
   readonly home: string
-  /** Host directory for the snapshot and per-run files; commands must see it at the same path. Removed on close. */
+  /**
+   * Host directory for the export snapshots commands source: written only by the runtime
+   * (read-only to commands where the backend protects it). Commands must see it at the same path.
+   */
   readonly stateDir: string
+  /** Host directory where each command's wrapper writes its cwd and exports (writable by commands, same path inside). */
+  readonly outDir: string
   /** Variables every command starts with (already filtered). */
   readonly env: Readonly<Record<string, string>>
-  /** The program and arguments that run `bash <bashArgs>` (bwrap wraps it). */
-  readonly launch: (bashArgs: ReadonlyArray<string>, options: { readonly pty: boolean }) => {
+  /** The program and arguments that run `bash <bashArgs>` (bwrap or nsenter wraps it). */
+  readonly launch: (bashArgs: ReadonlyArray<string>, options: { readonly pty: boolean }) => Effect.Effect<{
     readonly file: string
     readonly args: ReadonlyArray<string>
-  }
+  }, TerminalError>
   /** Where a path as commands see it lives on the host. */
   readonly hostPath: (path: string) => string
   /** `hostPath` is the identity (commands see the host's own files), which allows faster symlink resolution. */
@@ -87,14 +90,19 @@ const awaitReal = <A>(deferred: Deferred.Deferred<A>, ms: number): Effect.Effect
 export const makeShellEnvironment = (config: ShellEnvironmentConfig): Effect.Effect<TerminalEnvironment, TerminalError, Scope.Scope> =>
   Effect.gen(function*() {
     yield* Effect.try({
-      try: () => mkdirSync(config.stateDir, { recursive: true, mode: 0o700 }),
+      try: () => {
+        mkdirSync(config.stateDir, { recursive: true, mode: 0o700 })
+        mkdirSync(config.outDir, { recursive: true, mode: 0o700 })
+      },
       catch: (e) => new TerminalError({ message: `cannot create environment state: ${e instanceof Error ? e.message : String(e)}` })
     })
     let cwd = config.home
     let active = 0
     let runs = 0
-    // The newest export snapshot, and how many starting commands still read each older one.
+    // The newest export snapshot (and its variables), and how many starting commands still read each older one.
     let snapshot: string | undefined
+    let snapshotVariables: Readonly<Record<string, string>> | undefined
+    let snapshots = 0
     const readers = new Map<string, number>()
     const dropSnapshot = (file: string) => {
       if (file === snapshot || (readers.get(file) ?? 0) > 0) return
@@ -122,15 +130,18 @@ export const makeShellEnvironment = (config: ShellEnvironmentConfig): Effect.Eff
     // Closing the environment stops everything still running in it, then drops its state.
     yield* Effect.addFinalizer(() =>
       Effect.forEach([...live], (pgid) => terminateGroup(pgid), { concurrency: "unbounded", discard: true }).pipe(
-        Effect.zipRight(Effect.sync(() => rmSync(config.stateDir, { recursive: true, force: true })))
+        Effect.zipRight(Effect.sync(() => {
+          rmSync(config.stateDir, { recursive: true, force: true })
+          rmSync(config.outDir, { recursive: true, force: true })
+        }))
       )
     )
 
     /** Read what the command left behind: its cwd, and its exports as the next snapshot. */
     const collectState = (runId: string, startedFrom: string | undefined, trackCwd: boolean) =>
       Effect.sync(() => {
-        const cwdFile = cwdResultFile(config.stateDir, runId)
-        const envFile = envResultFile(config.stateDir, runId)
+        const cwdFile = cwdResultFile(config.outDir, runId)
+        const envFile = envResultFile(config.outDir, runId)
         let complete = false
         try {
           const next = readFileSync(cwdFile, "utf8").trim()
@@ -142,13 +153,26 @@ export const makeShellEnvironment = (config: ShellEnvironmentConfig): Effect.Eff
           // killed before it could write: keep the previous cwd
         }
         // The trap writes the exports first and the cwd second: only a run that got as far
-        // as the cwd left a complete export file. A partial one is dropped.
-        if (complete && existsSync(envFile)) {
-          const previous = snapshot
-          snapshot = envFile
-          if (previous !== undefined) dropSnapshot(previous)
-        } else if (existsSync(envFile)) {
-          dropSnapshot(envFile)
+        // as the cwd left a complete report. A partial one is dropped.
+        let report: string | undefined
+        try {
+          report = readFileSync(envFile, "utf8")
+          unlinkSync(envFile)
+        } catch {
+          // no report
+        }
+        if (complete && report !== undefined) {
+          try {
+            const next = snapshotScript(report)
+            const file = `${config.stateDir}/s${++snapshots}.sh`
+            writeFileSync(file, next.script, { mode: 0o600 })
+            const previous = snapshot
+            snapshot = file
+            snapshotVariables = next.variables
+            if (previous !== undefined) dropSnapshot(previous)
+          } catch {
+            // the state directory is gone (closing): keep the previous snapshot
+          }
         }
         unpin(startedFrom)
       })
@@ -173,7 +197,7 @@ export const makeShellEnvironment = (config: ShellEnvironmentConfig): Effect.Eff
       const explicit = options.cwd
       const args = shellArgs(
         {
-          stateDir: config.stateDir,
+          outDir: config.outDir,
           snapshot: snapshot,
           runId,
           cwd: explicit ?? cwd,
@@ -184,14 +208,16 @@ export const makeShellEnvironment = (config: ShellEnvironmentConfig): Effect.Eff
         command.text
       )
       const pty = options.pty === true
-      const { file, args: argv } = config.launch(args, { pty })
-      return Effect.map(
-        startChild({ file, args: argv, cwd: config.home, env: config.env, pty, stdin: io.stdinPipe }, events),
-        (child) => {
+      return config.launch(args, { pty }).pipe(
+        Effect.flatMap(({ file, args: argv }) =>
+          startChild({ file, args: argv, cwd: config.home, env: config.env, pty, stdin: io.stdinPipe }, events)
+        ),
+        Effect.map((child) => {
           track(child.pid)
           return { child, runId, startedFrom }
-        }
-      ).pipe(Effect.tapError(() => Effect.sync(() => unpin(startedFrom))))
+        }),
+        Effect.tapError(() => Effect.sync(() => unpin(startedFrom)))
+      )
     }
 
     /** Make sure the process is gone: kill its group when still running, and wait (bounded) for the exit. */
@@ -318,48 +344,20 @@ export const makeShellEnvironment = (config: ShellEnvironmentConfig): Effect.Eff
       home: config.home,
       cwd: Effect.sync(() => cwd),
       active: Effect.sync(() => active),
+      variables: Effect.sync(() => snapshotVariables ?? config.env),
       run,
       spawn,
       resolvePath: (path) => Effect.sync(() => resolve(path)),
-      readFile: (path, options) => {
-        const target = resolve(path)
-        if (options !== undefined) return files.readFile(target, options)
-        return Effect.tryPromise({
-          try: () => readFile(config.hostPath(target)),
-          catch: (e) => fileError(target, e)
-        })
-      },
+      readFile: (path, options) => files.readFile(resolve(path), options),
       readDir: (path) => files.readDir(resolve(path)),
       realPath: (path) => files.realPath(rawAbsolute(path)),
       readLink: (path) => files.readLink(resolve(path)),
       rename: (from, to) => files.rename(resolve(from), resolve(to)),
       remove: (path) => files.remove(resolve(path)),
-      writeFile: (path, data, options) => {
-        const target = resolve(path)
-        if (options?.atomic === true) return files.writeAtomic(target, data)
-        const denied = config.writeDenied(target)
-        if (denied !== undefined) return Effect.fail(new EnvironmentFileError({ path: target, reason: "Denied", message: denied }))
-        const host = config.hostPath(target)
-        return Effect.tryPromise({
-          try: async () => {
-            await mkdir(dirname(host), { recursive: true })
-            await writeFile(host, data)
-          },
-          catch: (e) => fileError(target, e)
-        })
-      },
-      // One synchronous stat (a metadata lookup) is cheaper than a thread-pool round trip.
-      stat: (path) => {
-        const target = resolve(path)
-        return Effect.try({
-          try: () => statSync(config.hostPath(target)),
-          catch: (e) => fileError(target, e)
-        }).pipe(Effect.map((s): FileStat => ({
-          type: s.isFile() ? "file" : s.isDirectory() ? "directory" : "other",
-          size: s.size,
-          mtimeMs: s.mtimeMs
-        })))
-      }
+      // Regular files only, never into /dev, /proc or /sys: see environmentFiles.ts.
+      writeFile: (path, data, options) =>
+        options?.atomic === true ? files.writeAtomic(resolve(path), data) : files.write(resolve(path), data),
+      stat: (path) => files.stat(resolve(path))
     }
     return environment
   })

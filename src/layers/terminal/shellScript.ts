@@ -5,13 +5,22 @@
  * variables carry over: the script sources the task's latest snapshot of
  * exported variables, changes to the tracked directory, runs the command with
  * `eval`, and on exit (however the command ends, `exit` included) writes
- * `export -p` and `pwd -P` to files named after this run; the environment
- * reads the cwd and makes the new export file the next snapshot. Only bash
- * builtins run on this path.
+ * `export -p` and `pwd -P` to report files named after this run; the
+ * environment reads the cwd, and writes the exports it could parse as the
+ * next snapshot (`snapshotScript`). Only bash builtins run on this path.
+ *
+ * The report directory is writable by the command (its own shell writes the
+ * report), so what is sourced is never the report itself: the snapshot is
+ * rebuilt from parsed names and values, `export NAME='value'` lines only, in
+ * a directory commands cannot write when the home is protected. A command
+ * that scribbles code into a report can change exported values, as `export`
+ * could, and nothing more.
  *
  * Snapshots are never renamed over one another: on ext4 a rename that
  * replaces a file flushes its data first, which cost a millisecond a command.
  */
+import { parseExportSnapshot } from "./exportSnapshot.js"
+
 
 /** Single-quote for bash. */
 export const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`
@@ -19,9 +28,9 @@ export const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 export interface ScriptSpec {
-  /** Directory holding the per-run result files. */
-  readonly stateDir: string
-  /** The export snapshot to start from (a previous run's `.env` file), if any. */
+  /** Directory the command writes its report files to. */
+  readonly outDir: string
+  /** The export snapshot to start from, if any. */
   readonly snapshot?: string | undefined
   /** Names this run's result files: `<runId>.env`, `<runId>.cwd`. */
   readonly runId: string
@@ -34,11 +43,28 @@ export interface ScriptSpec {
   readonly persist: boolean
 }
 
-export const envResultFile = (stateDir: string, runId: string) => `${stateDir}/${runId}.env`
-export const cwdResultFile = (stateDir: string, runId: string) => `${stateDir}/${runId}.cwd`
+export const envResultFile = (outDir: string, runId: string) => `${outDir}/${runId}.env`
+export const cwdResultFile = (outDir: string, runId: string) => `${outDir}/${runId}.cwd`
+
+/** `declare -a…x NAME=(…)`: an exported array, which no environment can carry. */
+const ARRAY_LINE = /^declare -[a-zA-Z-]*[aA][a-zA-Z-]* ([A-Za-z_][A-Za-z0-9_]*)=/gm
+
+/**
+ * The snapshot the next command sources, rebuilt from an `export -p` report:
+ * only `export NAME='value'` lines, whatever else the report holds.
+ */
+export const snapshotScript = (report: string): { readonly script: string; readonly variables: Record<string, string> } => {
+  const variables = parseExportSnapshot(report)
+  for (const match of report.matchAll(ARRAY_LINE)) delete variables[match[1] ?? ""]
+  let script = ""
+  for (const [name, value] of Object.entries(variables)) {
+    if (NAME.test(name)) script += `export ${name}=${shellQuote(value)}\n`
+  }
+  return { script, variables }
+}
 
 export const wrapperScript = (spec: ScriptSpec): string => {
-  const state = shellQuote(spec.stateDir)
+  const state = shellQuote(spec.outDir)
   const extra = Object.entries(spec.env ?? {}).filter(([name]) => NAME.test(name))
   const unexport = extra.length === 0 ? "" : `export -n ${extra.map(([name]) => name).join(" ")} 2>/dev/null; `
   const cd = spec.fallbackCwd === undefined

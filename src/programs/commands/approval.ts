@@ -2,7 +2,6 @@
  * `hermes-effect approval check`: detection only (no prompt, no config change).
  * `hermes-effect approvals list | allow <key> | revoke <key>`: the permanent allowlist.
  */
-import { readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { Args, Command } from "@effect/cli"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
@@ -13,7 +12,9 @@ import { StateDatabaseLive } from "../../layers/sql/StateDatabase.js"
 import { ConfigLive, resolveHome } from "../../layers/ConfigLive.js"
 import { ApprovalAudit } from "../../services/ApprovalAudit.js"
 import { Config } from "../../services/Config.js"
+import { operatorOnly } from "../operatorOnly.js"
 import { jsonOption, table, writeOut } from "./shared.js"
+import { readStdinText } from "./stdinText.js"
 
 export class ApprovalInputError extends Data.TaggedError("ApprovalInputError")<{ readonly message: string }> {}
 
@@ -42,7 +43,7 @@ const check = Command.make(
     Effect.gen(function*() {
       const commands = opts.commands.length > 0
         ? opts.commands
-        : yield* commandsFromStdin(readFileSync(0, "utf8"))
+        : yield* commandsFromStdin(yield* readStdinText((message) => new ApprovalInputError({ message: `cannot read commands from stdin: ${message}` })))
       const env = { home: homedir(), hermesHome: resolveHome().root }
       const rows = commands.map((command) => ({ command, ...detectCommand(command, env) }))
       if (opts.json) return yield* writeOut(rows.map((r) => JSON.stringify(r)).join("\n"))
@@ -96,7 +97,7 @@ const list = Command.make("list", { json: jsonOption }, (opts) =>
 
 const keyArg = Args.text({ name: "key" }).pipe(Args.withDescription("A rule description (e.g. 'recursive delete'), a command, or a glob"))
 
-const allow = Command.make("allow", { key: keyArg }, ({ key }) =>
+const allow = Command.make("allow", { key: keyArg }, operatorOnly("approvals allow", ({ key }) =>
   configOnly(Effect.gen(function*() {
     const config = yield* Config
     const current = (yield* config.current).command_allowlist ?? []
@@ -104,9 +105,9 @@ const allow = Command.make("allow", { key: keyArg }, ({ key }) =>
     yield* config.set(["command_allowlist"], [...current, key])
     yield* writeOut(`allowed: ${key}`)
   }))
-).pipe(Command.withDescription("Add a key to command_allowlist in config.yaml (comments kept)"))
+)).pipe(Command.withDescription("Add a key to command_allowlist in config.yaml (comments kept); refused inside a tool call"))
 
-const revoke = Command.make("revoke", { key: keyArg }, ({ key }) =>
+const revoke = Command.make("revoke", { key: keyArg }, operatorOnly("approvals revoke", ({ key }) =>
   configOnly(Effect.gen(function*() {
     const config = yield* Config
     const current = (yield* config.current).command_allowlist ?? []
@@ -114,7 +115,7 @@ const revoke = Command.make("revoke", { key: keyArg }, ({ key }) =>
     yield* config.set(["command_allowlist"], current.filter((k) => k !== key))
     yield* writeOut(`revoked: ${key}`)
   }))
-).pipe(Command.withDescription("Remove a key from command_allowlist in config.yaml"))
+)).pipe(Command.withDescription("Remove a key from command_allowlist in config.yaml; refused inside a tool call"))
 
 export const approvalsCommand = Command.make("approvals").pipe(
   Command.withDescription("The permanent command allowlist and approval rules"),

@@ -1,51 +1,17 @@
 /** `hermes-effect batch <file.jsonl>`: run a file of tool calls, or of prompts, headless. */
-import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs"
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs"
 import { Args, Command, Options } from "@effect/cli"
-import { Data, Effect, Option } from "effect"
-import { idKey, isPromptBatch, parseBatch, parsePromptBatch, runBatch, runPromptBatch } from "../batchRunner.js"
-import type { BatchResult, PromptResult } from "../batchRunner.js"
+import { Effect, Option } from "effect"
+import { idKey, isPromptBatch, parsePromptBatch, runPromptBatch } from "../batchRunner.js"
+import type { PromptResult } from "../batchRunner.js"
+import { keptLines } from "../resultsFile.js"
+import { runCalls } from "./batchCalls.js"
+import { BatchInputError, progressBar } from "./batchShared.js"
 import { agentRuntime, maxTurnsOption, modelOption, scriptOption } from "./run.js"
-import { splitList, toolsetsOption, withBatchRuntime, writeErr } from "./shared.js"
+import { splitList, toolsetsOption, writeErr } from "./shared.js"
+import { readStdinText } from "./stdinText.js"
 
-/** The batch file cannot be read: a usage problem (exit 2). */
-export class BatchInputError extends Data.TaggedError("BatchInputError")<{ readonly message: string }> {}
-
-const progressBar = (done: number, total: number) => {
-  const width = 30
-  const filled = total === 0 ? width : Math.round((done / total) * width)
-  return `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total}`
-}
-
-/**
- * The complete, readable lines of a results file that `keep` accepts; the file
- * is rewritten (atomically) without the rest: a line cut short by a crash, or
- * a failed prompt that is about to run again.
- */
-const keptLines = (path: string, keep: (value: Record<string, unknown>) => boolean): Array<Record<string, unknown>> => {
-  if (!existsSync(path)) return []
-  const text = readFileSync(path, "utf8")
-  const complete = text.endsWith("\n") ? text : text.slice(0, text.lastIndexOf("\n") + 1)
-  const kept: Array<Record<string, unknown>> = []
-  const lines: Array<string> = []
-  for (const line of complete.split("\n")) {
-    if (line.trim().length === 0) continue
-    try {
-      const value: unknown = JSON.parse(line)
-      if (value !== null && typeof value === "object" && !Array.isArray(value) && keep(value as Record<string, unknown>)) {
-        kept.push(value as Record<string, unknown>)
-        lines.push(line)
-      }
-    } catch {
-      // a damaged line: dropped
-    }
-  }
-  const rewritten = lines.map((l) => `${l}\n`).join("")
-  if (rewritten !== text) {
-    writeFileSync(`${path}.tmp`, rewritten)
-    renameSync(`${path}.tmp`, path)
-  }
-  return kept
-}
+export { BatchInputError } from "./batchShared.js"
 
 interface PromptOptions {
   readonly out: string | undefined
@@ -126,7 +92,9 @@ export const batchCommand = Command.make(
       Options.withDescription("Tasks (or prompts) run at once; lines of one task_id always run in order"),
       Options.withDefault(4)
     ),
-    resume: Options.boolean("resume").pipe(Options.withDescription("Prompts: skip ids already in --out (failed ones run again)")),
+    resume: Options.boolean("resume").pipe(Options.withDescription(
+      "Continue a killed batch from --out: tool-call lines already answered there are not run again; prompts skip ids already done (failed ones run again)"
+    )),
     trajectories: Options.text("trajectories").pipe(
       Options.withDescription("Prompts: append each finished session as a ShareGPT trajectory line to this file"),
       Options.optional
@@ -138,10 +106,13 @@ export const batchCommand = Command.make(
   },
   (opts) =>
     Effect.gen(function*() {
-      const text = yield* Effect.try({
-        try: () => readFileSync(opts.file === "-" ? 0 : opts.file, "utf8"),
-        catch: (e) => new BatchInputError({ message: `cannot read ${opts.file}: ${e instanceof Error ? e.message : String(e)}` })
-      })
+      const unreadable = (message: string) => new BatchInputError({ message: `cannot read ${opts.file}: ${message}` })
+      const text = opts.file === "-"
+        ? yield* readStdinText(unreadable)
+        : yield* Effect.try({
+          try: () => readFileSync(opts.file, "utf8"),
+          catch: (e) => unreadable(e instanceof Error ? e.message : String(e))
+        })
       if (isPromptBatch(text)) {
         return yield* runPrompts(text, {
           out: Option.getOrUndefined(opts.out),
@@ -154,30 +125,9 @@ export const batchCommand = Command.make(
           maxTurns: Option.getOrUndefined(opts.maxTurns)
         })
       }
-      const entries = parseBatch(text)
-      const outPath = Option.getOrUndefined(opts.out)
-      const fd = outPath === undefined ? 1 : openSync(outPath, "w")
-      const tty = process.stderr.isTTY === true
-      let done = 0
-      const onResult = (_: number, r: BatchResult) =>
-        Effect.sync(() => {
-          writeSync(fd, `${JSON.stringify({ id: r.id, tool: r.tool, result: r.result })}\n`)
-          done++
-          if (tty) process.stderr.write(progressBar(done, entries.length))
-        })
-      for (const e of entries) if (e._tag === "Rejected") yield* writeErr(`hermes-effect batch: ${e.rejected.problem}`)
-      const started = performance.now()
-      const results = yield* withBatchRuntime(runBatch(entries, { concurrency: opts.concurrency, onResult })).pipe(
-        Effect.ensuring(Effect.sync(() => (fd === 1 ? undefined : closeSync(fd))))
-      )
-      if (tty) process.stderr.write("\n")
-      const count = (s: string) => results.filter((r) => r.status === s).length
-      yield* writeErr(
-        `batch: ${results.length} lines, ${count("ok")} ok, ${count("error") + count("blocked")} tool errors, ${count("invalid")} invalid lines, ${Math.round(performance.now() - started)} ms`
-      )
-      if (count("invalid") > 0) process.exitCode = 1
+      return yield* runCalls(text, { out: Option.getOrUndefined(opts.out), concurrency: opts.concurrency, resume: opts.resume })
     })
 ).pipe(Command.withDescription(
-  "Run a JSONL file of tool calls (results {\"id\",\"tool\",\"result\"} in input order) or of prompts (one agent run per line, " +
+  "Run a JSONL file of tool calls (results {\"id\",\"tool\",\"result\"} in input order; --resume) or of prompts (one agent run per line, " +
     "results {\"id\",\"status\",\"response\",\"session_id\",…} in completion order; --resume, --trajectories)"
 ))

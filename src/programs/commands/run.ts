@@ -53,7 +53,8 @@ const errorOf = (result: string): string | undefined => {
   if (!result.startsWith("{\"error\"")) return undefined
   try {
     const parsed: unknown = JSON.parse(result)
-    return parsed !== null && typeof parsed === "object" && "error" in parsed ? String(parsed.error) : undefined
+    // Only a string: String() of a deeply nested array recurses.
+    return parsed !== null && typeof parsed === "object" && "error" in parsed && typeof parsed.error === "string" ? parsed.error : undefined
   } catch {
     return undefined
   }

@@ -12,6 +12,7 @@ import { SessionStoreSql } from "../../layers/sql/SessionStoreSql.js"
 import { StateDatabaseLive } from "../../layers/sql/StateDatabase.js"
 import { SessionStore } from "../../services/SessionStore.js"
 import type { Session, StoredMessage } from "../../services/SessionStore.js"
+import { operatorOnly } from "../operatorOnly.js"
 import { jsonOption, splitList, table, writeOut } from "./shared.js"
 
 export class SessionsOutputError extends Data.TaggedError("SessionsOutputError")<{ readonly message: string }> {}
@@ -137,13 +138,13 @@ const exportCommand = Command.make(
     }))
 ).pipe(Command.withDescription("Export a session as JSONL (--format sharegpt | messages)"))
 
-const deleteCommand = Command.make("delete", { id: idArg }, (opts) =>
+const deleteCommand = Command.make("delete", { id: idArg }, operatorOnly("sessions delete", (opts) =>
   withSessions(Effect.gen(function*() {
     const store = yield* SessionStore
     const { messages } = yield* store.delete(opts.id)
     yield* writeOut(`deleted session ${opts.id} (${messages} messages)`)
   }))
-).pipe(Command.withDescription("Delete a session with its messages and todo list (forks keep their own copy)"))
+)).pipe(Command.withDescription("Delete a session with its messages and todo list (forks keep their own copy)"))
 
 export const sessionsCommand = Command.make("sessions").pipe(
   Command.withDescription("Sessions in the state database: list, show, search, export, delete"),

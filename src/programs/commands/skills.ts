@@ -11,6 +11,7 @@ import { SkillsLive } from "../../layers/SkillsLive.js"
 import { Skills } from "../../services/Skills.js"
 import type { AuditEntry, Finding } from "../../services/Skills.js"
 import { viewJson } from "../../tools/skills/skillView.js"
+import { operatorOnly } from "../operatorOnly.js"
 import { jsonOption, table, writeErr, writeOut } from "./shared.js"
 
 const withSkills = <A, E>(program: Effect.Effect<A, E, Skills>) =>
@@ -70,7 +71,7 @@ const install = Command.make(
     ),
     path: Args.text({ name: "path" }).pipe(Args.withDescription("A skill folder (holding SKILL.md) or a .tar.gz / .tgz / .tar of one"))
   },
-  (opts) =>
+  operatorOnly("skills install", (opts) =>
     withSkills(Effect.gen(function*() {
       const skills = yield* Skills
       const report = yield* skills.install(opts.path, {
@@ -80,7 +81,7 @@ const install = Command.make(
       }).pipe(Effect.tapErrorTag("SkillBlocked", (e) => (opts.json ? Effect.void : writeOut(e.report))))
       if (opts.json) return yield* writeOut(JSON.stringify(report, null, 2))
       yield* writeOut(`${formatReport(report.scan, report.decision)}\ninstalled ${report.name} → ${report.path}`)
-    }))
+    })))
 ).pipe(Command.withDescription("Scan a skill with the guard and install it into the home's skills folder if the trust policy allows"))
 
 const findingLine = (f: Finding) => `    ${f.severity.toUpperCase().padEnd(8)} ${f.category.padEnd(20)} ${(f.line > 0 ? `${f.file}:${f.line}` : f.file).padEnd(28)} ${f.description}`
@@ -110,13 +111,13 @@ const audit = Command.make(
     }))
 ).pipe(Command.withDescription("Scan installed skills with the guard: verdict, trust, what the policy would decide, findings"))
 
-const uninstall = Command.make("uninstall", { name: Args.text({ name: "name" }).pipe(Args.withDescription("Skill folder name")) }, (opts) =>
+const uninstall = Command.make("uninstall", { name: Args.text({ name: "name" }).pipe(Args.withDescription("Skill folder name")) }, operatorOnly("skills uninstall", (opts) =>
   withSkills(Effect.gen(function*() {
     const skills = yield* Skills
     const change = yield* skills.uninstall(opts.name)
     yield* writeOut(change.message)
   }))
-).pipe(Command.withDescription("Remove a skill from the home's skills folder (a bundled one is not seeded again)"))
+)).pipe(Command.withDescription("Remove a skill from the home's skills folder (a bundled one is not seeded again)"))
 
 export const skillsCommand = Command.make("skills").pipe(
   Command.withDescription("Skill documents: list, view, install (guarded), audit, uninstall"),

@@ -6,9 +6,10 @@
  *   the file; returns a unified diff, or the closest sections on failure.
  * - `mode: patch` — a V4A multi-file patch (Add/Update/Delete/Move), applied
  *   all-or-nothing. Header paths with `..` are refused; every target passes
- *   the same write checks as write_file.
+ *   the same write checks and approval as write_file before anything is written.
  */
 import { Effect, Schema } from "effect"
+import { Approval } from "../../services/Approval.js"
 import { Config } from "../../services/Config.js"
 import { Environments } from "../../services/Environments.js"
 import { FileReadTracker } from "../../services/FileReadTracker.js"
@@ -17,7 +18,7 @@ import { defineTool } from "../defineTool.js"
 import { openEditable, restoreFormat } from "./editableText.js"
 import { fuzzyReplace, isAlreadyApplied, noMatchHint } from "./fuzzyMatch.js"
 import { hasTraversalComponent } from "./pathSafety.js"
-import { FileToolError, outsideWorkspaceWarning, resolveTarget, taskFiles, writeRefusal } from "./taskFiles.js"
+import { approveWrites, FileToolError, outsideWorkspaceWarning, resolveTarget, taskFiles, writeRefusal } from "./taskFiles.js"
 import type { Target, TaskFiles } from "./taskFiles.js"
 import { unifiedDiff } from "./unifiedDiff.js"
 import { applyPlan, planPatch } from "./v4aApply.js"
@@ -89,7 +90,7 @@ const noteWritten = (files: TaskFiles, tracker: FileReadTracker["Type"], paths: 
     yield* tracker.noteOtherToolCall(files.context.taskId)
   })
 
-const replaceMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["Type"]) =>
+const replaceMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["Type"]): Effect.Effect<Result, FileToolError, Approval> =>
   Effect.gen(function*() {
     if (args.path === undefined || args.path.length === 0) return yield* new FileToolError({ message: "path required" })
     if (args.old_string === undefined || args.new_string === undefined) {
@@ -126,6 +127,7 @@ const replaceMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker
       return result
     }
 
+    yield* approveWrites(files, "patch", [target])
     yield* writeTextAtomic(env, target.absolute, args.path, restoreFormat(outcome.content, file))
     yield* noteWritten(files, tracker, [target.real])
     const result: Result = {
@@ -138,7 +140,7 @@ const replaceMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker
     return result
   })
 
-const patchMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["Type"]) =>
+const patchMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["Type"]): Effect.Effect<Result, FileToolError, Approval> =>
   Effect.gen(function*() {
     if (args.patch === undefined || args.patch.trim().length === 0) return yield* new FileToolError({ message: "patch content required" })
     const named = headerPaths(args.patch)
@@ -164,6 +166,8 @@ const patchMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["
       })
     }
     const plan = planned.plan
+    // Every target (added, updated, moved to and from, deleted) before the first write: all or nothing.
+    yield* approveWrites(files, "patch", [...targets.values()])
     const applied = yield* applyPlan(env, plan)
     if (applied.error !== undefined) return yield* new FileToolError({ message: applied.error })
     const touched = [...new Set([...plan.modified, ...plan.created, ...plan.deleted])]
@@ -177,7 +181,7 @@ const patchMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["
     return result
   })
 
-export const patchTool = defineTool<PatchArgs, typeof PatchParameters.Encoded, Config | Environments | FileReadTracker | TerminalBackend>({
+export const patchTool = defineTool<PatchArgs, typeof PatchParameters.Encoded, Approval | Config | Environments | FileReadTracker | TerminalBackend>({
   name: "patch",
   toolset: "file",
   emoji: "🔧",

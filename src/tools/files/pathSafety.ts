@@ -137,6 +137,21 @@ const CREDENTIAL_FILES = [
 ]
 const BYPASS_NOTE = "(Defense-in-depth — not a security boundary; the terminal tool can still bypass.)"
 
+/**
+ * The files the read rules protect by name, for comparing identities (device
+ * and inode): a hard link has another name but is the same file. Our
+ * credential stores in every Hermes home, and the environment files in
+ * `envDirs`. (Token directories are listed by the caller: their files have no fixed names.)
+ */
+export const namedSecretFiles = (paths: SafetyPaths, envDirs: ReadonlyArray<string>): ReadonlyArray<string> =>
+  unique([
+    ...hermesDirs(paths).flatMap((dir) => CREDENTIAL_FILES.map((name) => posix.join(dir, name))),
+    ...envDirs.flatMap((dir) => [...ENV_BASENAMES].map((name) => posix.join(normalizePath(dir), name)))
+  ])
+
+/** The directories holding MCP token files (every file in them is protected). */
+export const tokenDirs = (paths: SafetyPaths): ReadonlyArray<string> => hermesDirs(paths).map((dir) => posix.join(dir, "mcp-tokens"))
+
 /** A secret-bearing environment file by name (`.env.example` and `.env.sample` are fine). */
 export const isSecretEnvFile = (path: string): boolean => ENV_BASENAMES.has(basenameOf(path).toLowerCase())
 
@@ -286,3 +301,11 @@ export const sensitiveWriteError = (
   }
   return undefined
 }
+
+/** Devices and kernel files: never written by a file tool (checked on the literal and the resolved path). */
+export const systemTreeWriteError = (shown: string): string =>
+  `Refusing to write '${shown}': device and kernel files (/dev, /proc, /sys) are never written by file tools.`
+
+/** An existing device, FIFO or socket: replacing it with a regular file (or blocking on it) is never what was meant. */
+export const notRegularWriteError = (shown: string): string =>
+  `Refusing to write '${shown}': it exists and is not a regular file (a device, FIFO or socket). File tools only write regular files.`

@@ -3,10 +3,11 @@
  *
  * Pipeline (Hermes §10.3): device guard (literal path, symlink hops, resolved
  * path) → binary-extension guard → secret/credential read block → not found
- * (similar names) / not a regular file → dedup of unchanged regions → one pass
- * over the bytes (binary sniff, line count, the window) → the character
- * budget, cut on a whole line with `next_offset` → secrets masked →
- * consecutive-read warning and block.
+ * (similar names) / not a regular file → hard links to protected files →
+ * dedup of unchanged regions → one pass over the bytes (binary sniff, line
+ * count, the window, private-key blocks anywhere in the file) → the character
+ * budget, cut on a whole line with `next_offset` → secrets masked (key lines,
+ * shaped tokens, literal secret assignments) → consecutive-read warning and block.
  */
 import { Effect, Schema } from "effect"
 import { Config } from "../../services/Config.js"
@@ -14,11 +15,13 @@ import { Environments } from "../../services/Environments.js"
 import { FileReadTracker } from "../../services/FileReadTracker.js"
 import type { TerminalEnvironment } from "../../services/TerminalBackend.js"
 import { TerminalBackend } from "../../services/TerminalBackend.js"
-import { maskSecrets } from "./redact.js"
+import { KEY_MARKERS, privateKeyLines, REDACTED_KEY_LINE } from "../../lib/redact.js"
+import { maskLines } from "./redact.js"
 import { defineTool } from "../defineTool.js"
 import { extensionOf, formatSize, hasBinaryExtension, identifyBinary, IMAGE_EXTENSIONS, looksBinary, SAMPLE_BYTES } from "./binary.js"
 import { clampLine, LinePager, truncateToCharBudget } from "./linePager.js"
 import { deviceReadError, isBlockedDevice, readBlockError } from "./pathSafety.js"
+import { makeTwinFinder } from "./hardLinks.js"
 import { similarPaths } from "./suggest.js"
 import { FileToolError, resolveTarget, safetyPaths, taskFiles } from "./taskFiles.js"
 
@@ -51,6 +54,25 @@ interface Scan {
   readonly totalLines: number
   readonly bytes: number
   readonly sample: Uint8Array
+  /** Window lines that belong to a private key found anywhere in the file (by index in `lines`). */
+  readonly keyLines: ReadonlyArray<boolean>
+}
+
+const hasKeyMarker = (data: Uint8Array): boolean => KEY_MARKERS.some((marker) => Buffer.from(data.buffer, data.byteOffset, data.length).includes(marker))
+
+/**
+ * Which window lines are private-key material, judged on the whole file: a
+ * window that starts inside a key block (an offset past its BEGIN line) is
+ * redacted like one that shows the whole block.
+ */
+const keyLinesOf = (data: Uint8Array | undefined, first: number, window: ReadonlyArray<string>): ReadonlyArray<boolean> => {
+  if (data === undefined) {
+    // Too large to look at whole: any base64-only window line counts.
+    const shaped = privateKeyLines(window)
+    return window.map((line, i) => shaped[i] === true || /^\s*[A-Za-z0-9+/]{16,}={0,2}\s*$/.test(line))
+  }
+  const all = privateKeyLines(new TextDecoder("utf-8").decode(data).split("\n"))
+  return window.map((_, i) => all[first - 1 + i] === true)
 }
 
 /** The window's lines and the file's line count, or the first bytes when the file is binary. */
@@ -63,10 +85,13 @@ const scanFile = (env: TerminalEnvironment, path: string, size: number, first: n
       const sample = data.subarray(0, SAMPLE_BYTES)
       if (looksBinary(sample)) return { _tag: "Binary", sample, bytes: data.length } as const
       pager.push(data)
-      return { _tag: "Text", ...pager.finish(), bytes: data.length, sample } as const
+      const page = pager.finish()
+      const keyLines = hasKeyMarker(data) ? keyLinesOf(data, first, page.lines) : []
+      return { _tag: "Text", ...page, keyLines, bytes: data.length, sample } as const
     }
     let offset = 0
     let sample: Uint8Array | undefined
+    let marked = false
     for (;;) {
       const chunk = yield* env.readFile(path, { offset, length: CHUNK_BYTES })
       if (sample === undefined) {
@@ -74,10 +99,12 @@ const scanFile = (env: TerminalEnvironment, path: string, size: number, first: n
         if (looksBinary(sample)) return { _tag: "Binary", sample, bytes: size } as const
       }
       pager.push(chunk)
+      marked ||= hasKeyMarker(chunk)
       offset += chunk.length
       if (chunk.length < CHUNK_BYTES) break
     }
-    return { _tag: "Text", ...pager.finish(), bytes: offset, sample: sample ?? new Uint8Array() } as const
+    const page = pager.finish()
+    return { _tag: "Text", ...page, keyLines: marked ? keyLinesOf(undefined, first, page.lines) : [], bytes: offset, sample: sample ?? new Uint8Array() } as const
   })
 
 const continueHint = (next: number, offset: number, total: number) =>
@@ -112,7 +139,8 @@ export const readFileTool = defineTool<ReadFileArgs, typeof ReadFileParameters.E
       const what = IMAGE_EXTENSIONS.has(ext) ? "Use vision_analyze for images" : "Use the terminal tool to inspect binary files"
       return yield* new FileToolError({ message: `Cannot read binary file '${args.path}' (${ext}). ${what}.` })
     }
-    const blocked = readBlockError(target.real, yield* safetyPaths(files), { literal: target.absolute })
+    const safety = yield* safetyPaths(files)
+    const blocked = readBlockError(target.real, safety, { literal: target.absolute })
     if (blocked !== undefined) return yield* new FileToolError({ message: blocked })
 
     const stat = yield* Effect.either(env.stat(target.real))
@@ -127,6 +155,12 @@ export const readFileTool = defineTool<ReadFileArgs, typeof ReadFileParameters.E
       return yield* new FileToolError({
         message: `Cannot read '${args.path}': not a regular file (directory, FIFO, socket, or device). Reading it could block indefinitely.`
       })
+    }
+
+    // A hard link to a protected file is that file under another name.
+    const twin = yield* makeTwinFinder(files, safety)(target.real, stat.right)
+    if (twin !== undefined) {
+      return yield* new FileToolError({ message: readBlockError(twin, safety, { shown: `${args.path} (a hard link to ${twin})` }) ?? `Access denied: ${args.path}` })
     }
 
     const dedup = yield* tracker.checkDedup(context.taskId, target.real, offset, limit, stat.right.mtimeMs)
@@ -192,7 +226,9 @@ const shapeRead = (
       hint: `Note: offset ${offset} is beyond the end of the file (${total} lines total). Retry with offset <= ${total}.`
     }
   }
-  const numbered = scan.lines.map((line, i) => {
+  // Masked before numbering: assignments are recognised at the start of a line, and no mask adds or drops one.
+  const masked = maskLines(scan.lines.map((line, i) => (scan.keyLines[i] === true ? REDACTED_KEY_LINE : line)))
+  const numbered = masked.map((line, i) => {
     const text = i === 0 && offset === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line
     return `${offset + i}|${clampLine(text)}`
   })
@@ -200,7 +236,7 @@ const shapeRead = (
   const next = offset + budget.kept.length
   const truncated = budget.cut || total > offset + limit - 1
   const result: Result = {
-    content: maskSecrets(budget.kept.join("\n")),
+    content: budget.kept.join("\n"),
     total_lines: total,
     file_size: fileSize,
     truncated

@@ -1,12 +1,15 @@
 /**
- * Secret masking for file content, with a cheap first look: most text holds
- * none of the shapes the masks look for, and one scan for their telltale
- * fragments is much cheaper than every mask's full scan.
- * Keep TELLTALE in step with the masks in `layers/terminal/outputText.ts`
- * (test/files/units.test.ts checks a sample of each shape).
+ * Secret masking for file content shown by read_file and search_files: the
+ * one policy in `lib/redact.ts`, with assignments masked when their value is
+ * a literal that looks like a secret (source code keeps `MAX_TOKENS = 100`),
+ * and private-key lines redacted wherever they are in a window.
  */
-import { redactSecrets } from "../../layers/terminal/outputText.js"
+import { redactSecrets } from "../../lib/redact.js"
 
-const TELLTALE = /sk-|gh[pousr]_|github_pat_|xox[abposr]-|AKIA|ASIA|AIza|hf_|glpat-|npm_|eyJ|uthorization|:\/\/|PRIVATE KEY/i
+export const maskSecrets = (text: string): string => redactSecrets(text, { assignments: "literal", keepLines: true })
 
-export const maskSecrets = (text: string): string => (TELLTALE.test(text) ? redactSecrets(text) : text)
+/** The same, line by line: one output line per input line (read_file numbers them afterwards). */
+export const maskLines = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const masked = maskSecrets(lines.join("\n")).split("\n")
+  return masked.length === lines.length ? masked : lines.map(maskSecrets)
+}

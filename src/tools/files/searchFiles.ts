@@ -9,7 +9,8 @@
  * `search/engine.ts`), so a backend without ripgrep answers like one with it.
  * `files.search_engine` forces one engine.
  *
- * Results under secret-bearing paths are dropped with a note; five or more
+ * Results under secret-bearing paths (and hard links to those files) are
+ * dropped with a note; match text is masked like read_file's; five or more
  * matches come as a compact path-grouped block; a truncated result ends with
  * a hint naming the next offset; the same search four times in a row is
  * blocked.
@@ -29,6 +30,8 @@ import { builtinSearch } from "./search/builtin.js"
 import type { MatchEntry, OutputMode, SearchAnswer, SearchRequest } from "./search/engine.js"
 import { wantsMultiline } from "./search/engine.js"
 import { ripgrepSearch } from "./search/ripgrep.js"
+import { makeTwinFinder } from "./hardLinks.js"
+import { redactKeyMatches } from "./keyMatches.js"
 import { similarPaths } from "./suggest.js"
 import { FileToolError, resolveTarget, safetyPaths, taskFiles } from "./taskFiles.js"
 
@@ -117,6 +120,10 @@ export const searchFilesTool = defineTool<
       const similar = yield* similarPaths(env, root.absolute)
       return yield* new FileToolError({ message: `Path not found: ${path}${similar.length > 0 ? `. Similar paths: ${similar.join(", ")}` : ""}` })
     }
+    // A FIFO (or device) named as the root would make the search read it forever.
+    if (exists.right.type === "other") {
+      return yield* new FileToolError({ message: `Cannot search '${path}': not a regular file or directory (a device, FIFO or socket).` })
+    }
 
     const home = yield* env.resolvePath("~")
     const request: SearchRequest = {
@@ -144,7 +151,24 @@ export const searchFilesTool = defineTool<
 
     // Paths as printed are relative to the task's cwd (or absolute): check them as reads would be.
     const cwd = yield* env.cwd
-    const hidden = (shown: string) => readBlockError(normalizePath(shown.startsWith("/") ? shown : posix.join(cwd, shown)), safety) !== undefined
+    const absoluteOf = (shown: string) => normalizePath(shown.startsWith("/") ? shown : posix.join(cwd, shown))
+    // Hard links to protected files are hidden like the files themselves (only files with several links are compared).
+    const shownPaths = answer._tag === "Matches"
+      ? answer.matches.slice(offset, offset + limit).map((m) => m.path)
+      : answer._tag === "Files"
+      ? answer.files.slice(offset, offset + limit)
+      : answer.counts.slice(offset, offset + limit).map(([p]) => p)
+    const twinOf = makeTwinFinder(files, safety)
+    const twins = new Set<string>()
+    yield* Effect.forEach(new Set(shownPaths), (shown) =>
+      env.stat(absoluteOf(shown)).pipe(
+        Effect.flatMap((st) => twinOf(absoluteOf(shown), st)),
+        Effect.map((twin) => {
+          if (twin !== undefined) twins.add(shown)
+        }),
+        Effect.ignore
+      ), { concurrency: 8, discard: true })
+    const hidden = (shown: string) => twins.has(shown) || readBlockError(absoluteOf(shown), safety) !== undefined
     let omitted = 0
     const keep = <T>(items: ReadonlyArray<T>, pathOf: (item: T) => string): Array<T> =>
       items.filter((item) => {
@@ -157,7 +181,8 @@ export const searchFilesTool = defineTool<
     let total = 0
     if (answer._tag === "Matches") {
       total = answer.matches.length
-      const page = keep(answer.matches.slice(offset, offset + limit), (m) => m.path).map((m) => ({ ...m, content: maskSecrets(m.content) }))
+      const shown = yield* redactKeyMatches(env, absoluteOf, keep(answer.matches.slice(offset, offset + limit), (m) => m.path))
+      const page = shown.map((m) => ({ ...m, content: maskSecrets(m.content) }))
       result["total_count"] = total
       if (page.length >= DENSIFY_MIN) {
         result["matches_format"] = "path-grouped: each file path on its own line, followed by indented '<line>: <content>' rows for matches in that file"

@@ -7,6 +7,8 @@
 import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Clock, Effect, Schema } from "effect"
+import { inSystemTree } from "../../lib/systemTrees.js"
+import { Approval } from "../../services/Approval.js"
 import { Config } from "../../services/Config.js"
 import type { ConfigService, HermesConfig } from "../../services/Config.js"
 import { Environments } from "../../services/Environments.js"
@@ -17,7 +19,9 @@ import {
   classifyWriteDenial,
   expandTilde,
   mapWriteDenyList,
+  notRegularWriteError,
   sensitiveWriteError,
+  systemTreeWriteError,
   writeDeniedMessage,
   writeDenyList
 } from "./pathSafety.js"
@@ -141,13 +145,41 @@ export const safetyPaths = (files: TaskFiles): Effect.Effect<SafetyPaths> => Eff
  */
 export const writeRefusal = (files: TaskFiles, target: Target): Effect.Effect<string | undefined> =>
   Effect.gen(function*() {
+    if (inSystemTree(target.absolute) || inSystemTree(target.real)) return systemTreeWriteError(target.input)
     const { lists, roots, configReal } = yield* resolveSafety(files)
     const configFile = files.config.home.configFile
     const sensitive = sensitiveWriteError(target.input, [target.absolute, target.real], [configFile, configReal])
     if (sensitive !== undefined) return sensitive
     const denial = classifyWriteDenial(target.real, lists, roots) ??
       (target.absolute === target.real ? undefined : classifyWriteDenial(target.absolute, lists, []))
-    return denial === undefined ? undefined : writeDeniedMessage(target.real, denial, roots)
+    if (denial !== undefined) return writeDeniedMessage(target.real, denial, roots)
+    // stat does not open the file, so a FIFO cannot block it.
+    const existing = yield* Effect.either(files.env.stat(target.real))
+    return existing._tag === "Right" && existing.right.type === "other" ? notRegularWriteError(target.input) : undefined
+  })
+
+/**
+ * Ask approval for writing each target: the file written (symlinks resolved)
+ * and, when a link leads elsewhere, the path as named (`~/.bashrc` linked to
+ * a dotfiles checkout is still the shell's start-up file). A denial's message
+ * is what the model reads; nothing has been written.
+ */
+export const approveWrites = (
+  files: TaskFiles,
+  tool: string,
+  targets: ReadonlyArray<Target>
+): Effect.Effect<void, FileToolError, Approval> =>
+  Effect.gen(function*() {
+    const approval = yield* Approval
+    const backend = { kind: files.env.kind, isolated: files.env.isolated }
+    const ask = (path: string) =>
+      approval.checkFileWrite({ path, tool, context: files.context, backend }).pipe(
+        Effect.mapError((denied) => new FileToolError({ message: denied.message }))
+      )
+    for (const target of targets) {
+      const grant = yield* ask(target.real)
+      if (grant.decidedBy === "not-dangerous" && target.absolute !== target.real) yield* ask(target.absolute)
+    }
   })
 
 /** A relative path that lands outside the task's working directory (Hermes warns about wrong-checkout edits). */

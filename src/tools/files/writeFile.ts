@@ -2,19 +2,22 @@
  * `write_file` (toolset `file`): replace a file's content, creating parent
  * directories. The content goes to the environment as data, never through a
  * command line, so it has no length limit. Refuses system, credential and
- * config paths, paths outside `files.write_roots`, read_file display text and
- * structured files that do not parse; keeps an existing file's BOM and line
+ * config paths, paths outside `files.write_roots`, devices, FIFOs and
+ * anything in /dev, /proc or /sys, read_file display text and structured
+ * files that do not parse; asks approval for files other programs run
+ * implicitly (shell start-up files, git config and hooks, .envrc, …); keeps an existing file's BOM and line
  * endings; replaces the file atomically; warns when the file changed on disk
  * since this task last read it.
  */
 import { posix } from "node:path"
 import { Effect, Schema } from "effect"
+import { Approval } from "../../services/Approval.js"
 import { Config } from "../../services/Config.js"
 import { Environments } from "../../services/Environments.js"
 import { FileReadTracker } from "../../services/FileReadTracker.js"
 import { TerminalBackend } from "../../services/TerminalBackend.js"
 import { defineTool } from "../defineTool.js"
-import { FileToolError, outsideWorkspaceWarning, resolveTarget, taskFiles, writeRefusal } from "./taskFiles.js"
+import { approveWrites, FileToolError, outsideWorkspaceWarning, resolveTarget, taskFiles, writeRefusal } from "./taskFiles.js"
 import { existingFormat, INTERNAL_CONTENT_REFUSAL, isInternalStatusText, looksLikeReadFileOutput, matchFormat, writeTextAtomic } from "./writeText.js"
 
 export const WriteFileParameters = Schema.Struct({
@@ -28,7 +31,7 @@ export const staleWarning = (shown: string) =>
   `Warning: ${shown} was modified since you last read it (external edit or concurrent agent). The content you read may be stale. ` +
   "Consider re-reading the file to verify before writing."
 
-export const writeFileTool = defineTool<WriteFileArgs, typeof WriteFileParameters.Encoded, Config | Environments | FileReadTracker | TerminalBackend>({
+export const writeFileTool = defineTool<WriteFileArgs, typeof WriteFileParameters.Encoded, Approval | Config | Environments | FileReadTracker | TerminalBackend>({
   name: "write_file",
   toolset: "file",
   emoji: "✍️",
@@ -63,6 +66,7 @@ export const writeFileTool = defineTool<WriteFileArgs, typeof WriteFileParameter
     const parentExisted = before._tag === "Right" || (yield* Effect.either(env.stat(posix.dirname(target.real))))._tag === "Right"
 
     const content = matchFormat(args.content, yield* existingFormat(env, target.real))
+    yield* approveWrites(files, "write_file", [target])
     const bytes = yield* writeTextAtomic(env, target.absolute, args.path, content)
     const after = yield* Effect.either(env.stat(target.real))
     yield* tracker.noteWrite(context.taskId, target.real, after._tag === "Right" ? after.right.mtimeMs : undefined)

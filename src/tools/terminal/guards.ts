@@ -41,6 +41,14 @@ const LONG_LIVED: ReadonlyArray<RegExp> = [
  * Guidance when a foreground command looks like it starts something that
  * never ends (a dev server, `nohup`, a trailing `&`): those belong in
  * `background=true`, where they can be tracked, polled and killed.
+ *
+ * This is advice, not containment, and the background path needs none: what
+ * either path starts carries the task's marker (a background process's also
+ * its own), so it is killed at cleanup even after `setsid` or a double fork
+ * (`processes/markedProcesses.ts`). A foreground command's group dies when it
+ * ends; what it detached lives until the environment is released, swept or
+ * closed. The background path runs `setsid …` as asked: its escapes die with
+ * the process.
  */
 export const foregroundGuidance = (command: string): string | undefined => {
   if (isInformational(command)) return undefined

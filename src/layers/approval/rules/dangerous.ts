@@ -1,4 +1,7 @@
-/** The approval tier: Hermes' 70 dangerous rules, in Hermes' precedence order. */
+/**
+ * The approval tier: Hermes' 70 dangerous rules, in Hermes' precedence order,
+ * then ours (so where both fire, Hermes' description is the key).
+ */
 import { configRules } from "./dangerousConfig.js"
 import { deleteRules } from "./dangerousDelete.js"
 import { gitSudoRules } from "./dangerousGitSudo.js"
@@ -6,8 +9,14 @@ import { hermesRules } from "./dangerousHermes.js"
 import { remoteRules } from "./dangerousRemote.js"
 import { systemRules } from "./dangerousSystem.js"
 import { writeRules } from "./dangerousWrites.js"
+import { destructiveRules } from "./destructive.js"
 import type { Rule } from "./engine.js"
 import { ruleSet } from "./engine.js"
+import { gitExecRules } from "./gitExec.js"
+import { implicitWriteRules } from "./implicitWrites.js"
+import { operatorRules } from "./operator.js"
+import { remoteShellRules } from "./remoteShell.js"
+import { runtimeHomeRules } from "./runtimeHome.js"
 
 export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...deleteRules,
@@ -16,7 +25,13 @@ export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...writeRules,
   ...hermesRules,
   ...configRules,
-  ...gitSudoRules
+  ...gitSudoRules,
+  ...operatorRules,
+  ...gitExecRules,
+  ...destructiveRules,
+  ...remoteShellRules,
+  ...runtimeHomeRules,
+  ...implicitWriteRules
 ]
 
 export const dangerousSet = ruleSet(DANGEROUS_RULES, false)

@@ -9,6 +9,7 @@ import type { CmdView } from "../view.js"
 import type { Rule } from "./engine.js"
 import { ruleSet } from "./engine.js"
 import { hasForkBomb } from "./dangerousSystem.js"
+import { destructiveHardline } from "./destructive.js"
 import { isDash, skipDashes, startsTok, startsTokAny } from "./match.js"
 
 /** Any rm operand (not only the first, unlike Hermes) naming the protected target. */
@@ -52,7 +53,14 @@ const HARDLINE_RULES: ReadonlyArray<Rule> = [
     test: (_v, c) =>
       c.name === "systemctl" && startsTokAny(c.t[skipDashes(c, c.head + 1)] ?? "", ["poweroff", "reboot", "halt", "kexec"])
   },
-  { kind: "program", description: H.telinit, test: (_v, c) => c.name === "telinit" && /^[06](?![\w])/.test(arg(c, 1)) }
+  { kind: "program", description: H.telinit, test: (_v, c) => c.name === "telinit" && /^[06](?![\w])/.test(arg(c, 1)) },
+  ...destructiveHardline
 ]
 
 export const hardlineSet = ruleSet(HARDLINE_RULES, true)
+
+/** Program names the hardline rules look at (a command word computed at run time may turn out to be any of them). */
+export const HARDLINE_PROGRAMS: ReadonlyArray<string> = [
+  "rm", "mkfs", "dd", "kill", "shutdown", "reboot", "halt", "poweroff", "init", "systemctl", "telinit", "chmod", "chown",
+  "chgrp"
+]

@@ -1,0 +1,2 @@
+/** Detection for interpreter source text (REPL input, scripts a command runs). */
+export { detectCode } from "./detectCode.js"

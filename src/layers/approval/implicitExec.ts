@@ -1,0 +1,125 @@
+/**
+ * Files that other programs run, or read commands from, without being asked
+ * to: writing one plants code that an innocent later command executes
+ * (`git status` runs core.fsmonitor, a new shell sources ~/.bashrc, cron runs
+ * a crontab). A write to one of them needs approval, whichever tool writes it.
+ * Pure: the caller passes an absolute path (symlinks already resolved).
+ */
+
+export interface ImplicitExecEnv {
+  /** The user's home directory. */
+  readonly home?: string | undefined
+  /** The runtime's own home (config, allowlist, skills): every file under it counts. */
+  readonly hermesHome?: string | undefined
+}
+
+export const RUNTIME_HOME_DESCRIPTION = "write into the runtime's home (config, approvals, skills)"
+export const SHELL_STARTUP_DESCRIPTION = "write to a shell start-up file"
+export const GIT_EXEC_DESCRIPTION = "write to git config or hooks (commands git runs)"
+export const ENVRC_DESCRIPTION = "write to a direnv .envrc (run on cd)"
+export const SSH_CONFIG_DESCRIPTION = "write to ssh configuration or authorized keys"
+export const SCHEDULER_DESCRIPTION = "write to a crontab, systemd unit or autostart entry"
+export const INTERPRETER_STARTUP_DESCRIPTION = "write to an interpreter start-up hook (sitecustomize, .pth, rc file)"
+export const SYSTEM_EXEC_DESCRIPTION = "write to a system file other programs load or run"
+export const PATH_DIR_DESCRIPTION = "write to a program directory on PATH (shadows commands)"
+
+export const IMPLICIT_EXEC_DESCRIPTIONS: ReadonlyArray<string> = [
+  RUNTIME_HOME_DESCRIPTION,
+  SHELL_STARTUP_DESCRIPTION,
+  GIT_EXEC_DESCRIPTION,
+  ENVRC_DESCRIPTION,
+  SSH_CONFIG_DESCRIPTION,
+  SCHEDULER_DESCRIPTION,
+  INTERPRETER_STARTUP_DESCRIPTION,
+  SYSTEM_EXEC_DESCRIPTION,
+  PATH_DIR_DESCRIPTION
+]
+
+const SHELL_STARTUP = new Set([
+  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc", ".zshenv",
+  ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".logout", ".inputrc",
+  "config.fish", ".xprofile", ".xsessionrc", ".xinitrc", ".pam_environment"
+])
+const INTERPRETER_STARTUP = new Set([
+  "sitecustomize.py", "usercustomize.py", ".pythonrc", ".pythonrc.py", ".irbrc", ".pryrc", ".perldb", ".npmrc",
+  ".yarnrc", ".yarnrc.yml", ".vimrc", ".exrc", ".gvimrc", ".nanorc", ".wgetrc", ".curlrc", ".lesskey", ".gdbinit",
+  ".tmux.conf", ".emacs", ".sqliterc", ".psqlrc", ".mongoshrc.js"
+])
+const INTERPRETER_DIRS = [
+  /\/\.ipython\/profile_[^/]+\/startup\//,
+  /\/\.config\/nvim\/(?:init\.(?:vim|lua)|plugin\/)/,
+  /\/\.emacs\.d\/(?:init|early-init)\.el$/,
+  /\/\.config\/fish\/(?:conf\.d|functions)\//
+]
+const SYSTEM_FILES = [
+  /^\/etc\/(?:profile|bash\.bashrc|bashrc|environment|zsh\/|zshrc|zprofile|zshenv|ld\.so\.preload|ld\.so\.conf|rc\.local|sudoers|init\.d\/|init\/|rc\d?\.d\/|profile\.d\/)/,
+  /^\/etc\/(?:passwd|shadow|group|gshadow|pam\.d\/|security\/|apt\/apt\.conf\.d\/|update-motd\.d\/|udev\/rules\.d\/|modprobe\.d\/|NetworkManager\/dispatcher\.d\/)/,
+  /^\/(?:usr\/)?lib\/(?:systemd|udev)\//
+]
+/** Directories on the usual PATH: a file there shadows or adds a command every later shell may run. */
+const PATH_DIR = /^\/(?:usr\/local\/s?bin|usr\/s?bin|s?bin|home\/[^/]+\/(?:bin|\.local\/bin)|root\/(?:bin|\.local\/bin))(?:\/[^/]+)?$/
+
+const normalize = (path: string): string => {
+  const parts: string[] = []
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue
+    if (part === "..") parts.pop()
+    else parts.push(part)
+  }
+  return `/${parts.join("/")}`
+}
+
+const under = (path: string, dir: string | undefined): boolean => {
+  if (dir === undefined || dir === "") return false
+  const d = normalize(dir)
+  return d !== "/" && (path === d || path.startsWith(`${d}/`))
+}
+
+/** The rule description when writing `absPath` plants something run implicitly, else null. */
+export const implicitlyExecuted = (absPath: string, env: ImplicitExecEnv): string | null => {
+  const path = normalize(absPath)
+  if (under(path, env.hermesHome)) return RUNTIME_HOME_DESCRIPTION
+  const parts = path.split("/")
+  const name = parts[parts.length - 1] ?? ""
+  if (SHELL_STARTUP.has(name)) return SHELL_STARTUP_DESCRIPTION
+  if (gitRuns(parts, name, path)) return GIT_EXEC_DESCRIPTION
+  if (name === ".envrc") return ENVRC_DESCRIPTION
+  if (/\/\.ssh\/(?:config|authorized_keys2?|rc|environment)$/.test(path) || path.startsWith("/etc/ssh/")) {
+    return SSH_CONFIG_DESCRIPTION
+  }
+  if (
+    /^\/etc\/(?:crontab|cron\.|anacrontab|systemd\/|xdg\/autostart\/)/.test(path) ||
+    path.startsWith("/var/spool/cron/") ||
+    /\/\.config\/(?:systemd\/user|autostart)\//.test(path) ||
+    /\/\.local\/share\/systemd\/user\//.test(path) ||
+    /\/Library\/Launch(?:Agents|Daemons)\//.test(path)
+  ) {
+    return SCHEDULER_DESCRIPTION
+  }
+  if (
+    INTERPRETER_STARTUP.has(name) ||
+    (name.endsWith(".pth") && /\/(?:site|dist)-packages\//.test(path)) ||
+    INTERPRETER_DIRS.some((re) => re.test(path))
+  ) {
+    return INTERPRETER_STARTUP_DESCRIPTION
+  }
+  if (SYSTEM_FILES.some((re) => re.test(path))) return SYSTEM_EXEC_DESCRIPTION
+  if (PATH_DIR.test(path)) return PATH_DIR_DESCRIPTION
+  return null
+}
+
+/**
+ * Git runs: .git/config (and config.worktree), .git/hooks/*, the same in a
+ * bare repository (`x.git/…`) or a submodule's .git/modules/<m>/, ~/.gitconfig,
+ * ~/.config/git/config, .gitmodules.
+ */
+const gitRuns = (parts: ReadonlyArray<string>, name: string, path: string): boolean => {
+  if (name === ".gitconfig" || name === ".gitmodules" || /\/\.config\/git\/config$/.test(path)) return true
+  for (let k = parts.length - 2; k >= 0; k--) {
+    if (!(parts[k] ?? "").endsWith(".git")) continue
+    const rest = parts.slice(k + 1)
+    const last = rest[rest.length - 1] ?? ""
+    if (rest.includes("hooks") || last === "config" || last === "config.worktree") return true
+  }
+  return false
+}

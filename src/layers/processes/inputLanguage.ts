@@ -1,0 +1,221 @@
+/**
+ * Which language the text typed into a background process is read as: the
+ * program that reads its stdin, found from the command that started it.
+ *
+ * The reader is the last command of a list (`cd x && python3 -i`), the first
+ * of a pipeline (`python3 -i | tee log`), past variable assignments and
+ * wrappers that run another program (`exec`, `env`, `nohup`, `stdbuf`,
+ * `timeout 5`, …); `bash -c '…'` is looked into. An interpreter reads code
+ * only as a REPL (`python3`, `python3 -i x.py`, `node`, `irb`, `php -a`,
+ * `perl -d`) or when its program comes from stdin; running a script or `-c`
+ * code it reads data whose meaning only the script knows. That, and anything
+ * unrecognised, is read as shell: a program with a shell escape (`sqlite3`'s
+ * `.shell`, a script doing `os.system(input())`) is then judged by the shell
+ * rules, which is the cautious way.
+ */
+import type { CodeLanguage } from "../../services/Approval.js"
+
+const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"])
+
+const byProgram = (name: string): CodeLanguage | undefined => {
+  if (SHELLS.has(name)) return "shell"
+  if (/^(?:i?python[0-9.]*|pypy[0-9.]*|ipython[0-9.]*)$/.test(name)) return "python"
+  if (/^(?:node(?:js)?[0-9.]*|deno|bun)$/.test(name)) return "node"
+  if (/^perl[0-9.]*$/.test(name)) return "perl"
+  if (/^(?:ruby[0-9.]*|irb[0-9.]*)$/.test(name)) return "ruby"
+  if (/^php[0-9.]*$/.test(name)) return "php"
+  return undefined
+}
+
+interface Interpreter {
+  /** Options that make it read code from stdin even with a script (REPL after the script, debugger). */
+  readonly interactive: ReadonlySet<string>
+  /** Options whose value is code or a module to run: then stdin is data. */
+  readonly code: ReadonlySet<string>
+  /** Other options that take a separate value. */
+  readonly valued: ReadonlySet<string>
+  /** Single-dash options may be clustered (`-ui`, `-de0`): letters after a valued one are its value. */
+  readonly clusters: boolean
+}
+
+const INTERPRETERS: Readonly<Record<Exclude<CodeLanguage, "shell">, Interpreter>> = {
+  python: {
+    interactive: new Set(["-i"]),
+    code: new Set(["-c", "-m"]),
+    valued: new Set(["-W", "-X", "--check-hash-based-pycs"]),
+    clusters: true
+  },
+  node: {
+    interactive: new Set(["-i", "--interactive"]),
+    code: new Set(["-e", "--eval", "-p", "--print"]),
+    valued: new Set(["-r", "--require", "--import", "--loader", "--input-type", "-C", "--conditions"]),
+    clusters: false
+  },
+  perl: { interactive: new Set(["-d"]), code: new Set(["-e", "-E"]), valued: new Set(["-I", "-M", "-m"]), clusters: true },
+  ruby: { interactive: new Set(), code: new Set(["-e"]), valued: new Set(["-I", "-r", "-C"]), clusters: true },
+  php: { interactive: new Set(["-a"]), code: new Set(["-r", "-B", "-R", "-F", "-E"]), valued: new Set(["-c", "-d", "-z"]), clusters: false }
+}
+
+/** Whether an interpreter started with `args` reads code from stdin (a REPL, or its program from stdin). */
+const readsCode = (language: Exclude<CodeLanguage, "shell">, name: string, args: ReadonlyArray<string>): boolean => {
+  if (name.startsWith("ipython") || name.startsWith("irb")) return true
+  // deno and bun take a subcommand: only their REPL reads code.
+  if (name === "deno") return args.length === 0 || args[0] === "repl"
+  if (name === "bun") return args[0] === "repl"
+  const spec = INTERPRETERS[language]
+  let code = false
+  let script = false
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === "-" || arg === "--") break
+    if (!arg.startsWith("-")) {
+      script = true
+      break
+    }
+    const option = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg
+    const letters = spec.clusters && !arg.startsWith("--") ? [...arg.slice(1)].map((l) => `-${l}`) : [option]
+    for (const [at, flag] of letters.entries()) {
+      if (spec.interactive.has(flag)) return true
+      if (spec.code.has(flag)) code = true
+      if (spec.code.has(flag) || spec.valued.has(flag)) {
+        // The value is the rest of the cluster, or the next word.
+        if (at === letters.length - 1 && !arg.includes("=")) i++
+        break
+      }
+    }
+  }
+  return !code && !script
+}
+
+/** Wrappers that run the program named later on their command line; the value says how many operands they take first. */
+const WRAPPERS: Readonly<Record<string, number>> = {
+  exec: 0,
+  env: 0,
+  nohup: 0,
+  stdbuf: 0,
+  setsid: 0,
+  nice: 0,
+  ionice: 0,
+  time: 0,
+  command: 0,
+  builtin: 0,
+  unbuffer: 0,
+  sudo: 0,
+  doas: 0,
+  chrt: 1,
+  taskset: 1,
+  timeout: 1
+}
+
+/** Options of wrappers that take a separate value (`nice -n 5`, `env -u NAME`, `sudo -u user`). */
+const VALUED: Readonly<Record<string, ReadonlySet<string>>> = {
+  env: new Set(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]),
+  nice: new Set(["-n", "--adjustment"]),
+  ionice: new Set(["-c", "-n", "-p", "-t"]),
+  stdbuf: new Set(["-i", "-o", "-e"]),
+  timeout: new Set(["-s", "--signal", "-k", "--kill-after"]),
+  sudo: new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"]),
+  doas: new Set(["-u", "-C"]),
+  exec: new Set(["-a"])
+}
+
+/** Split shell text into words, honouring quotes; control operators come out as words of their own. */
+const words = (text: string): Array<string> => {
+  const out: Array<string> = []
+  let word = ""
+  let inWord = false
+  const flush = () => {
+    if (inWord) out.push(word)
+    word = ""
+    inWord = false
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (c === "'") {
+      const end = text.indexOf("'", i + 1)
+      word += text.slice(i + 1, end < 0 ? text.length : end)
+      inWord = true
+      i = end < 0 ? text.length : end
+    } else if (c === "\"") {
+      let j = i + 1
+      while (j < text.length && text[j] !== "\"") {
+        if (text[j] === "\\" && j + 1 < text.length) j++
+        word += text[j]
+        j++
+      }
+      inWord = true
+      i = j
+    } else if (c === "\\" && i + 1 < text.length) {
+      word += text[++i]
+      inWord = true
+    } else if (/\s/.test(c)) {
+      flush()
+    } else if (c === ";" || c === "|" || c === "&" || c === "(" || c === ")") {
+      flush()
+      const two = text.slice(i, i + 2)
+      if (two === "&&" || two === "||") {
+        out.push(two)
+        i++
+      } else out.push(c)
+    } else {
+      word += c
+      inWord = true
+    }
+  }
+  flush()
+  return out
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
+
+/** The language of one simple command's program, or undefined when it names none we know. */
+const simpleCommand = (argv: ReadonlyArray<string>, depth: number): CodeLanguage | undefined => {
+  let i = 0
+  while (i < argv.length) {
+    const word = argv[i]!
+    if (ASSIGNMENT.test(word)) {
+      i++
+      continue
+    }
+    const name = word.slice(word.lastIndexOf("/") + 1)
+    const operands = WRAPPERS[name]
+    if (operands !== undefined) {
+      i++
+      const valued = VALUED[name]
+      while (i < argv.length && argv[i]!.startsWith("-") && argv[i] !== "-") {
+        const option = argv[i]!
+        i++
+        if (option === "--") break
+        if (valued?.has(option) === true) i++
+      }
+      // env's own assignments come next; the loop skips them.
+      i += operands
+      continue
+    }
+    const language = byProgram(name)
+    if (language === undefined) return undefined
+    // `bash -c '…'`: the reader is whatever that text runs.
+    if (language === "shell") {
+      const c = argv.indexOf("-c", i + 1)
+      return c > 0 && c + 1 < argv.length && depth < 3 ? inputLanguage(argv[c + 1]!, depth + 1) : "shell"
+    }
+    return readsCode(language, name, argv.slice(i + 1)) ? language : "shell"
+  }
+  return undefined
+}
+
+/** The language text typed into the process started by `command` is read as. */
+export const inputLanguage = (command: string, depth = 0): CodeLanguage => {
+  // The last list element (after ; && || & or a newline) reads what is typed later.
+  const lines = command.split("\n").filter((line) => line.trim().length > 0 && !line.trim().startsWith("#"))
+  const segments: Array<Array<string>> = [[]]
+  for (const word of words(lines[lines.length - 1] ?? "")) {
+    if (word === ";" || word === "&&" || word === "||" || word === "&") segments.push([])
+    else if (word !== "(" && word !== ")") segments[segments.length - 1]!.push(word)
+  }
+  const tail = segments.filter((segment) => segment.length > 0).pop() ?? []
+  // The first element of a pipeline reads its stdin.
+  const bar = tail.indexOf("|")
+  const first = bar < 0 ? tail : tail.slice(0, bar)
+  return simpleCommand(first, depth) ?? "shell"
+}
