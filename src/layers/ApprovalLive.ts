@@ -22,10 +22,11 @@ import type { ApprovalRecord } from "../services/ApprovalAudit.js"
 import { Approver } from "../services/Approver.js"
 import { Config } from "../services/Config.js"
 import { detectCode } from "./approval/code/index.js"
+import { localImportCandidates } from "./approval/code/localImports.js"
 import { detectCommand, inspectCommand, normalizeCommand } from "./approval/detect.js"
 import { implicitlyExecuted } from "./approval/implicitExec.js"
 import type { Verdict } from "./approvalPolicy/judge.js"
-import { judgeRequest } from "./approvalPolicy/judge.js"
+import { judgeRequest, trustedPathDirs } from "./approvalPolicy/judge.js"
 import { allowlistCovers, matchingDenyGlob, strictestRule } from "./approvalPolicy/match.js"
 import {
   hardlineMessage,
@@ -51,6 +52,12 @@ export const ApprovalLive = Layer.effect(
     const audit = yield* ApprovalAudit
     const detectionEnv = { home: homedir(), hermesHome: config.home.root }
     const detect = (command: string) => detectCommand(command, detectionEnv)
+    const detectors = {
+      inspect: inspectCommand,
+      detectCode,
+      localImports: localImportCandidates,
+      trustedPathDirs: trustedPathDirs(process.env["PATH"])
+    }
     /** session key → approved keys */
     const sessions = new Map<string, Set<string>>()
     let warnedMode = false
@@ -62,7 +69,7 @@ export const ApprovalLive = Layer.effect(
      * text alone cannot tell (exports, scripts it runs, where its paths lead).
      */
     const judge = (request: CommandApprovalRequest): Effect.Effect<Verdict> =>
-      judgeRequest(request, detectionEnv, { inspect: inspectCommand, detectCode })
+      judgeRequest(request, detectionEnv, detectors)
 
     interface Subject {
       readonly command: string

@@ -36,8 +36,8 @@ export interface CommandSurroundings {
   readonly readText: (path: string, maxBytes: number) => Effect.Effect<Option.Option<string>>
   /** The path with symlinks resolved, as the command would see it (never fails). */
   readonly realPath: (path: string) => Effect.Effect<string>
-  /** Whether the path is an existing directory, as the command would see it (never fails: false when unknown). */
-  readonly isDirectory: (path: string) => Effect.Effect<boolean>
+  /** What the path is, as the command would see it, following symlinks (never fails: "missing" when unknown). */
+  readonly fileKind: (path: string) => Effect.Effect<"file" | "directory" | "other" | "missing">
   /** Commands see the host's own filesystem (local, pty; not ssh/container/sandbox-with-private-root). */
   readonly sharesHostFiles: boolean
 }

@@ -70,6 +70,7 @@ export const HARDLINE_RULE_DESCRIPTIONS: ReadonlyArray<string> = [
 export const D = {
   unlink: "unlink deletes a file",
   shred: "shred destroys file contents",
+  removeAfter: "archive or sync that deletes its source files (--remove-files, --remove-source-files, zip -m)",
   truncate: "truncate shrinks or empties a file",
   moveDir: "move a directory out of the way (/, ~, .., .git, a system directory)",
   permsTree: "permission or owner change of /, or recursive of a system directory or the home",

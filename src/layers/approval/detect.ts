@@ -5,7 +5,7 @@
  *  - dangerous: the command needs approval (prose that mentions a dangerous command counts too).
  * Each carries Hermes' rule description, which doubles as the allowlist key.
  */
-import type { CodeLanguage, Detection } from "../../services/Approval.js"
+import type { Detection } from "../../services/Approval.js"
 import { analyze } from "./analyze.js"
 import {
   COMPUTED_NAME_DESCRIPTION,
@@ -27,6 +27,7 @@ import type { RuleEnv, RuleSet } from "./rules/engine.js"
 import { firstMatch } from "./rules/engine.js"
 import { hardlineSet } from "./rules/hardline.js"
 import type { RunnerRef } from "./resolve/locals.js"
+import type { ScriptRef } from "./resolve/resolver.js"
 import { Locals } from "./resolve/locals.js"
 import { wildcardHardline } from "./resolve/wildcard.js"
 import { isVerificationCleanup } from "./verification.js"
@@ -79,16 +80,28 @@ export interface Inspection {
   /** Variables the command needed that neither the line nor `env.variables` gave (the task's exports may). */
   readonly unresolved: ReadonlyArray<string>
   /** Local files the command runs, after resolution (relative paths follow the line's literal `cd`s). */
-  readonly scripts: ReadonlyArray<{ readonly path: string; readonly language: CodeLanguage | "unknown" }>
+  readonly scripts: ReadonlyArray<ScriptRef>
   /** Path-like words of the commands that run, redirect targets and cd targets, after resolution. */
   readonly paths: ReadonlyArray<string>
   /** `make` / `npm test`-style runners: the project files they read hold shell text that will run. */
   readonly runners: ReadonlyArray<RunnerRef>
   /** Sources of `mv` (a directory moved out of the working directory is destructive). */
   readonly moves: ReadonlyArray<string>
+  /** Bare program names the line runs, and directories a `PATH=` in the line adds (planted programs). */
+  readonly programs: ReadonlyArray<string>
+  readonly pathDirs: ReadonlyArray<string>
 }
 
-const limit = (): Inspection => ({ detection: LIMIT, unresolved: [], scripts: [], paths: [], runners: [], moves: [] })
+const limit = (): Inspection => ({
+  detection: LIMIT,
+  unresolved: [],
+  scripts: [],
+  paths: [],
+  runners: [],
+  moves: [],
+  programs: [],
+  pathDirs: []
+})
 
 const guarded = (command: string, options: DetectionEnv | undefined, collect: boolean): Inspection => {
   if (exceedsParserLimits(command)) return limit()
@@ -134,6 +147,8 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
     scripts: locals?.scripts ?? [],
     paths: locals?.paths ?? [],
     runners: locals?.runners ?? [],
-    moves: locals?.moves ?? []
+    moves: locals?.moves ?? [],
+    programs: locals?.programs ?? [],
+    pathDirs: locals?.pathDirs ?? []
   }
 }

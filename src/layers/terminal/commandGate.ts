@@ -28,10 +28,10 @@ export const surroundingsOf = (env: TerminalEnvironment): CommandSurroundings =>
       Effect.orElseSucceed(() => Option.none<string>())
     ),
   realPath: env.realPath,
-  isDirectory: (path) =>
+  fileKind: (path) =>
     env.stat(path).pipe(
-      Effect.map((st) => st.type === "directory"),
-      Effect.orElseSucceed(() => false)
+      Effect.map((st) => st.type),
+      Effect.orElseSucceed(() => "missing" as const)
     ),
   sharesHostFiles: HOST_FILES.has(env.kind)
 })

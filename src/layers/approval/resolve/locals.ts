@@ -47,6 +47,10 @@ export class Locals {
   readonly runners: RunnerRef[] = []
   /** What `mv` moves away (placed like paths): moving a whole directory out of the way needs a look. */
   readonly moves: string[] = []
+  /** Bare program names the line runs: a directory the task put on PATH may hold a planted one. */
+  readonly programs: string[] = []
+  /** Directories a `PATH=` assignment in the line names. */
+  readonly pathDirs: string[] = []
   /** undefined: where the command starts; null: somewhere not known before it runs. */
   private cwd: string | null | undefined = undefined
 
@@ -65,7 +69,7 @@ export class Locals {
     if (!this.paths.includes(p)) this.paths.push(p)
   }
 
-  script(_cmd: Cmd, path: string, known: boolean, language: CodeLanguage | "unknown"): void {
+  script(_cmd: Cmd | null, path: string, known: boolean, language: CodeLanguage | "unknown"): void {
     if (path === "" || path === "-" || path === "/dev/stdin") return
     const placed = known ? this.place(path) : { path, sure: false }
     const ref: ScriptRef = { path: placed.path, language: placed.sure ? language : "unknown" }
@@ -87,11 +91,17 @@ export class Locals {
       if ((r.op === ">&" || r.op === "<&") && /^(?:\d+-?|-)$/.test(t.text)) return
       this.addPath(t)
     })
+    for (let i = 0; i < (head < 0 ? cmd.words.length : head); i++) this.notePath(word(i))
     if (head < 0) return
     const program = word(head)
     if (program.text.includes("/")) this.script(cmd, program.text, program.known, "unknown")
+    else if (program.known && this.programs.length < 16 && !this.programs.includes(program.text)) this.programs.push(program.text)
+    if (name === "export" || name === "declare" || name === "typeset" || name === "env") {
+      for (let i = head + 1; i < cmd.words.length; i++) this.notePath(word(i))
+    }
     const args: Array<string> = []
     for (let i = head + 1; i < cmd.words.length; i++) args.push(word(i).text)
+    this.localCode(name, args)
     if (name === "mv") this.noteMove(args, (i) => word(head + 1 + i).known)
     const runner = runnerOf(name, args)
     if (runner !== null) {
@@ -100,6 +110,54 @@ export class Locals {
     }
     if (CD.has(name)) this.cd(cmd, head, word)
     else if (name === "popd") this.cwd = null
+  }
+
+  /** `PATH=dir:…`: the literal directories it puts on the search path. */
+  private notePath(t: WordText): void {
+    if (!t.text.startsWith("PATH=")) return
+    for (const dir of t.text.slice(5).split(":")) {
+      if (dir === "" || dir.includes("$")) continue
+      const placed = this.place(dir)
+      if (!this.pathDirs.includes(placed.path)) this.pathDirs.push(placed.path)
+    }
+  }
+
+  /**
+   * Code a program loads from the project by name rather than by path:
+   * `python -m mod` (the current directory comes first on sys.path),
+   * `npx bin` / `npm exec bin` (node_modules/.bin), `awk -f` / `sed -f` files.
+   */
+  private localCode(name: string, args: ReadonlyArray<string>): void {
+    const optional = (path: string, language: CodeLanguage | "unknown") => {
+      const placed = this.place(path)
+      if (!placed.sure) return
+      const ref: ScriptRef = { path: placed.path, language, optional: true }
+      if (!this.scripts.some((s) => s.path === ref.path)) this.scripts.push(ref)
+    }
+    if (/^python[\d.]*$/.test(name)) {
+      const m = args.indexOf("-m")
+      const mod = m >= 0 ? args[m + 1] : undefined
+      if (mod !== undefined && /^[A-Za-z_][\w.]*$/.test(mod)) {
+        const base = mod.replace(/\./g, "/")
+        optional(`./${base}.py`, "python")
+        optional(`./${base}/__main__.py`, "python")
+        optional(`./${mod.split(".")[0] ?? mod}/__init__.py`, "python")
+      }
+      return
+    }
+    if (name === "npx" || ((name === "npm" || name === "pnpm") && args[0] === "exec")) {
+      const bin = args.slice(name === "npx" ? 0 : 1).find((a) => !a.startsWith("-"))
+      if (bin !== undefined && /^[\w@.-]+$/.test(bin)) optional(`./node_modules/.bin/${bin}`, "unknown")
+      return
+    }
+    if (name === "awk" || name === "gawk" || name === "mawk" || name === "nawk" || name === "sed") {
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i] ?? ""
+        const file = a === "-f" || a === "--file" ? args[i + 1] : a.startsWith("--file=") ? a.slice(7) : undefined
+        // Their programs run commands (`system()`, sed's `e`): read as text, the shell rules find them.
+        if (file !== undefined) this.script(null, file, true, "shell")
+      }
+    }
   }
 
   private noteMove(args: ReadonlyArray<string>, known: (i: number) => boolean): void {

@@ -34,6 +34,8 @@ import { hasGlob } from "./text.js"
 export interface ScriptRef {
   readonly path: string
   readonly language: CodeLanguage | "unknown"
+  /** Only a candidate (`python -m name`, `npx bin`): judged when it exists, nothing when it does not. */
+  readonly optional?: boolean | undefined
 }
 
 export interface ResolveOptions {

@@ -48,6 +48,18 @@ const sysctlWrites = (c: CmdView, i: number): boolean =>
 export const destructiveRules: ReadonlyArray<Rule> = [
   {
     kind: "word",
+    description: D.removeAfter,
+    on: ["tar", "bsdtar", "rsync", "zip", "7z", "7za"],
+    at: "end",
+    test: (_v, c, i) => {
+      if (runsAs(c, i, ["tar", "bsdtar"])) return argv(c).some((a) => a === "--remove-files")
+      if (runsAs(c, i, ["rsync"])) return argv(c).some((a) => a === "--remove-source-files" || a === "--remove-sent-files")
+      if (runsAs(c, i, ["zip"])) return argv(c).some((a) => a === "--move" || (/^-[A-Za-z]+$/.test(a) && a.includes("m")))
+      return runsAs(c, i, ["7z", "7za"]) && argv(c).some((a) => a === "-sdel")
+    }
+  },
+  {
+    kind: "word",
     description: D.unlink,
     on: ["unlink"],
     at: "end",
