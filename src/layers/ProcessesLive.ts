@@ -54,6 +54,9 @@ const runningCaps = (config: HermesConfig) => ({
   total: capOf(config.terminal?.max_background, PROCESS_LIMITS.maxRunning)
 })
 
+/** How much earlier input to a process is judged with each new write. */
+const MAX_INPUT_HISTORY = 256 * 1024
+
 interface ProcessRecord {
   readonly id: string
   readonly command: string
@@ -69,6 +72,11 @@ interface ProcessRecord {
   readonly writing: Effect.Semaphore
   /** Typed since the last complete statement (already written). */
   typed: string
+  /**
+   * Complete statements written so far (the last MAX_INPUT_HISTORY chars): judged with each new write, so
+   * names bound earlier (`import shutil as s`, `alias x=rm`) are known when a later line uses them.
+   */
+  history: string
   readonly exited: Deferred.Deferred<void>
   readonly watchPatterns: ReadonlyArray<string>
   readonly watch: ProcessWatchState
@@ -264,6 +272,7 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
             language: inputLanguage(request.command),
             writing: yield* Effect.makeSemaphore(1),
             typed: "",
+            history: "",
             exited: yield* Deferred.make<void>(),
             watchPatterns,
             watch: makeWatchState(),
@@ -342,8 +351,10 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
               new CommandDenied({ command: data, description: null, hardline: false, decidedBy: "policy", reason: plan.reason })
             )
           }
-          const approved = yield* approveInput(approval, r.env, context, r.typed, plan.written, r.language)
+          const approved = yield* approveInput(approval, r.env, context, r.history + r.typed, plan.written, r.language)
           yield* r.handle.write(approved)
+          const complete = plan.judged.slice(0, plan.judged.length - plan.pending.length)
+          if (complete !== "") r.history = (r.history + complete).slice(-MAX_INPUT_HISTORY)
           r.typed = plan.pending
           return data.length
         })))

@@ -227,6 +227,30 @@ layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: 
       yield* p.kill
     }))
 
+  it.effect("names bound by earlier input are known when later input uses them", () =>
+    Effect.gen(function*() {
+      const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+        ["python3 -i", ["import shutil as s", "s.rmtree('<C>')"]],
+        ["python3 -i", ["from shutil import rmtree as tidy", "tidy('<C>')"]],
+        ["python3 -i", ["import os", "go = os.system", "go('rm -rf <C>')"]],
+        ["node -i", ["const f = require('fs')", "f.rmSync('<C>', { recursive: true })"]],
+        ["bash -i", ["alias tidy='rm -rf'", "tidy <C>"]]
+      ]
+      for (const [program, lines] of cases) {
+        const dir = canary()
+        const p = yield* started(program)
+        const answers: Array<Json> = []
+        for (const line of lines) {
+          const answer = yield* p.send("submit", line.replace("<C>", dir))
+          answers.push(answer)
+          if (answer["status"] === "blocked") break
+        }
+        expect([program, lines, answers[answers.length - 1]]).toMatchObject([program, lines, { status: "blocked" }])
+        yield* expectIntact(dir)
+        yield* p.kill
+      }
+    }), 60_000)
+
   it.effect("ordinary input to python3 -i runs", () =>
     Effect.gen(function*() {
       const p = yield* started("python3 -i")
