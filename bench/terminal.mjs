@@ -24,8 +24,9 @@ export const run = async () => {
   const home = mkdtempSync(join(tmpdir(), "hermes-effect-bench-terminal-"))
   const cwd = join(home, "cwd")
   mkdirSync(cwd)
+  // BENCH_NO_PROTECT=1 measures without terminal.protect_home (no bubblewrap around each local command).
   const layer = HermesRuntime.layer({
-    config: ConfigTest({ terminal: { backend: "local", cwd } }, { root: home, workspaceDir: join(home, "ws") }),
+    config: ConfigTest({ terminal: { backend: "local", cwd, ...(process.env.BENCH_NO_PROTECT ? { protect_home: false } : {}) } }, { root: home, workspaceDir: join(home, "ws") }),
     plugins: false
   })
   const runtime = ManagedRuntime.make(layer)
