@@ -255,7 +255,7 @@ describe("text fed to a shell or interpreter on stdin", () => {
 })
 
 describe("scripts a command runs", () => {
-  const cases: ReadonlyArray<readonly [string, ReadonlyArray<{ path: string; language: string }>]> = [
+  const cases: ReadonlyArray<readonly [string, ReadonlyArray<{ path: string; language: string; optional?: boolean }>]> = [
     ["bash x.sh", [{ path: "x.sh", language: "shell" }]],
     ["sh -e deploy", [{ path: "deploy", language: "shell" }]],
     ["zsh x", [{ path: "x", language: "shell" }]],
@@ -280,7 +280,15 @@ describe("scripts a command runs", () => {
     ["cd \"$D\" && bash x.sh", [{ path: "x.sh", language: "unknown" }]],
     ["bash \"$S\"", [{ path: "$S", language: "unknown" }]],
     ["python3 -c 'print(1)'", []],
-    ["python3 -m pytest", []],
+    // A module by name: candidates beside the command, judged only when they exist.
+    [
+      "python3 -m pytest",
+      [
+        { path: "./pytest.py", language: "python", optional: true },
+        { path: "./pytest/__main__.py", language: "python", optional: true },
+        { path: "./pytest/__init__.py", language: "python", optional: true }
+      ]
+    ],
     ["bash -c 'ls'", []],
     ["git status", []]
   ]

@@ -8,7 +8,7 @@
  */
 import { Effect, Option } from "effect"
 import type { CodeLanguage, CommandApprovalRequest, CommandSurroundings, Detection } from "../../services/Approval.js"
-import { D } from "../approval/descriptions.js"
+import { D, PARSER_LIMIT_DESCRIPTION } from "../approval/descriptions.js"
 import type { DetectionEnv } from "../approval/env.js"
 import type { RunnerRef } from "../approval/resolve/locals.js"
 import { COMPUTED_MOVE } from "../approval/resolve/locals.js"
@@ -222,6 +222,16 @@ const judgeWith = (
     return verdict
   })
 
+/**
+ * A file too large or too deeply nested to parse is not known to be
+ * hardline (a big generated bundle is ordinary): it needs approval instead.
+ * Only a command the model typed itself keeps the parser limit as hardline.
+ */
+const tooLargeToJudge = (detection: Detection): Detection =>
+  detection.hardline && detection.hardline_description === PARSER_LIMIT_DESCRIPTION
+    ? dangerous(UNREADABLE_SCRIPT_DESCRIPTION)
+    : detection
+
 const basename = (path: string): string => path.slice(path.lastIndexOf("/") + 1)
 
 /** `python3.11` → `python`: the program whatever version suffix it carries. */
@@ -269,7 +279,7 @@ class Looker {
         if (language === "binary") continue
         const note = `in script ${ref.path}`
         if (language !== "shell") {
-          verdict = stronger(verdict, { detection: self.detectors.detectCode(language, text.value, self.env), note })
+          verdict = stronger(verdict, { detection: tooLargeToJudge(self.detectors.detectCode(language, text.value, self.env)), note })
           // Modules it loads from beside itself run as part of it (a planted json.py, ./lib.js).
           if (depth < MAX_SCRIPT_DEPTH && !verdict.detection.hardline) {
             const near = self.detectors.localImports(language, text.value).map((p): ScriptRef => ({ path: p, language, optional: true }))
@@ -277,7 +287,7 @@ class Looker {
           }
         } else {
           const inner = self.detectors.inspect(text.value, self.env)
-          verdict = stronger(verdict, { detection: inner.detection, note })
+          verdict = stronger(verdict, { detection: tooLargeToJudge(inner.detection), note })
           if (depth < MAX_SCRIPT_DEPTH && inner.scripts.length > 0 && !verdict.detection.hardline) {
             verdict = stronger(verdict, yield* self.scripts(inner.scripts, cwd, depth + 1))
           }
