@@ -21,6 +21,7 @@ import { ApprovalAudit } from "../services/ApprovalAudit.js"
 import type { ApprovalRecord } from "../services/ApprovalAudit.js"
 import { Approver } from "../services/Approver.js"
 import { Config } from "../services/Config.js"
+import { redactAuditText } from "../lib/text.js"
 import { detectCode } from "./approval/code/index.js"
 import { localImportCandidates } from "./approval/code/localImports.js"
 import { detectCommand, inspectCommand, normalizeCommand } from "./approval/detect.js"
@@ -38,7 +39,6 @@ import {
   userDenyMessage
 } from "./approvalPolicy/messages.js"
 import { normalizeMode } from "./approvalPolicy/mode.js"
-import { redactSecrets } from "./approvalPolicy/redact.js"
 
 export const APPROVAL_TIMEOUT_SECONDS = 60
 
@@ -84,7 +84,7 @@ export const ApprovalLive = Layer.effect(
           at: new Date().toISOString(),
           sessionId: subject.context.sessionId ?? null,
           taskId: subject.context.taskId,
-          command: redactSecrets(subject.command),
+          command: redactAuditText(subject.command),
           path: subject.path,
           backend: subject.backend.kind,
           outcome,
@@ -140,7 +140,7 @@ export const ApprovalLive = Layer.effect(
       }
       const seconds = approvals.timeout_seconds ?? APPROVAL_TIMEOUT_SECONDS
       const answer = yield* approver
-        .ask({ command: redactSecrets(subject.command), description, key, allowPermanent: true, context: subject.context })
+        .ask({ command: redactAuditText(subject.command), description, key, allowPermanent: true, context: subject.context })
         .pipe(Effect.timeoutOption(seconds * 1000))
       if (Option.isNone(answer) || answer.value.via === "timeout") return yield* deny("timeout", key, timeoutMessage(description))
       const { choice, reason, via } = answer.value

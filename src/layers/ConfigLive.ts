@@ -11,19 +11,17 @@ import { Effect, Layer, Option, Ref } from "effect"
 import { randomBytes } from "node:crypto"
 import { homedir } from "node:os"
 import * as NodePath from "node:path"
+import { expandHome } from "../lib/text.js"
 import { Config, ConfigError } from "../services/Config.js"
 import type { ConfigPath, HermesConfig, HermesHome } from "../services/Config.js"
 import { applyEdit, parseConfigText } from "./config/yamlConfig.js"
 import type { ConfigEdit, ParsedConfig } from "./config/yamlConfig.js"
 
-const expandTilde = (path: string): string =>
-  path === "~" ? homedir() : path.startsWith("~/") ? NodePath.join(homedir(), path.slice(2)) : path
-
 /** Paths under the home root. `root` defaults to `$HERMES_EFFECT_HOME`, then `~/.hermes-effect`. */
 export const resolveHome = (root?: string): HermesHome => {
   const fromEnv = process.env["HERMES_EFFECT_HOME"]
   const chosen = root ?? (fromEnv !== undefined && fromEnv !== "" ? fromEnv : NodePath.join(homedir(), ".hermes-effect"))
-  const abs = NodePath.resolve(expandTilde(chosen))
+  const abs = NodePath.resolve(expandHome(chosen))
   return {
     root: abs,
     configFile: NodePath.join(abs, "config.yaml"),

@@ -28,7 +28,8 @@ import { approveCommand, approveInput } from "./terminal/commandGate.js"
 import { inputLanguage } from "./processes/inputLanguage.js"
 import { killMarked } from "./processes/markedProcesses.js"
 import { planInput } from "./processes/typedInput.js"
-import { redactSecrets, tailText } from "./terminal/outputText.js"
+import { redactToolOutput } from "../lib/text.js"
+import { tailText } from "./terminal/outputText.js"
 import { makeGlobalWatchState, makeWatchState, onWatchMatch } from "./processes/watchLimiter.js"
 import type { ProcessWatchState } from "./processes/watchLimiter.js"
 
@@ -192,7 +193,7 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
             ...base(r),
             type: "watch_match",
             pattern,
-            output: redactSecrets(tailText(matched.join("\n"), PROCESS_LIMITS.completionOutputChars), r.command),
+            output: redactToolOutput(tailText(matched.join("\n"), PROCESS_LIMITS.completionOutputChars), r.command),
             suppressed: verdict.suppressed
           })
         } else if (verdict._tag === "Disable") {
@@ -218,7 +219,7 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
             type: "completion",
             exitCode: r.exitCode,
             completionReason: reason,
-            output: redactSecrets(tailText(r.buffer, PROCESS_LIMITS.completionOutputChars), r.command)
+            output: redactToolOutput(tailText(r.buffer, PROCESS_LIMITS.completionOutputChars), r.command)
           })
         }
         yield* Deferred.succeed(r.exited, undefined)

@@ -9,9 +9,9 @@
  * by killed runs are swept when the backend starts.
  */
 import { realpathSync } from "node:fs"
-import { homedir } from "node:os"
-import { join, resolve } from "node:path"
+import { resolve } from "node:path"
 import { Effect, Layer } from "effect"
+import { expandHome } from "../lib/text.js"
 import { Config } from "../services/Config.js"
 import { TerminalBackend, TerminalError } from "../services/TerminalBackend.js"
 import { childEnv } from "./terminal/childEnv.js"
@@ -21,9 +21,6 @@ import { makeRunFolder, sweepRuns } from "./terminal/runState.js"
 import type { RunFolder } from "./terminal/runState.js"
 import { terminalSettings } from "./terminal/settings.js"
 import { makeShellEnvironment } from "./terminal/shellEnvironment.js"
-
-const expandHome = (path: string): string =>
-  path === "~" ? homedir() : path.startsWith("~/") ? join(homedir(), path.slice(2)) : path
 
 const stateError = (e: unknown) =>
   new TerminalError({ message: `cannot create environment state: ${e instanceof Error ? e.message : String(e)}` })

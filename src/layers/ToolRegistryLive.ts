@@ -6,6 +6,7 @@
 import { realpathSync } from "node:fs"
 import { isAbsolute, resolve as resolvePath } from "node:path"
 import { Effect, Layer } from "effect"
+import { expandHome } from "../lib/text.js"
 import { Config } from "../services/Config.js"
 import { Hooks } from "../services/Hooks.js"
 import { ResultStore } from "../services/ResultStore.js"
@@ -45,11 +46,10 @@ export const DEFAULTS = {
 
 const DEFINITIONS_CACHE_MAX = 8
 
-const expandHome = (p: string) => (p === "~" || p.startsWith("~/") ? `${process.env["HOME"] ?? ""}${p.slice(1)}` : p)
-
 /** realpath when the path exists, else the lexical absolute path (the planner only compares). */
 const canonicalPath = (cwd: string) => (p: string): string => {
-  const abs = resolvePath(cwd, expandHome(p))
+  // $HOME rather than os.homedir() (which falls back to the passwd entry), as before.
+  const abs = resolvePath(cwd, expandHome(p, process.env["HOME"] ?? ""))
   try {
     return realpathSync(abs)
   } catch {

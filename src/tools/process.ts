@@ -12,8 +12,9 @@ import { Config } from "../services/Config.js"
 import { Processes, ProcessNotFound, ProcessStdinUnavailable } from "../services/Processes.js"
 import type { ProcessInfo } from "../services/Processes.js"
 import { ToolContext } from "../services/ToolContext.js"
-import { redactSecrets, stripAnsi, tailText } from "../layers/terminal/outputText.js"
+import { tailText } from "../layers/terminal/outputText.js"
 import { TERMINAL_DEFAULTS, terminalSettings } from "../layers/terminal/settings.js"
+import { redactToolOutput, stripAnsiOutput } from "../lib/text.js"
 import { defineTool } from "./defineTool.js"
 
 export const PROCESS_ACTIONS = ["list", "poll", "log", "wait", "kill", "write", "submit", "close"] as const
@@ -55,7 +56,7 @@ type Result = { readonly [key: string]: unknown }
 
 const notFound = (error: ProcessNotFound): Result => ({ status: "not_found", error: error.message })
 
-const clean = (text: string, command: string) => redactSecrets(text, command)
+const clean = (text: string, command: string) => redactToolOutput(text, command)
 
 const preview = (output: string, info: ProcessInfo, chars: number) => clean(tailText(output, chars), info.command)
 
@@ -141,7 +142,7 @@ export const processTool = defineTool({
       case "log":
         return yield* withProcess((info) =>
           Effect.map(processes.output(id), (output) => {
-            const lines = stripAnsi(output).split("\n")
+            const lines = stripAnsiOutput(output).split("\n")
             if (lines[lines.length - 1] === "") lines.pop()
             const limit = args.limit ?? 200
             const selected = args.offset === undefined ? lines.slice(-limit) : lines.slice(Math.max(0, args.offset), Math.max(0, args.offset) + limit)

@@ -13,7 +13,7 @@
  * `subagent` and `tool` sources are hidden; `cron` ones rank last.
  */
 import { Effect, Schema } from "effect"
-import { stripAnsi } from "../layers/terminal/outputText.js"
+import { stripAnsiOutput } from "../lib/text.js"
 import { SessionStore, sessionKey } from "../services/SessionStore.js"
 import type { SearchHit, Session, SessionStoreError, SessionStoreService, StoredMessage } from "../services/SessionStore.js"
 import { ToolContext } from "../services/ToolContext.js"
@@ -75,7 +75,7 @@ export const when = (ms: number): string => {
 }
 
 const shapeMessage = (m: StoredMessage, options: { readonly anchor?: number; readonly maxChars?: number } = {}): Json => {
-  const raw = m.content === null ? null : stripAnsi(m.content)
+  const raw = m.content === null ? null : stripAnsiOutput(m.content)
   const cut = options.maxChars !== undefined && raw !== null && raw.length > options.maxChars
   return {
     id: m.id,

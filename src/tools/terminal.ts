@@ -17,8 +17,9 @@ import { Processes, ProcessLimitReached } from "../services/Processes.js"
 import { TerminalBackend } from "../services/TerminalBackend.js"
 import { ToolContext } from "../services/ToolContext.js"
 import { approveCommand } from "../layers/terminal/commandGate.js"
-import { capOutput, MAX_OUTPUT_CHARS, redactSecrets, stripAnsi } from "../layers/terminal/outputText.js"
+import { capOutput, MAX_OUTPUT_CHARS } from "../layers/terminal/outputText.js"
 import { TERMINAL_DEFAULTS, terminalSettings } from "../layers/terminal/settings.js"
+import { redactToolOutput, stripAnsiOutput } from "../lib/text.js"
 import { defineTool } from "./defineTool.js"
 import { exitCodeMeaning, foregroundGuidance, workdirProblem } from "./terminal/guards.js"
 
@@ -187,8 +188,8 @@ export const terminalTool = defineTool<TerminalArgs, typeof TerminalParameters.E
     let output = capOutput(run.output, MAX_OUTPUT_CHARS)
     if (run.timedOut) output = `${output.trimEnd()}\n[Command timed out after ${timeoutSeconds}s]`
     if (run.interrupted) output = `${output.trimEnd()}\n[Command interrupted]`
-    output = stripAnsi(output)
-    output = output.length === 0 ? "" : redactSecrets(output.trim(), args.command)
+    output = stripAnsiOutput(output)
+    output = output.length === 0 ? "" : redactToolOutput(output.trim(), args.command)
 
     const result: Record<string, unknown> = { output, exit_code: run.exitCode, error: null }
     const note = approvalNote(approved.right.grant)

@@ -12,10 +12,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { makeHostFiles } from "../../src/layers/terminal/environmentFiles.js"
 import { EnvironmentFileError } from "../../src/services/TerminalBackend.js"
+import { expandHome } from "../../src/lib/text.js"
 import { workdirProblem } from "../../src/tools/terminal/guards.js"
 import {
   classifyWriteDenial,
-  expandTilde,
   hasTraversalComponent,
   isBlockedDevice,
   isBlockedDevicePath,
@@ -69,7 +69,7 @@ const pathsFor = (v: Vector): SafetyPaths => {
 /** What our rules say for one vector: [decision, message]. */
 const evaluate = (v: Vector): readonly [boolean, string | undefined] => {
   const input = substitute(v.input, v)
-  const expanded = expandTilde(input, HOME)
+  const expanded = expandHome(input, HOME)
   const paths = pathsFor(v)
   switch (v.check) {
     case "read_block": {

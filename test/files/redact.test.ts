@@ -9,10 +9,8 @@ import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { redactSecrets as auditRedact } from "../../src/layers/approvalPolicy/redact.js"
-import { redactSecrets as outputRedact } from "../../src/layers/terminal/outputText.js"
 import { privateKeyLines, redactSecrets } from "../../src/lib/redact.js"
-import { maskSecrets } from "../../src/tools/files/redact.js"
+import { redactAuditText as auditRedact, redactFileText, redactToolOutput as outputRedact } from "../../src/lib/text.js"
 
 const dir = mkdtempSync(join(tmpdir(), "hermes-redact-"))
 const keygen = (name: string, ...args: Array<string>) => {
@@ -46,7 +44,7 @@ describe("private keys: any slice is redacted", () => {
           const last = from === lines.length - 2 && width === 1
           if (last) continue
           expect(leaks(key, outputRedact(plain)), `sed -n ${from + 1},${from + width}p`).toEqual([])
-          expect(leaks(key, maskSecrets(numbered)), `read_file offset ${from + 1}`).toEqual([])
+          expect(leaks(key, redactFileText(numbered)), `read_file offset ${from + 1}`).toEqual([])
           expect(leaks(key, outputRedact(grepped)), "grep -n").toEqual([])
         }
       }
@@ -83,7 +81,7 @@ describe("private keys: any slice is redacted", () => {
   it("a key inside a JSON string (a service account file) is masked on its one line", () => {
     const body = bodyOf(pkcs8)
     const json = JSON.stringify({ type: "service_account", private_key: pkcs8, client_email: "a@b.iam" }, null, 2)
-    for (const shown of [maskSecrets(json), outputRedact(json), auditRedact(json)]) {
+    for (const shown of [redactFileText(json), outputRedact(json), auditRedact(json)]) {
       expect(shown.split("\n")).toHaveLength(json.split("\n").length)
       expect(body.filter((line) => shown.includes(line))).toEqual([])
       expect(shown).toContain("\"client_email\": \"a@b.iam\"")
@@ -102,7 +100,7 @@ describe("private keys: any slice is redacted", () => {
       "# -----END RSA PRIVATE KEY-----",
       "const FOOTER = '-----END PRIVATE KEY-----'"
     ].join("\n")
-    expect(maskSecrets(code)).toBe(code)
+    expect(redactFileText(code)).toBe(code)
     expect(outputRedact(code)).toBe(code)
   })
 
@@ -111,7 +109,7 @@ describe("private keys: any slice is redacted", () => {
     const pem = cert.stdout.toString()
     expect(pem).toContain("BEGIN CERTIFICATE")
     expect(outputRedact(pem)).toBe(pem)
-    expect(maskSecrets(pem)).toBe(pem)
+    expect(redactFileText(pem)).toBe(pem)
     const pub = readFileSync(join(dir, "id_ed25519.pub"), "utf8")
     expect(outputRedact(pub)).toBe(pub)
   })
@@ -146,7 +144,7 @@ describe("no false alarms on ordinary text", () => {
   }
   for (const [name, text] of Object.entries(samples)) {
     it(name, () => {
-      expect(maskSecrets(text)).toBe(text)
+      expect(redactFileText(text)).toBe(text)
       expect(outputRedact(text)).toBe(text)
     })
   }
@@ -164,7 +162,7 @@ describe("secret assignments in file content", () => {
       "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
       "const apiKey = \"AbC123xYz789QwE\""
     ].join("\n")
-    const out = maskSecrets(text)
+    const out = redactFileText(text)
     for (const secret of ["a8f3k2m9q1z7x4c6", "opaque-value-123", "hunter2-but-longer", "s3cr3t-pw!", "abcdefghijklmnopqrstuvwxyz", "9d8c7b6a5f4e3d2c1b0a", "wJalrXUtnFEMI", "AbC123xYz789QwE"]) {
       expect(out).not.toContain(secret)
     }

@@ -9,8 +9,7 @@ import { syntaxProblem } from "../../src/tools/files/syntaxGate.js"
 import { unifiedDiff } from "../../src/tools/files/unifiedDiff.js"
 import { headerPaths, parseV4a } from "../../src/tools/files/v4aParser.js"
 import { looksLikeReadFileOutput } from "../../src/tools/files/writeText.js"
-import { maskSecrets } from "../../src/tools/files/redact.js"
-import { redactSecrets } from "../../src/layers/terminal/outputText.js"
+import { redactFileText, redactToolOutput } from "../../src/lib/text.js"
 
 describe("fuzzy find-and-replace", () => {
   const cases: ReadonlyArray<readonly [string, string, string, string, string, string]> = [
@@ -212,9 +211,9 @@ describe("secret masking for file content", () => {
       "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----"
     ]
     for (const sample of samples) {
-      expect(redactSecrets(sample)).not.toBe(sample)
-      expect(maskSecrets(sample)).not.toBe(sample)
+      expect(redactToolOutput(sample)).not.toBe(sample)
+      expect(redactFileText(sample)).not.toBe(sample)
     }
-    expect(maskSecrets("plain code without secrets")).toBe("plain code without secrets")
+    expect(redactFileText("plain code without secrets")).toBe("plain code without secrets")
   })
 })

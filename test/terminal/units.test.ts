@@ -2,8 +2,10 @@ import { execFileSync } from "node:child_process"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration } from "effect"
 import { makeBoundedCapture } from "../../src/layers/terminal/boundedCapture.js"
-import { childEnv, isCredentialName } from "../../src/layers/terminal/childEnv.js"
-import { capOutput, redactSecrets, stripAnsi, truncateMiddle } from "../../src/layers/terminal/outputText.js"
+import { childEnv } from "../../src/layers/terminal/childEnv.js"
+import { capOutput, truncateMiddle } from "../../src/layers/terminal/outputText.js"
+import { isCredentialName } from "../../src/lib/credentialNames.js"
+import { redactToolOutput, stripAnsiOutput } from "../../src/lib/text.js"
 import { shellQuote } from "../../src/layers/terminal/shellScript.js"
 import {
   makeGlobalWatchState,
@@ -65,7 +67,7 @@ describe("output text", () => {
   })
 
   it("strips colour, cursor and title sequences and CRLF", () => {
-    expect(stripAnsi("\x1b[1;31mred\x1b[0m \x1b]0;title\x07x\x1b[2K\r\ny")).toBe("red x\ny")
+    expect(stripAnsiOutput("\x1b[1;31mred\x1b[0m \x1b]0;title\x07x\x1b[2K\r\ny")).toBe("red x\ny")
   })
 
   it("masks shaped secrets everywhere", () => {
@@ -77,7 +79,7 @@ describe("output text", () => {
       "db postgres://user:hunter2@host/db",
       "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----"
     ].join("\n")
-    expect(redactSecrets(text)).toBe([
+    expect(redactToolOutput(text)).toBe([
       "openai sk-p…[REDACTED]",
       "gh ghp_…[REDACTED]",
       "aws AKIA…[REDACTED]",
@@ -89,8 +91,8 @@ describe("output text", () => {
 
   it("masks credential-named variables only in environment dumps", () => {
     const dump = "PATH=/bin\nMY_API_KEY=opaque123\ndeclare -x DB_PASSWORD=\"pw\"\nMAX_TOKENS=100"
-    expect(redactSecrets(dump, "env | sort")).toBe("PATH=/bin\nMY_API_KEY=[REDACTED]\ndeclare -x DB_PASSWORD=[REDACTED]\nMAX_TOKENS=[REDACTED]")
-    expect(redactSecrets(dump, "cat config.py")).toBe(dump)
+    expect(redactToolOutput(dump, "env | sort")).toBe("PATH=/bin\nMY_API_KEY=[REDACTED]\ndeclare -x DB_PASSWORD=[REDACTED]\nMAX_TOKENS=[REDACTED]")
+    expect(redactToolOutput(dump, "cat config.py")).toBe(dump)
   })
 })
 

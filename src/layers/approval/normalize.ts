@@ -4,7 +4,7 @@
  * author's real quoting; `normalizeCommand` finishes with escape/empty-quote
  * stripping for callers that want Hermes' flat string.
  */
-import { stripAnsi } from "./ansi.js"
+import { stripAnsi } from "../../lib/text.js"
 import type { DetectionEnv, ResolvedEnv } from "./env.js"
 import { resolveEnv } from "./env.js"
 

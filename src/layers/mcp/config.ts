@@ -6,7 +6,7 @@
 import { Either } from "effect"
 import type { HermesConfig } from "../../services/Config.js"
 import type { McpTransportKind } from "../../services/Mcp.js"
-import { redactSecrets } from "../approvalPolicy/redact.js"
+import { redactAuditText } from "../../lib/text.js"
 
 export const DEFAULT_CALL_TIMEOUT_SECONDS = 300
 export const DEFAULT_CONNECT_TIMEOUT_SECONDS = 60
@@ -52,7 +52,7 @@ const quoteArg = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.
 
 /** What `mcp list` shows as the server's address: the command line or the URL, credentials redacted. */
 export const targetOf = (transport: McpTransportSpec): string =>
-  redactSecrets(
+  redactAuditText(
     transport.kind === "stdio"
       ? [transport.command, ...transport.args].map(quoteArg).join(" ")
       : transport.url.toString()
@@ -71,9 +71,9 @@ const transportOf = (name: string, entry: Entry): Either.Either<McpTransportSpec
     try {
       url = new URL(entry.url)
     } catch {
-      return Either.left(`\`url\` is not a valid URL: ${redactSecrets(entry.url)}`)
+      return Either.left(`\`url\` is not a valid URL: ${redactAuditText(entry.url)}`)
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return Either.left(`\`url\` must be http(s): ${redactSecrets(entry.url)}`)
+    if (url.protocol !== "http:" && url.protocol !== "https:") return Either.left(`\`url\` must be http(s): ${redactAuditText(entry.url)}`)
     return Either.right({ kind: "http", url, headers: { ...entry.headers } })
   }
   if (entry.command === undefined || entry.command.trim().length === 0) {
@@ -98,7 +98,7 @@ export const decodeServer = (name: string, entry: Entry): Either.Either<McpServe
         name,
         enabled,
         transport: entry.url !== undefined ? "http" : entry.command !== undefined ? "stdio" : undefined,
-        target: redactSecrets(entry.url ?? [entry.command ?? "", ...(entry.args ?? []).map(String)].join(" ").trim()),
+        target: redactAuditText(entry.url ?? [entry.command ?? "", ...(entry.args ?? []).map(String)].join(" ").trim()),
         error
       }),
     onRight: (transport) =>

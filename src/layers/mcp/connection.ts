@@ -13,7 +13,7 @@ import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdi
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
 import { Data, Deferred, Effect, Exit, Queue } from "effect"
 import type { Scope } from "effect"
-import { redactSecrets } from "../approvalPolicy/redact.js"
+import { redactAuditText } from "../../lib/text.js"
 import type { McpServerSpec } from "./config.js"
 import { serverEnvironment } from "./env.js"
 import { isolatedFetch } from "./isolatedFetch.js"
@@ -156,14 +156,14 @@ export const openConnection = (
     const seconds = spec.connectTimeoutMs / 1000
     yield* Effect.tryPromise({
       try: (signal) => client.connect(transport, { signal, timeout: spec.connectTimeoutMs }),
-      catch: (e) => new McpConnectError({ message: redactSecrets(describeConnectFailure(sdk, e, stderr.tail())) })
+      catch: (e) => new McpConnectError({ message: redactAuditText(describeConnectFailure(sdk, e, stderr.tail())) })
     }).pipe(
       Effect.timeoutFail({
         duration: spec.connectTimeoutMs,
         onTimeout: () => {
           const tail = stderr.tail()
           return new McpConnectError({
-            message: redactSecrets(`no answer to initialize within ${seconds}s${tail.length > 0 ? ` (stderr: ${lastLines(tail)})` : ""}`)
+            message: redactAuditText(`no answer to initialize within ${seconds}s${tail.length > 0 ? ` (stderr: ${lastLines(tail)})` : ""}`)
           })
         }
       })
@@ -197,5 +197,5 @@ export const listAllTools = (connection: McpConnection, timeoutMs: number): Effe
       }
       return tools
     },
-    catch: (e) => new McpConnectError({ message: redactSecrets(`tools/list failed: ${errorText(e)}`) })
+    catch: (e) => new McpConnectError({ message: redactAuditText(`tools/list failed: ${errorText(e)}`) })
   })

@@ -8,7 +8,7 @@
 import { Effect, Option, Queue, Schedule, SubscriptionRef } from "effect"
 import type { McpServerStatus } from "../../services/Mcp.js"
 import type { ToolRegistryService } from "../../services/ToolRegistry.js"
-import { redactSecrets } from "../approvalPolicy/redact.js"
+import { redactAuditText } from "../../lib/text.js"
 import type { McpServerSpec } from "./config.js"
 import { listAllTools, McpConnectError, openConnection } from "./connection.js"
 import type { McpConnection } from "./connection.js"
@@ -100,7 +100,7 @@ export const supervise = (spec: McpServerSpec, deps: SupervisorDeps): Effect.Eff
       )
       yield* Effect.raceFirst(connection.closed, followChanges)
       const tail = connection.stderrTail().trim().split("\n").slice(-1)[0]
-      return redactSecrets(tail === undefined || tail.length === 0 ? "the connection closed" : `the connection closed (stderr: ${tail})`)
+      return redactAuditText(tail === undefined || tail.length === 0 ? "the connection closed" : `the connection closed (stderr: ${tail})`)
     })
 
     const driver = yield* Schedule.driver(deps.retry)

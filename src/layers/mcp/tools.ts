@@ -12,7 +12,7 @@ import type { JsonSchema, ToolOutput } from "../../services/Tool.js"
 import type { ToolFailure } from "../../services/ToolError.js"
 import type { RegisteredTool } from "../../services/ToolRegistry.js"
 import { deriveJsonSchema } from "../../tools/defineTool.js"
-import { redactSecrets } from "../approvalPolicy/redact.js"
+import { redactAuditText } from "../../lib/text.js"
 import type { McpServerSpec } from "./config.js"
 import type { McpCapabilities, McpConnection } from "./connection.js"
 import type { Sdk } from "./sdk.js"
@@ -46,7 +46,7 @@ const request = <A>(
     const server = handle.spec.name
     const connection = handle.connection()
     if (connection === undefined) return Effect.fail(new McpNotConnected({ server }))
-    const failed = (message: string) => new McpCallFailed({ server, tool, message: redactSecrets(message) })
+    const failed = (message: string) => new McpCallFailed({ server, tool, message: redactAuditText(message) })
     return Effect.tryPromise({
       // Dispatch enforces `timeout` (on the Effect clock) and interrupts us, which cancels the request;
       // the SDK's own timer only backs that up, so it must not win the race.
@@ -132,7 +132,7 @@ export const serverTool = (handle: ServerHandle, tool: McpTool): RegisteredTool 
           client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, undefined, options) as Promise<Block>),
         (result): Effect.Effect<ToolOutput, McpToolError> =>
           isErrorResult(result)
-            ? Effect.fail(new McpToolError({ server, tool: tool.name, message: redactSecrets(callResultText(result) || "MCP tool returned an error") }))
+            ? Effect.fail(new McpToolError({ server, tool: tool.name, message: redactAuditText(callResultText(result) || "MCP tool returned an error") }))
             : Effect.succeed(callOutput(result))
       )
   })

@@ -4,8 +4,8 @@
  * relative ones against the home), the disabled set, the guard switches.
  */
 import { existsSync, realpathSync, statSync } from "node:fs"
-import { homedir } from "node:os"
 import * as path from "node:path"
+import { expandHome } from "../../lib/text.js"
 import type { HermesConfig, HermesHome } from "../../services/Config.js"
 import type { SkillRoot } from "../../services/Skills.js"
 
@@ -28,8 +28,7 @@ const expandVars = (s: string): string =>
 
 export const expandUserPath = (entry: string, base: string): string => {
   const expanded = expandVars(entry.trim())
-  const tilde = expanded === "~" ? homedir() : expanded.startsWith("~/") ? path.join(homedir(), expanded.slice(2)) : expanded
-  return path.resolve(base, tilde)
+  return path.resolve(base, expandHome(expanded))
 }
 
 const real = (p: string): string => {

@@ -1,8 +1,7 @@
 /**
  * The `terminal.ssh_*` keys with defaults filled in.
  */
-import { homedir } from "node:os"
-import { join } from "node:path"
+import { expandHome } from "../../lib/text.js"
 import type { HermesConfig } from "../../services/Config.js"
 
 export interface SshSettings {
@@ -23,9 +22,6 @@ export interface SshSettings {
 
 /** OpenSSH's default `MaxSessions`. */
 export const DEFAULT_MAX_SESSIONS = 10
-
-const expandHome = (path: string): string =>
-  path === "~" ? homedir() : path.startsWith("~/") ? join(homedir(), path.slice(2)) : path
 
 const nonEmpty = (value: string | undefined): string | undefined => {
   const trimmed = value?.trim()

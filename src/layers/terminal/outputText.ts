@@ -1,11 +1,10 @@
 /**
- * Turning raw command output into what the model may see: the size cap
- * (40% head, 60% tail, with a marker saying how much was dropped), terminal
- * escape sequences removed, and secrets masked.
+ * Capping raw command output to what the model may see: 40% head, 60% tail,
+ * with a marker saying how much was dropped. Escape stripping and secret
+ * masking live in `lib/text.ts`.
  */
+import { stripAnsiOutput } from "../../lib/text.js"
 import type { CapturedOutput } from "../../services/TerminalBackend.js"
-import { redactSecrets as redactWithPolicy } from "../../lib/redact.js"
-import { isCredentialName } from "./childEnv.js"
 
 /** Hermes' `tool_output.max_bytes` default. */
 export const MAX_OUTPUT_CHARS = 50_000
@@ -32,34 +31,8 @@ export const capOutput = (output: CapturedOutput, max: number = MAX_OUTPUT_CHARS
   return head + marker(total - head.length - tail.length, total) + tail
 }
 
-// CSI (ESC [ … final), OSC (ESC ] … BEL/ST), 8-bit CSI, and two-byte escapes.
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x9b[0-?]*[ -/]*[@-~]|\x1b[P^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]/g
-
-export const stripAnsi = (text: string): string =>
-  (text.includes("\x1b") || text.includes("\x9b") ? text.replace(ANSI, "") : text).replace(/\r\n/g, "\n")
-
-/** `NAME=value`, `export NAME=value` and `declare -x NAME="value"` lines of an environment dump. */
-const ENV_LINE = /^((?:declare -x |export )?([A-Za-z_][A-Za-z0-9_]*)=)(.*)$/gm
-const ENV_DUMP = /(?:^|[;&|(]\s*)(?:env|printenv|set|export|declare|compgen\s+-v)\b/
-
-/**
- * Mask secrets in output with the one policy (`lib/redact.ts`): private keys
- * (also stray body lines, as `sed -n 2,3p` prints them), shaped tokens, auth
- * headers, URL passwords. `NAME=value` lines with a credential-looking name
- * only when the command dumps the environment (elsewhere such lines are
- * usually source code, e.g. `MAX_TOKENS=100`).
- */
-export const redactSecrets = (text: string, command = ""): string => {
-  let out = redactWithPolicy(text)
-  if (ENV_DUMP.test(command)) {
-    out = out.replace(ENV_LINE, (line, prefix: string, name: string, value: string) =>
-      isCredentialName(name) && value.length > 0 && !value.includes("[REDACTED]") ? `${prefix}[REDACTED]` : line)
-  }
-  return out
-}
-
 /** The last `chars` characters, escapes stripped. */
 export const tailText = (text: string, chars: number): string => {
-  const clean = stripAnsi(text)
+  const clean = stripAnsiOutput(text)
   return clean.length <= chars ? clean : clean.slice(clean.length - chars)
 }

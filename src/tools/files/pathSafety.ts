@@ -47,9 +47,8 @@ export const normalizePath = (path: string): string => {
   return normal.length > 1 && normal.endsWith("/") ? normal.slice(0, -1) : normal
 }
 
-/** `~` and `~/x` against a home; anything else unchanged. */
-export const expandTilde = (path: string, home: string): string =>
-  path === "~" ? home : path.startsWith("~/") ? posix.join(home, path.slice(2)) : path
+// Kept under its old name for the public `PathSafety` namespace.
+export { expandHome as expandTilde } from "../../lib/text.js"
 
 /** The path itself or anything below it. */
 export const isWithin = (path: string, dir: string): boolean =>

@@ -16,7 +16,7 @@ import { FileReadTracker } from "../../services/FileReadTracker.js"
 import type { TerminalEnvironment } from "../../services/TerminalBackend.js"
 import { TerminalBackend } from "../../services/TerminalBackend.js"
 import { KEY_MARKERS, privateKeyLines, REDACTED_KEY_LINE } from "../../lib/redact.js"
-import { maskLines } from "./redact.js"
+import { redactFileLines } from "../../lib/text.js"
 import { defineTool } from "../defineTool.js"
 import { extensionOf, formatSize, hasBinaryExtension, identifyBinary, IMAGE_EXTENSIONS, looksBinary, SAMPLE_BYTES } from "./binary.js"
 import { clampLine, LinePager, truncateToCharBudget } from "./linePager.js"
@@ -227,7 +227,7 @@ const shapeRead = (
     }
   }
   // Masked before numbering: assignments are recognised at the start of a line, and no mask adds or drops one.
-  const masked = maskLines(scan.lines.map((line, i) => (scan.keyLines[i] === true ? REDACTED_KEY_LINE : line)))
+  const masked = redactFileLines(scan.lines.map((line, i) => (scan.keyLines[i] === true ? REDACTED_KEY_LINE : line)))
   const numbered = masked.map((line, i) => {
     const text = i === 0 && offset === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line
     return `${offset + i}|${clampLine(text)}`

@@ -23,7 +23,7 @@ import { Environments } from "../../services/Environments.js"
 import { FileReadTracker } from "../../services/FileReadTracker.js"
 import type { TerminalEnvironment } from "../../services/TerminalBackend.js"
 import { TerminalBackend } from "../../services/TerminalBackend.js"
-import { maskSecrets } from "./redact.js"
+import { redactFileText } from "../../lib/text.js"
 import { defineTool } from "../defineTool.js"
 import { normalizePath, readBlockError } from "./pathSafety.js"
 import { builtinSearch } from "./search/builtin.js"
@@ -182,7 +182,7 @@ export const searchFilesTool = defineTool<
     if (answer._tag === "Matches") {
       total = answer.matches.length
       const shown = yield* redactKeyMatches(env, absoluteOf, keep(answer.matches.slice(offset, offset + limit), (m) => m.path))
-      const page = shown.map((m) => ({ ...m, content: maskSecrets(m.content) }))
+      const page = shown.map((m) => ({ ...m, content: redactFileText(m.content) }))
       result["total_count"] = total
       if (page.length >= DENSIFY_MIN) {
         result["matches_format"] = "path-grouped: each file path on its own line, followed by indented '<line>: <content>' rows for matches in that file"

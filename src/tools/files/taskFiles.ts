@@ -8,6 +8,7 @@ import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Clock, Effect, Schema } from "effect"
 import { inSystemTree } from "../../lib/systemTrees.js"
+import { expandHome } from "../../lib/text.js"
 import { Approval } from "../../services/Approval.js"
 import { Config } from "../../services/Config.js"
 import type { ConfigService, HermesConfig } from "../../services/Config.js"
@@ -17,7 +18,6 @@ import { ToolContext } from "../../services/ToolContext.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import {
   classifyWriteDenial,
-  expandTilde,
   mapWriteDenyList,
   notRegularWriteError,
   sensitiveWriteError,
@@ -49,7 +49,7 @@ export const fileSettings = (config: HermesConfig): FileSettings => {
   const roots = [...(files?.write_roots ?? []), ...fromEnv]
     .map((r) => r.trim())
     .filter((r) => r.length > 0)
-    .map((r) => resolve(expandTilde(r, homedir())))
+    .map((r) => resolve(expandHome(r)))
   const max = files?.read_max_chars
   return {
     writeRoots: [...new Set(roots)],
