@@ -18,6 +18,7 @@ import { Config } from "../../src/services/Config.js"
 import { Environments } from "../../src/services/Environments.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
 import { tempHome } from "../support/runtime.js"
+import { programProblem, systemRequired } from "../support/systemPrograms.js"
 
 // A home of our own: ~/.bashrc and ~/.ssh/config below are canaries, never the machine's.
 const home = tempHome("hermes-files-home-")
@@ -50,6 +51,11 @@ const project = Effect.gen(function*() {
   const env = yield* Effect.flatMap(Environments, (e) => e.get(t))
   return { t, dir, env }
 })
+
+// ripgrep is a system program: without it (and without CI's requirement) only the built-in engine is tried.
+const rgMissing = systemRequired() ? undefined : programProblem("rg")
+if (rgMissing !== undefined) process.stderr.write(`skipped: search_files hardening with ripgrep (${rgMissing})\n`)
+const searchEngines: ReadonlyArray<"builtin" | "rg"> = rgMissing === undefined ? ["builtin", "rg"] : ["builtin"]
 
 const errorOf = (result: Json) => String(result["error"] ?? "")
 const PLANTED = "#!/bin/sh\nrm -rf \"$HOME/canary\"\n"
@@ -285,7 +291,7 @@ withLayer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("file t
       expect(errorOf(yield* call("read_file", { path: "auth-notes.txt" }, t))).toMatch(/hard link to .*auth\.json.*Hermes credential store/)
       expect(errorOf(yield* call("read_file", { path: "environment.txt" }, t))).toMatch(/hard link to .*\.env.*secret-bearing environment file/)
       expect(errorOf(yield* call("read_file", { path: "gh.json" }, t))).toMatch(/hard link to .*mcp-tokens/)
-      for (const engine of ["builtin", "rg"] as const) {
+      for (const engine of searchEngines) {
         yield* Effect.flatMap(Config, (c) => c.set(["files", "search_engine"], engine))
         const search = yield* call("search_files", { pattern: "0123456789|correct-horse", path: "." }, `${t}-${engine}`)
         expect(JSON.stringify(search), engine).not.toMatch(/tok-0123456789|correct-horse|r-0123456789/)

@@ -11,6 +11,7 @@ import { ApprovalAudit } from "../../src/services/ApprovalAudit.js"
 import { Environments } from "../../src/services/Environments.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
 import { tempHome, testRuntime } from "../support/runtime.js"
+import { bwrapProblem, describeNeeding } from "../support/systemPrograms.js"
 
 const parse = (s: string) => JSON.parse(s) as Record<string, unknown>
 
@@ -85,6 +86,15 @@ describe("terminal tools in the default runtime", () => {
       })
     }).pipe(Effect.provide(testRuntime({ terminal: { cwd } }))))
 
+  it.live("an unknown backend makes the terminal tool unavailable", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const out = parse(yield* registry.dispatch({ tool: "terminal", args: { command: "echo hi" } }))
+      expect(out["error"]).toBe("Tool 'terminal' is not available right now: its availability check failed")
+    }).pipe(Effect.provide(testRuntime({ terminal: { backend: "docker" } }))))
+})
+
+describeNeeding(bwrapProblem(), "terminal tools in the default runtime on the sandbox backend", () => {
   it.live("terminal.backend selects the sandbox", () =>
     Effect.gen(function*() {
       const registry = yield* ToolRegistry
@@ -106,11 +116,4 @@ describe("terminal tools in the default runtime", () => {
       )
       expect(parse(out)).toEqual({ output: "pong", exit_code: 0, error: null })
     }).pipe(Effect.provide(testRuntime({ terminal: { backend: "sandbox", sandbox_network: true } }))))
-
-  it.live("an unknown backend makes the terminal tool unavailable", () =>
-    Effect.gen(function*() {
-      const registry = yield* ToolRegistry
-      const out = parse(yield* registry.dispatch({ tool: "terminal", args: { command: "echo hi" } }))
-      expect(out["error"]).toBe("Tool 'terminal' is not available right now: its availability check failed")
-    }).pipe(Effect.provide(testRuntime({ terminal: { backend: "docker" } }))))
 })
