@@ -12,9 +12,8 @@ import { Config } from "../services/Config.js"
 import { Processes, ProcessNotFound, ProcessStdinUnavailable } from "../services/Processes.js"
 import type { ProcessInfo } from "../services/Processes.js"
 import { ToolContext } from "../services/ToolContext.js"
-import { tailText } from "../layers/terminal/outputText.js"
 import { TERMINAL_DEFAULTS, terminalSettings } from "../layers/terminal/settings.js"
-import { redactToolOutput, stripAnsiOutput } from "../lib/text.js"
+import { redactToolOutput, stripAnsiOutput, tailText } from "../lib/text.js"
 import { defineTool } from "./defineTool.js"
 
 export const PROCESS_ACTIONS = ["list", "poll", "log", "wait", "kill", "write", "submit", "close"] as const

@@ -3,9 +3,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Duration } from "effect"
 import { makeBoundedCapture } from "../../src/layers/terminal/boundedCapture.js"
 import { childEnv } from "../../src/layers/terminal/childEnv.js"
-import { capOutput, truncateMiddle } from "../../src/layers/terminal/outputText.js"
 import { isCredentialName } from "../../src/lib/credentialNames.js"
-import { redactToolOutput, stripAnsiOutput } from "../../src/lib/text.js"
+import { capOutput, redactToolOutput, stripAnsiOutput, truncateMiddle } from "../../src/lib/text.js"
 import { shellQuote } from "../../src/layers/terminal/shellScript.js"
 import {
   makeGlobalWatchState,
