@@ -10,27 +10,14 @@ import { Effect, Option } from "effect"
 import type { CodeLanguage, CommandApprovalRequest, CommandSurroundings, Detection } from "../../services/Approval.js"
 import { D, PARSER_LIMIT_DESCRIPTION } from "../approval/descriptions.js"
 import type { DetectionEnv } from "../approval/env.js"
+import type { Inspection } from "../approval/detect.js"
 import type { RunnerRef } from "../approval/resolve/locals.js"
+import type { ScriptRef } from "../approval/resolve/resolver.js"
 import { COMPUTED_MOVE } from "../approval/resolve/locals.js"
 import { makeRecipes, packageScriptText } from "./projectRunners.js"
 
-export interface ScriptRef {
-  readonly path: string
-  readonly language: CodeLanguage | "unknown"
-  /** A candidate only: judged when it exists, nothing when it does not. */
-  readonly optional?: boolean | undefined
-}
-
-export interface Inspection {
-  readonly detection: Detection
-  readonly unresolved: ReadonlyArray<string>
-  readonly scripts: ReadonlyArray<ScriptRef>
-  readonly paths: ReadonlyArray<string>
-  readonly runners: ReadonlyArray<RunnerRef>
-  readonly moves: ReadonlyArray<string>
-  readonly programs: ReadonlyArray<string>
-  readonly pathDirs: ReadonlyArray<string>
-}
+export type { Inspection } from "../approval/detect.js"
+export type { ScriptRef } from "../approval/resolve/resolver.js"
 
 /** The pure detectors judge uses (the approval layer passes the real ones). */
 export interface Detectors {

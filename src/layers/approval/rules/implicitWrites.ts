@@ -6,17 +6,7 @@
  * descriptions as file-tool writes (implicitExec.ts); Hermes' own rules come
  * first in the table, so `>> ~/.bashrc` keeps Hermes' description.
  */
-import {
-  ENVRC_DESCRIPTION,
-  GIT_EXEC_DESCRIPTION,
-  implicitlyExecuted,
-  INTERPRETER_STARTUP_DESCRIPTION,
-  PATH_DIR_DESCRIPTION,
-  SCHEDULER_DESCRIPTION,
-  SHELL_STARTUP_DESCRIPTION,
-  SSH_CONFIG_DESCRIPTION,
-  SYSTEM_EXEC_DESCRIPTION
-} from "../implicitExec.js"
+import { IMPLICIT_EXEC_DESCRIPTIONS, implicitlyExecuted, RUNTIME_HOME_DESCRIPTION } from "../implicitExec.js"
 import { absolutePath } from "../paths.js"
 import type { View } from "../view.js"
 import type { Rule, RuleEnv } from "./engine.js"
@@ -71,16 +61,8 @@ const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
   return found
 }
 
-const DESCRIPTIONS = [
-  SHELL_STARTUP_DESCRIPTION,
-  GIT_EXEC_DESCRIPTION,
-  ENVRC_DESCRIPTION,
-  SSH_CONFIG_DESCRIPTION,
-  SCHEDULER_DESCRIPTION,
-  INTERPRETER_STARTUP_DESCRIPTION,
-  SYSTEM_EXEC_DESCRIPTION,
-  PATH_DIR_DESCRIPTION
-]
+// The runtime's home has a rule of its own (runtimeHome.ts), which also sees reads.
+const DESCRIPTIONS = IMPLICIT_EXEC_DESCRIPTIONS.filter((d) => d !== RUNTIME_HOME_DESCRIPTION)
 
 export const implicitWriteRules: ReadonlyArray<Rule> = DESCRIPTIONS.map(
   (description): Rule => ({ kind: "view", description, test: (v, env) => writtenClasses(v, env).has(description) })
