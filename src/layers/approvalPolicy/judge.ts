@@ -39,6 +39,7 @@ export const UNREADABLE_SCRIPT_DESCRIPTION = "runs a local script that cannot be
 export const RUNTIME_HOME_LINK_DESCRIPTION = "path leads into the runtime's home (config, approvals, skills)"
 /** Same key as the pure rule for `mv /`, `mv ~`, `mv ..`: one allowlist key for the class. */
 export const MOVE_DIRECTORY_DESCRIPTION = D.moveDir
+export const UNINSTALLED_BINARY_DESCRIPTION = "runs a compiled program that is not an installed one (its bytes tell nothing)"
 export const PLANTED_PROGRAM_DESCRIPTION = "runs a program from a directory the task put on PATH"
 export const UNKNOWN_PROJECT_DIR_DESCRIPTION = "runs project scripts (make, npm) in a directory not known before it runs"
 
@@ -238,6 +239,22 @@ class Looker {
     private readonly surroundings: CommandSurroundings
   ) {}
 
+  /**
+   * The file is a program in the operator's directories (`/bin/sh`, whatever it links to), or a link into them
+   * that keeps the program's name (a venv's `python` → `/usr/bin/python3.11`). A copy, a link to another program
+   * (`ls` → `/bin/rm`) or a link to a file outside those directories is not.
+   */
+  private installed(path: string): Effect.Effect<boolean> {
+    const self = this
+    return Effect.gen(function*() {
+      const trusted = self.detectors.trustedPathDirs
+      const lexical = normalize(path)
+      if (trusted.includes(dirname(lexical))) return true
+      const real = normalize(yield* self.surroundings.realPath(path))
+      return real !== lexical && trusted.includes(dirname(real)) && family(basename(real)) === family(basename(lexical))
+    })
+  }
+
   /** A file's text; none when absent or not a regular file; "too-large" when it cannot be read whole. */
   private read(path: string): Effect.Effect<Option.Option<string> | "too-large"> {
     const self = this
@@ -262,8 +279,13 @@ class Looker {
           continue
         }
         const language = languageOf(ref, text.value)
-        // A compiled program is judged like any other program: by how it is invoked, not by its bytes.
-        if (language === "binary") continue
+        if (language === "binary") {
+          // An installed program (or a link to one under its own name) is judged by how it is invoked; any other
+          // binary could be a copy of `rm` under an innocent name, and its bytes tell nothing: it needs approval.
+          if (yield* self.installed(path)) continue
+          verdict = stronger(verdict, { detection: dangerous(UNINSTALLED_BINARY_DESCRIPTION), note: `program ${ref.path}` })
+          continue
+        }
         const note = `in script ${ref.path}`
         if (language !== "shell") {
           verdict = stronger(verdict, { detection: tooLargeToJudge(self.detectors.detectCode(language, text.value, self.env)), note })
@@ -301,13 +323,11 @@ class Looker {
           const path = `${dir}/${program}`
           const kind = yield* self.surroundings.fileKind(path)
           if (kind === "missing" || kind === "directory") continue
-          const real = normalize(yield* self.surroundings.realPath(path))
           const text = yield* self.read(path)
           const binary = text !== "too-large" && Option.isSome(text) && text.value.includes("\u0000")
           // A link to the same program under its versioned name (a venv's python → python3.11) is that program,
           // judged by its name already; a copy, or a link to another program (`ls` → /bin/rm), is not.
-          const sameProgram = real !== normalize(path) && family(basename(real)) === family(program)
-          if ((binary || text === "too-large") && sameProgram) break
+          if ((binary || text === "too-large") && (yield* self.installed(path))) break
           if (binary || text === "too-large") {
             verdict = stronger(verdict, { detection: dangerous(PLANTED_PROGRAM_DESCRIPTION), note: `${program} is ${path}` })
           } else {
