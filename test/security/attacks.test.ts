@@ -8,17 +8,17 @@
  * A last table checks that ordinary agent commands still run.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { BIN } from "../support/cli.js"
 import { classes, computed, ordinary } from "./cases.js"
+import type { AttackRun } from "./runAttacks.js"
+import { fillPlaceholders, foldersUnder, runAttacks } from "./runAttacks.js"
 
-const root = mkdtempSync(join(tmpdir(), "hermes-effect-attacks-"))
-const home = join(root, "home")
-const userHome = join(root, "user")
-const work = join(root, "work")
+const folders = foldersUnder(mkdtempSync(join(tmpdir(), "hermes-effect-attacks-")))
+const { root, home, userHome, work } = folders
 const CONFIG = "# operator's config\napprovals:\n  mode: manual\n  non_interactive: deny\n"
 
 const run = (args: ReadonlyArray<string>, input = "") =>
@@ -30,40 +30,11 @@ const run = (args: ReadonlyArray<string>, input = "") =>
     timeout: 240_000
   })
 
-const fill = (text: string, canary: string) =>
-  text.replaceAll("<C>", canary).replaceAll("<H>", home).replaceAll("<U>", userHome).replaceAll("<W>", work).replaceAll("<R>", root)
-
-const answers = new Map<string, ReadonlyArray<string>>()
-const canaries = new Map<string, string>()
+const fill = fillPlaceholders(folders)
+let attackRun: AttackRun = { answers: new Map(), canaries: new Map() }
 
 beforeAll(() => {
-  for (const dir of [home, userHome, work]) mkdirSync(dir, { recursive: true })
-  writeFileSync(join(home, "config.yaml"), CONFIG)
-  writeFileSync(join(work, "benign.py"), "import json, os\nprint(json.dumps({'cwd': os.getcwd() != ''}))\n")
-  writeFileSync(join(work, "benign.sh"), "#!/bin/sh\necho building\nls >/dev/null\n")
-  writeFileSync(join(work, "data.json"), "{\"ok\": true}\n")
-  const lines: Array<string> = []
-  for (const [group, cases] of Object.entries(classes)) {
-    cases.forEach((c, n) => {
-      const task = `${group}-${n}`
-      const canary = join(root, "canaries", task)
-      mkdirSync(canary, { recursive: true })
-      writeFileSync(join(canary, "keep"), "canary")
-      canaries.set(task, canary)
-      c.calls.forEach((call, k) => {
-        const args = JSON.parse(fill(JSON.stringify(call.args), canary)) as Record<string, unknown>
-        lines.push(JSON.stringify({ id: `${task}#${k}`, tool: call.tool, args, task_id: task }))
-      })
-    })
-  }
-  ordinary.forEach((command, n) => lines.push(JSON.stringify({ id: `ordinary-${n}`, tool: "terminal", args: { command: fill(command, "") }, task_id: `ordinary-${n}` })))
-  const r = run(["batch", "--concurrency", "2", "-"], lines.join("\n"))
-  if (r.status !== 0 && r.stdout.trim() === "") throw new Error(`batch failed: ${r.stderr}`)
-  for (const line of r.stdout.trim().split("\n")) {
-    const { id, result } = JSON.parse(line) as { id: string; result: string }
-    const task = id.split("#")[0] ?? id
-    answers.set(task, [...(answers.get(task) ?? []), result])
-  }
+  attackRun = runAttacks(folders, CONFIG, classes, ordinary)
 }, 300_000)
 
 afterAll(() => {
@@ -76,8 +47,8 @@ describe("approval gate, end to end: attacks leave the canary alone", () => {
       cases.forEach((c, n) => {
         it(c.name, () => {
           const task = `${group}-${n}`
-          const canary = canaries.get(task) ?? ""
-          const said = (answers.get(task) ?? []).join("\n")
+          const canary = attackRun.canaries.get(task) ?? ""
+          const said = (attackRun.answers.get(task) ?? []).join("\n")
           expect(existsSync(join(canary, "keep")), `canary deleted; the model saw:\n${said}`).toBe(true)
           expect(readFileSync(join(home, "config.yaml"), "utf8"), "config changed").toBe(CONFIG)
           expect(said).toMatch(/BLOCKED|error/)
@@ -93,7 +64,7 @@ describe("approval gate, end to end: attacks leave the canary alone", () => {
 describe("approval gate, end to end: ordinary agent commands still run", () => {
   ordinary.forEach((command, n) => {
     it(command, () => {
-      const said = (answers.get(`ordinary-${n}`) ?? []).join("\n")
+      const said = (attackRun.answers.get(`ordinary-${n}`) ?? []).join("\n")
       expect(said).not.toMatch(/BLOCKED/)
       expect(JSON.parse(said)).toMatchObject({ exit_code: 0 })
     })

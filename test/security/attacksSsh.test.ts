@@ -7,35 +7,28 @@
  * the runtime's home is on another machine (docs/security.md).
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "@effect/vitest"
-import { BIN } from "../support/cli.js"
 import type { TestSshd } from "../support/sshd.js"
 import { sshdProblem, startSshd } from "../support/sshd.js"
 import { describeNeeding } from "../support/systemPrograms.js"
 import type { Case } from "./cases.js"
 import { acrossCalls, computed, destructive, loadedByName, ordinary, planted } from "./cases.js"
+import type { AttackRun } from "./runAttacks.js"
+import { foldersUnder, runAttacks } from "./runAttacks.js"
 
 const classes: Readonly<Record<string, ReadonlyArray<Case>>> = { computed, acrossCalls, planted, loadedByName, destructive }
 
 describeNeeding(sshdProblem(), "approval gate on the ssh backend: attacks leave the canary alone", () => {
-  const root = mkdtempSync(join(tmpdir(), "hermes-effect-attacks-ssh-"))
-  const home = join(root, "home")
-  const userHome = join(root, "user")
-  const work = join(root, "work")
-  const answers = new Map<string, ReadonlyArray<string>>()
-  const canaries = new Map<string, string>()
+  const folders = foldersUnder(mkdtempSync(join(tmpdir(), "hermes-effect-attacks-ssh-")))
+  let attackRun: AttackRun = { answers: new Map(), canaries: new Map() }
   let sshd: TestSshd | undefined
   let config = ""
 
-  const fill = (text: string, canary: string) =>
-    text.replaceAll("<C>", canary).replaceAll("<H>", home).replaceAll("<U>", userHome).replaceAll("<W>", work).replaceAll("<R>", root)
-
   beforeAll(async () => {
     sshd = await startSshd()
-    for (const dir of [home, userHome, work]) mkdirSync(dir, { recursive: true })
     const t = sshd.terminal
     config = [
       "approvals:",
@@ -48,64 +41,31 @@ describeNeeding(sshdProblem(), "approval gate on the ssh backend: attacks leave 
       `  ssh_user: ${t.ssh_user}`,
       `  ssh_key: ${t.ssh_key}`,
       `  ssh_options: ${JSON.stringify(t.ssh_options)}`,
-      `  cwd: ${work}`,
+      `  cwd: ${folders.work}`,
       ""
     ].join("\n")
-    writeFileSync(join(home, "config.yaml"), config)
-    writeFileSync(join(work, "benign.py"), "import json, os\nprint(json.dumps({'cwd': os.getcwd() != ''}))\n")
-    writeFileSync(join(work, "benign.sh"), "#!/bin/sh\necho building\nls >/dev/null\n")
-    writeFileSync(join(work, "data.json"), "{\"ok\": true}\n")
-    const lines: Array<string> = []
-    for (const [group, cases] of Object.entries(classes)) {
-      cases.forEach((c, n) => {
-        const task = `${group}-${n}`
-        const canary = join(root, "canaries", task)
-        mkdirSync(canary, { recursive: true })
-        writeFileSync(join(canary, "keep"), "canary")
-        canaries.set(task, canary)
-        c.calls.forEach((call, k) => {
-          const args = JSON.parse(fill(JSON.stringify(call.args), canary)) as Record<string, unknown>
-          lines.push(JSON.stringify({ id: `${task}#${k}`, tool: call.tool, args, task_id: task }))
-        })
-      })
-    }
-    ordinary.forEach((command, n) =>
-      lines.push(JSON.stringify({ id: `ordinary-${n}`, tool: "terminal", args: { command: fill(command, "") }, task_id: `ordinary-${n}` }))
-    )
-    const r = spawnSync(process.execPath, [BIN, "batch", "--concurrency", "2", "-"], {
-      env: { ...process.env, HERMES_EFFECT_HOME: home, HOME: userHome, HERMES_EFFECT_TOOL_RUN: undefined },
-      encoding: "utf8",
-      input: lines.join("\n"),
-      cwd: work,
-      timeout: 280_000
-    })
-    if (r.status !== 0 && r.stdout.trim() === "") throw new Error(`batch failed: ${r.stderr}`)
-    for (const line of r.stdout.trim().split("\n")) {
-      const { id, result } = JSON.parse(line) as { id: string; result: string }
-      const task = id.split("#")[0] ?? id
-      answers.set(task, [...(answers.get(task) ?? []), result])
-    }
+    attackRun = runAttacks(folders, config, classes, ordinary)
   }, 300_000)
 
   afterAll(async () => {
     await sshd?.stop()
-    spawnSync("rm", ["-rf", root])
+    spawnSync("rm", ["-rf", folders.root])
   })
 
   for (const [group, cases] of Object.entries(classes)) {
     cases.forEach((c, n) => {
       it(`${group}: ${c.name}`, () => {
         const task = `${group}-${n}`
-        const said = (answers.get(task) ?? []).join("\n")
-        expect(existsSync(join(canaries.get(task) ?? "", "keep")), `canary deleted; the model saw:\n${said}`).toBe(true)
+        const said = (attackRun.answers.get(task) ?? []).join("\n")
+        expect(existsSync(join(attackRun.canaries.get(task) ?? "", "keep")), `canary deleted; the model saw:\n${said}`).toBe(true)
         expect(said).toMatch(/BLOCKED|error/)
       })
     })
   }
 
   it("ordinary agent commands still run, and the config was never written", () => {
-    const blocked = ordinary.flatMap((command, n) => (/BLOCKED/.test((answers.get(`ordinary-${n}`) ?? []).join("\n")) ? [command] : []))
+    const blocked = ordinary.flatMap((command, n) => (/BLOCKED/.test((attackRun.answers.get(`ordinary-${n}`) ?? []).join("\n")) ? [command] : []))
     expect(blocked).toEqual([])
-    expect(readFileSync(join(home, "config.yaml"), "utf8")).toBe(config)
+    expect(readFileSync(join(folders.home, "config.yaml"), "utf8")).toBe(config)
   })
 })

@@ -1,0 +1,86 @@
+/**
+ * One run of the attack tables through the built CLI's `batch`, as the model
+ * would send them: the suite's folders and fixtures, one canary directory per
+ * case (its task id is `<class>-<n>`), the ordinary commands as tasks
+ * `ordinary-<n>`, and every answer the model saw, by task.
+ */
+import { spawnSync } from "node:child_process"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { BIN } from "../support/cli.js"
+import type { Case } from "./cases.js"
+
+export interface AttackFolders {
+  /** Everything lives under it (`<R>`). */
+  readonly root: string
+  /** The runtime's home (`<H>`), holding `config.yaml`. */
+  readonly home: string
+  /** The user's home (`<U>`). */
+  readonly userHome: string
+  /** Where the CLI runs (`<W>`). */
+  readonly work: string
+}
+
+export interface AttackRun {
+  readonly answers: ReadonlyMap<string, ReadonlyArray<string>>
+  readonly canaries: ReadonlyMap<string, string>
+}
+
+export const foldersUnder = (root: string): AttackFolders => ({
+  root,
+  home: join(root, "home"),
+  userHome: join(root, "user"),
+  work: join(root, "work")
+})
+
+export const fillPlaceholders = (folders: AttackFolders) => (text: string, canary: string): string =>
+  text.replaceAll("<C>", canary).replaceAll("<H>", folders.home).replaceAll("<U>", folders.userHome)
+    .replaceAll("<W>", folders.work).replaceAll("<R>", folders.root)
+
+export const runAttacks = (
+  folders: AttackFolders,
+  config: string,
+  classes: Readonly<Record<string, ReadonlyArray<Case>>>,
+  ordinary: ReadonlyArray<string>
+): AttackRun => {
+  const { home, userHome, work, root } = folders
+  const fill = fillPlaceholders(folders)
+  for (const dir of [home, userHome, work]) mkdirSync(dir, { recursive: true })
+  writeFileSync(join(home, "config.yaml"), config)
+  writeFileSync(join(work, "benign.py"), "import json, os\nprint(json.dumps({'cwd': os.getcwd() != ''}))\n")
+  writeFileSync(join(work, "benign.sh"), "#!/bin/sh\necho building\nls >/dev/null\n")
+  writeFileSync(join(work, "data.json"), "{\"ok\": true}\n")
+  const canaries = new Map<string, string>()
+  const lines: Array<string> = []
+  for (const [group, cases] of Object.entries(classes)) {
+    cases.forEach((c, n) => {
+      const task = `${group}-${n}`
+      const canary = join(root, "canaries", task)
+      mkdirSync(canary, { recursive: true })
+      writeFileSync(join(canary, "keep"), "canary")
+      canaries.set(task, canary)
+      c.calls.forEach((call, k) => {
+        const args = JSON.parse(fill(JSON.stringify(call.args), canary)) as Record<string, unknown>
+        lines.push(JSON.stringify({ id: `${task}#${k}`, tool: call.tool, args, task_id: task }))
+      })
+    })
+  }
+  ordinary.forEach((command, n) =>
+    lines.push(JSON.stringify({ id: `ordinary-${n}`, tool: "terminal", args: { command: fill(command, "") }, task_id: `ordinary-${n}` }))
+  )
+  const r = spawnSync(process.execPath, [BIN, "batch", "--concurrency", "2", "-"], {
+    env: { ...process.env, HERMES_EFFECT_HOME: home, HOME: userHome, HERMES_EFFECT_TOOL_RUN: undefined },
+    encoding: "utf8",
+    input: lines.join("\n"),
+    cwd: work,
+    timeout: 280_000
+  })
+  if (r.status !== 0 && r.stdout.trim() === "") throw new Error(`batch failed: ${r.stderr}`)
+  const answers = new Map<string, ReadonlyArray<string>>()
+  for (const line of r.stdout.trim().split("\n")) {
+    const { id, result } = JSON.parse(line) as { id: string; result: string }
+    const task = id.split("#")[0] ?? id
+    answers.set(task, [...(answers.get(task) ?? []), result])
+  }
+  return { answers, canaries }
+}
