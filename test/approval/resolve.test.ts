@@ -19,6 +19,14 @@ describe("command words resolved from the line", () => {
   // Each resolves to a hardline command: the ordinary rules judge what will really run.
   const hardline: ReadonlyArray<string> = [
     "x=rm; $x -rf /",
+    // Literal text decoded on its way into a shell.
+    "echo cm0gLXJmIC8= | base64 -d | bash",
+    "base64 -d <<< cm0gLXJmIC8= | sh",
+    "echo 726d202d7266202f | xxd -r -p | sh",
+    "xxd -r -p <<< 726d202d7266202f | sh",
+    "echo '/ fr- mr' | rev | bash",
+    "echo 'em -eg /' | tr eg rf | sh",
+    "echo 'rm -rf /' | cat | sh",
     "r=rm; $r -rf /",
     "x=reboot; $x",
     "k=kill; $k -9 -1",

@@ -340,6 +340,12 @@ export class Expander {
     return this.run(c.words, stdin)
   }
 
+  /** What a filter stage (`base64 -d`, `xxd -r -p`, `rev`, `tr a b`, `cat`) prints for `input`, when known. */
+  filtered(c: Cmd, input: string): Values {
+    const r = this.stage(c, input, 0)
+    return r === null || r.length > MAX_VALUES ? null : r
+  }
+
   /** What echo/printf (the first word) print with these words, when every word is known. */
   output(words: ReadonlyArray<Word>): Values {
     const r = this.run(words, null)

@@ -52,6 +52,8 @@ export interface Wildcard {
 }
 
 const PRINTERS = new Set(["echo", "printf"])
+/** Programs that only transform their standard input (the ones the expander can run). */
+const FILTERS = new Set(["base64", "xxd", "rev", "tr", "cat"])
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/
 const ENV_LIKE = new Set(["env", "sudo", "doas", "nohup", "nice", "timeout", "exec", "command"])
 const PRIMARY = new Set<Origin>(["top", "subst", "heredoc"])
@@ -349,6 +351,23 @@ export class Resolver {
     if (head < 0) return null
     const ex = this.expander(cmd)
     const name = this.programName(cmd, head, cmd.words.some(needsExpansion) ? cmd.words.map((w) => ex.word(w)) : null)
+    // A decoding stage fed by a literal one (`echo … | base64 -d | sh`): what reaches the shell is known too.
+    const prev = cmd.pipePrev
+    if (FILTERS.has(name) && head === 0 && prev !== null && prev !== "group" && !cmd.redirs.some((r) => r.op.startsWith("<"))) {
+      const input = this.output(prev, language)
+      if (input === null || input === "later") return input
+      const out: Array<string> = []
+      for (const text of input) {
+        const r = ex.filtered(cmd, text)
+        if (r === null) return null
+        out.push(...r)
+      }
+      return out
+    }
+    // The first stage reading a here-string (`xxd -r -p <<< … | sh`): the expander reads the `<<<` itself.
+    if (FILTERS.has(name) && head === 0 && prev === null && cmd.redirs.length > 0 && cmd.redirs.every((r) => r.op === "<<<")) {
+      return ex.filtered(cmd, "")
+    }
     if (name === "cat") {
       const files = cmd.words.slice(head + 1).filter((w) => !w.value.startsWith("-") || w.value === "-")
       for (const f of files) this.opts.locals?.script(cmd, f.value, !f.expands, language)
