@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "@effect/vitest"
 import type { TestSshd } from "../support/sshd.js"
-import { sshdProblem, startSshd } from "../support/sshd.js"
+import { sshdProblem, sshTerminalYaml, startSshd } from "../support/sshd.js"
 import { describeNeeding } from "../support/systemPrograms.js"
 import type { Case } from "./cases.js"
 import { acrossCalls, computed, destructive, loadedByName, ordinary, planted } from "./cases.js"
@@ -29,21 +29,7 @@ describeNeeding(sshdProblem(), "approval gate on the ssh backend: attacks leave 
 
   beforeAll(async () => {
     sshd = await startSshd()
-    const t = sshd.terminal
-    config = [
-      "approvals:",
-      "  mode: manual",
-      "  non_interactive: deny",
-      "terminal:",
-      "  backend: ssh",
-      `  ssh_host: ${t.ssh_host}`,
-      `  ssh_port: ${t.ssh_port}`,
-      `  ssh_user: ${t.ssh_user}`,
-      `  ssh_key: ${t.ssh_key}`,
-      `  ssh_options: ${JSON.stringify(t.ssh_options)}`,
-      `  cwd: ${folders.work}`,
-      ""
-    ].join("\n")
+    config = ["approvals:", "  mode: manual", "  non_interactive: deny", ...sshTerminalYaml(sshd), `  cwd: ${folders.work}`, ""].join("\n")
     attackRun = runAttacks(folders, config, classes, ordinary)
   }, 300_000)
 

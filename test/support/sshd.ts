@@ -91,6 +91,21 @@ const awaitBanner = (port: number, child: ChildProcess, deadline: number) =>
     attempt()
   })
 
+/** The `terminal:` section of a config.yaml that reaches this server (indented two spaces under `terminal:`). */
+export const sshTerminalYaml = (sshd: TestSshd): ReadonlyArray<string> => {
+  const t = sshd.terminal
+  return [
+    "terminal:",
+    "  backend: ssh",
+    `  ssh_host: ${t.ssh_host}`,
+    `  ssh_port: ${t.ssh_port}`,
+    `  ssh_user: ${t.ssh_user}`,
+    `  ssh_key: ${t.ssh_key}`,
+    "  ssh_options:",
+    ...t.ssh_options.map((o) => `    - ${JSON.stringify(o)}`)
+  ]
+}
+
 export const startSshd = async (): Promise<TestSshd> => {
   const problem = sshdProblem()
   if (problem !== undefined) throw new Error(problem)

@@ -24,7 +24,7 @@ import { RecordingApproval } from "../support/approval.js"
 import { runCli } from "../support/cli.js"
 import { eventually, liveProcesses, uniqueSleep } from "../support/processes.js"
 import { tempHome } from "../support/runtime.js"
-import { sshdProblem, startSshd } from "../support/sshd.js"
+import { sshdProblem, sshTerminalYaml, startSshd } from "../support/sshd.js"
 import type { TestSshd } from "../support/sshd.js"
 import { terminalSuite } from "./suite.js"
 
@@ -242,18 +242,7 @@ if (problem === undefined || process.env["CI"] !== undefined) {
     it.live("the CLI runs a call over ssh from config.yaml and leaves no connection behind", () =>
       Effect.gen(function*() {
         const home = tempHome("hermes-ssh-cli-")
-        const t = sshd.terminal
-        writeFileSync(join(home, "config.yaml"), [
-          "terminal:",
-          "  backend: ssh",
-          `  ssh_host: ${t.ssh_host}`,
-          `  ssh_port: ${t.ssh_port}`,
-          `  ssh_user: ${t.ssh_user}`,
-          `  ssh_key: ${t.ssh_key}`,
-          "  ssh_options:",
-          ...t.ssh_options.map((o) => `    - "${o}"`),
-          ""
-        ].join("\n"))
+        writeFileSync(join(home, "config.yaml"), [...sshTerminalYaml(sshd), ""].join("\n"))
         const result = runCli(["call", "terminal", "{\"command\": \"echo \\\"$HOME\\\"\"}"], { home })
         expect(result.code).toBe(0)
         expect(JSON.parse(result.stdout)).toEqual({ output: sshd.home, exit_code: 0, error: null })
