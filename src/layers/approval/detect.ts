@@ -87,6 +87,8 @@ export interface Inspection {
   readonly runners: ReadonlyArray<RunnerRef>
   /** Sources of `mv` (a directory moved out of the working directory is destructive). */
   readonly moves: ReadonlyArray<string>
+  /** An `mv` source is computed at run time. */
+  readonly computedMove: boolean
   /** Bare program names the line runs, and directories a `PATH=` in the line adds (planted programs). */
   readonly programs: ReadonlyArray<string>
   readonly pathDirs: ReadonlyArray<string>
@@ -99,6 +101,7 @@ const limit = (): Inspection => ({
   paths: [],
   runners: [],
   moves: [],
+  computedMove: false,
   programs: [],
   pathDirs: []
 })
@@ -148,6 +151,7 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
     paths: locals?.paths ?? [],
     runners: locals?.runners ?? [],
     moves: locals?.moves ?? [],
+    computedMove: locals?.computedMove ?? false,
     programs: locals?.programs ?? [],
     pathDirs: locals?.pathDirs ?? []
   }

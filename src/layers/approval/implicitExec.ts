@@ -5,6 +5,7 @@
  * a crontab). A write to one of them needs approval, whichever tool writes it.
  * Pure: the caller passes an absolute path (symlinks already resolved).
  */
+import { posix } from "node:path"
 
 export interface ImplicitExecEnv {
   /** The user's home directory. */
@@ -59,15 +60,8 @@ const SYSTEM_FILES = [
 /** Directories on the usual PATH: a file there shadows or adds a command every later shell may run. */
 const PATH_DIR = /^\/(?:usr\/local\/s?bin|usr\/s?bin|s?bin|home\/[^/]+\/(?:bin|\.local\/bin)|root\/(?:bin|\.local\/bin))(?:\/[^/]+)?$/
 
-const normalize = (path: string): string => {
-  const parts: string[] = []
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue
-    if (part === "..") parts.pop()
-    else parts.push(part)
-  }
-  return `/${parts.join("/")}`
-}
+/** Absolute, `.`/`..` folded (a relative path counts from `/`). */
+const normalize = (path: string): string => posix.resolve("/", path)
 
 const under = (path: string, dir: string | undefined): boolean => {
   if (dir === undefined || dir === "") return false

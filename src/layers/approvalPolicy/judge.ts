@@ -6,6 +6,7 @@
  * symlink. Detection itself stays pure; this is the only part that reads.
  * Whatever cannot be read is judged dangerous: fail closed.
  */
+import { posix } from "node:path"
 import { Effect, Option } from "effect"
 import type { CodeLanguage, CommandApprovalRequest, CommandSurroundings, Detection } from "../../services/Approval.js"
 import { D, PARSER_LIMIT_DESCRIPTION } from "../approval/descriptions.js"
@@ -13,7 +14,6 @@ import type { DetectionEnv } from "../approval/env.js"
 import type { Inspection } from "../approval/detect.js"
 import type { RunnerRef } from "../approval/resolve/locals.js"
 import type { ScriptRef } from "../approval/resolve/resolver.js"
-import { COMPUTED_MOVE } from "../approval/resolve/locals.js"
 import { makeRecipes, packageScriptText } from "./projectRunners.js"
 
 export type { Inspection } from "../approval/detect.js"
@@ -80,15 +80,8 @@ const joinPath = (cwd: string, path: string, home: string | undefined): string =
   return path.startsWith("/") ? path : `${cwd.replace(/\/+$/, "")}/${path}`
 }
 
-const normalize = (path: string): string => {
-  const parts: Array<string> = []
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue
-    if (part === "..") parts.pop()
-    else parts.push(part)
-  }
-  return `/${parts.join("/")}`
-}
+/** Absolute, `.`/`..` folded, no trailing slash (a relative path counts from `/`). */
+const normalize = (path: string): string => posix.resolve("/", path)
 
 const under = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`)
 
@@ -113,7 +106,7 @@ export const judgeRequest = (
   if (surroundings === undefined) return Effect.succeed({ detection: first.detection })
   if (first.detection.hardline) return Effect.succeed({ detection: first.detection })
   const nothingToLook = first.unresolved.length === 0 && first.scripts.length === 0 && first.paths.length === 0 &&
-    first.runners.length === 0 && first.moves.length === 0 && first.programs.length === 0
+    first.runners.length === 0 && first.moves.length === 0 && !first.computedMove && first.programs.length === 0
   if (nothingToLook) return Effect.succeed({ detection: first.detection })
   return judgeWith(request.command, first, env, detectors, surroundings)
 }
@@ -185,11 +178,10 @@ const judgeWith = (
     if (verdict.detection.hardline) return verdict
     // A directory moved from outside the working directory is gone from where everything expects it;
     // renaming one inside the project (`mv build dist`) is ordinary work.
+    if (inspection.computedMove) {
+      verdict = stronger(verdict, { detection: dangerous(MOVE_DIRECTORY_DESCRIPTION), note: "what it moves is computed at run time" })
+    }
     for (const source of inspection.moves) {
-      if (source === COMPUTED_MOVE) {
-        verdict = stronger(verdict, { detection: dangerous(MOVE_DIRECTORY_DESCRIPTION), note: "what it moves is computed at run time" })
-        break
-      }
       const path = normalize(joinPath(cwd, source, env.home))
       if (under(path, normalize(cwd))) continue
       if ((yield* surroundings.fileKind(path)) === "directory") {
@@ -220,15 +212,8 @@ const tooLargeToJudge = (detection: Detection): Detection =>
     ? dangerous(UNREADABLE_SCRIPT_DESCRIPTION)
     : detection
 
-const basename = (path: string): string => path.slice(path.lastIndexOf("/") + 1)
-
 /** `python3.11` → `python`: the program whatever version suffix it carries. */
 const family = (name: string): string => name.replace(/[\d.-]+$/, "")
-
-const dirname = (path: string): string => {
-  const at = path.lastIndexOf("/")
-  return at <= 0 ? "/" : path.slice(0, at)
-}
 
 /** Reads files through the task's environment and judges the code in them; at most MAX_FILES reads per request. */
 class Looker {
@@ -249,9 +234,9 @@ class Looker {
     return Effect.gen(function*() {
       const trusted = self.detectors.trustedPathDirs
       const lexical = normalize(path)
-      if (trusted.includes(dirname(lexical))) return true
+      if (trusted.includes(posix.dirname(lexical))) return true
       const real = normalize(yield* self.surroundings.realPath(path))
-      return real !== lexical && trusted.includes(dirname(real)) && family(basename(real)) === family(basename(lexical))
+      return real !== lexical && trusted.includes(posix.dirname(real)) && family(posix.basename(real)) === family(posix.basename(lexical))
     })
   }
 
@@ -292,7 +277,7 @@ class Looker {
           // Modules it loads from beside itself run as part of it (a planted json.py, ./lib.js).
           if (depth < MAX_SCRIPT_DEPTH && !verdict.detection.hardline) {
             const near = self.detectors.localImports(language, text.value).map((p): ScriptRef => ({ path: p, language, optional: true }))
-            if (near.length > 0) verdict = stronger(verdict, yield* self.scripts(near, dirname(path), depth + 1))
+            if (near.length > 0) verdict = stronger(verdict, yield* self.scripts(near, posix.dirname(path), depth + 1))
           }
         } else {
           const inner = self.detectors.inspect(text.value, self.env)

@@ -38,15 +38,14 @@ export interface RunnerRef {
   readonly sure: boolean
 }
 
-/** Stands in `moves` for an `mv` source computed at run time. */
-export const COMPUTED_MOVE = "\u0000computed"
-
 export class Locals {
   readonly scripts: ScriptRef[] = []
   readonly paths: string[] = []
   readonly runners: RunnerRef[] = []
   /** What `mv` moves away (placed like paths): moving a whole directory out of the way needs a look. */
   readonly moves: string[] = []
+  /** An `mv` source is computed at run time: where it points is only known when it runs. */
+  computedMove = false
   /** Bare program names the line runs: a directory the task put on PATH may hold a planted one. */
   readonly programs: string[] = []
   /** Directories a `PATH=` assignment in the line names. */
@@ -179,7 +178,7 @@ export class Locals {
       if (text === "") continue
       if (!known(i)) {
         // Where a computed source points is only known when it runs: fail closed.
-        if (!this.moves.includes(COMPUTED_MOVE)) this.moves.push(COMPUTED_MOVE)
+        this.computedMove = true
         continue
       }
       const placed = this.place(text)
