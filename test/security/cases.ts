@@ -44,7 +44,8 @@ export const computed: ReadonlyArray<Case> = [
   { name: "decoded text piped to sh", calls: [sh(`echo ${b64("rm -rf <C>")} | base64 -d | sh`)] },
   { name: "here-string into bash", calls: [sh(`bash <<< "$(echo ${b64("rm -rf <C>")} | base64 -d)"`)] },
   { name: "eval of decoded text", calls: [sh(`eval "$(echo ${b64("rm -rf <C>")} | base64 -d)"`)] },
-  { name: "indirect expansion", calls: [sh("p=rm; q=p; ${!q} -rf <C>")] }
+  { name: "indirect expansion", calls: [sh("p=rm; q=p; ${!q} -rf <C>")] },
+  { name: "alias with expand_aliases", calls: [sh("shopt -s expand_aliases\nalias tidy=rm\ntidy -rf <C>")] }
 ]
 
 /** The same, split over several calls of one task: an earlier call sets what a later one runs. */
@@ -53,6 +54,7 @@ export const acrossCalls: ReadonlyArray<Case> = [
   { name: "exported halves", calls: [sh("export A=r"), sh("export B=m"), sh("$A$B -rf <C>")] },
   { name: "exported arguments", calls: [sh("export F='-rf <C>'"), sh("rm $F")] },
   { name: "exported text piped to a shell", calls: [sh("export P='rm -rf <C>'"), sh("echo \"$P\" | bash")] },
+  { name: "aliases in a script dash runs", calls: [sh("printf 'alias tidy=rm\\ntidy -rf <C>\\n' > <C>-tidy.sh"), sh("sh <C>-tidy.sh")] },
   { name: "a symlink planted, then written through", calls: [sh("ln -s <C> <C>-link"), sh("rm -rf <C>-link/")] }
 ]
 

@@ -14,6 +14,7 @@ import { basename, deobfuscate } from "./words.js"
 import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/programs.js"
 import { Resolver } from "./resolve/resolver.js"
+import { ShellAliases } from "./shellAliases.js"
 
 export interface CmdInfo {
   /** Program word index, -1 when none. */
@@ -156,6 +157,7 @@ export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis =>
   const found: Findings = { info: [], findings: [], grepMalformed: false }
   const enrich = onComplete(found)
   let resolver: Resolver | null = null
+  let aliases: ShellAliases | null = null
   const expand = resolve !== undefined && EXPANDABLE.test(prepared)
   const eager = resolve !== undefined && (expand || resolve.locals !== undefined)
   const ctx: ParseCtx = newParseCtx(
@@ -167,6 +169,13 @@ export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis =>
           resolver = new Resolver(ctx, found.info, resolve, false)
         }
         resolver?.command(cmd)
+        if (cmd.cls === "exec" && !cmd.funcDef) {
+          const head = found.info[cmd.seq]?.head ?? -1
+          if (aliases !== null || (head >= 0 && cmd.words[head]?.value === "alias")) {
+            aliases ??= new ShellAliases()
+            aliases.command(c, cmd, head, PRIMARY.has(cmd.origin) ? "top" : "payload")
+          }
+        }
       },
       comment: (text, depth, c) => parseInto(c, text, "data", "comment", depth + 1, false),
       arith: (text) => resolver?.arith(text)
