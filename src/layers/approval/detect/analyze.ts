@@ -45,7 +45,7 @@ const EXPANDABLE = /[$`]|\{[^}]*(?:,|\.\.)/
 const worthResolving = (cmd: Cmd, head: number): boolean => {
   const program = head >= 0 ? cmd.words[head] : undefined
   if (program === undefined) return false
-  if (program.parts.some((p) => p.k === "lit" && /[*?[]/.test(p.s))) return true
+  if (program.parts.some((p) => p.kind === "literal" && /[*?[]/.test(p.text))) return true
   return (
     (cmd.pipePrev !== null || cmd.redirs.some((r) => r.op === "<<<" || r.op === "<") || cmd.words.some((w) => w.raw.startsWith("<("))) &&
     readsCode(basename(program.value).toLowerCase())
@@ -61,7 +61,7 @@ const EMPTY_WORD: Word = { raw: "", value: "", parts: [], quoted: false, untermi
 /** Quoted text that could itself be read as commands. */
 const isProse = (w: Word): boolean => w.quoted && PROSE.test(w.value)
 
-const spell = (w: Word): string => (w.parts.length === 1 && w.parts[0]?.k === "lit" ? w.value : deobfuscate(w))
+const spell = (w: Word): string => (w.parts.length === 1 && w.parts[0]?.kind === "literal" ? w.value : deobfuscate(w))
 
 const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>): CmdInfo => {
   const names: string[] = []

@@ -13,10 +13,11 @@ import { basename, wordText } from "../shell/words.js"
 
 export interface CmdView {
   readonly cmd: Cmd
-  readonly t: ReadonlyArray<string>
+  /** Lower-cased text of each word, in this tier's spelling. */
+  readonly texts: ReadonlyArray<string>
   /** Redirect target texts, parallel to cmd.redirs ("" when a redirect has none). */
-  readonly rt: ReadonlyArray<string>
-  /** Index of t[0] in View.flat. */
+  readonly redirectTexts: ReadonlyArray<string>
+  /** Index of texts[0] in View.flat. */
   readonly base: number
   /** Program word index for commands that run, else -1. */
   readonly head: number
@@ -52,7 +53,7 @@ const assemble = (
     if (t === undefined) continue
     const rt = cmd.redirs.map((r) => (r.target === null ? "" : wordText(r.target)))
     const head = a.info[cmd.seq]?.head ?? -1
-    const view: CmdView = { cmd, t, rt, base: flat.length, head, name: head >= 0 ? basename(programText(cmd, t, head)) : "" }
+    const view: CmdView = { cmd, texts: t, redirectTexts: rt, base: flat.length, head, name: head >= 0 ? basename(programText(cmd, t, head)) : "" }
     for (const s of t) flat.push(s)
     for (const s of rt) flat.push(s)
     cmds.push(view)
@@ -77,7 +78,7 @@ export const tierOne = (a: Analysis): View =>
 export const tierTwo = (a: Analysis, one: View): View | null => {
   let changed = false
   const texts = a.ctx.cmds.map((cmd) => {
-    const base = one.bySeq[cmd.seq]?.t
+    const base = one.bySeq[cmd.seq]?.texts
     const spelled = a.info[cmd.seq]?.spelled
     if (base === undefined || spelled === undefined || spelled.size === 0) return base
     let t: string[] | null = null
@@ -92,5 +93,5 @@ export const tierTwo = (a: Analysis, one: View): View | null => {
     return t
   })
   if (!changed) return null
-  return assemble(a, texts, (cmd, t, head) => (respellsProgram(cmd) ? t : (one.bySeq[cmd.seq]?.t ?? t))[head] ?? "")
+  return assemble(a, texts, (cmd, t, head) => (respellsProgram(cmd) ? t : (one.bySeq[cmd.seq]?.texts ?? t))[head] ?? "")
 }

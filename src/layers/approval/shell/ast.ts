@@ -19,14 +19,14 @@ export type Origin =
   | "comment"
 
 export type Part =
-  | { readonly k: "lit"; readonly s: string }
-  | { readonly k: "sq"; readonly s: string }
-  | { readonly k: "dq"; readonly parts: ReadonlyArray<Part> }
-  | { readonly k: "cs"; readonly src: string } // $(…) body
-  | { readonly k: "bt"; readonly src: string } // `…` body, unescaped
-  | { readonly k: "param"; readonly s: string } // ${…} body
-  | { readonly k: "var"; readonly s: string } // $name (raw, with the $)
-  | { readonly k: "raw"; readonly s: string } // $((…)), <(…) and other kept-verbatim text
+  | { readonly kind: "literal"; readonly text: string }
+  | { readonly kind: "singleQuoted"; readonly text: string }
+  | { readonly kind: "doubleQuoted"; readonly parts: ReadonlyArray<Part> }
+  | { readonly kind: "commandSubst"; readonly source: string } // $(…) body
+  | { readonly kind: "backtick"; readonly source: string } // `…` body, unescaped
+  | { readonly kind: "bracedParam"; readonly text: string } // ${…} body
+  | { readonly kind: "variable"; readonly text: string } // $name (raw, with the $)
+  | { readonly kind: "raw"; readonly text: string } // $((…)), <(…) and other kept-verbatim text
 
 export interface Word {
   readonly raw: string

@@ -60,7 +60,7 @@ export abstract class ShellLexer {
     let i = this.pos
     if (this.atProcessSubstitution()) {
       const end = this.nestedList(i + 2)
-      parts.push({ k: "raw", s: src.slice(i, end) })
+      parts.push({ kind: "raw", text: src.slice(i, end) })
       value += src.slice(i, end)
       expands = true
       i = end
@@ -75,13 +75,13 @@ export abstract class ShellLexer {
           i++
         } else {
           if (src.charCodeAt(i + 1) !== NL) {
-            parts.push({ k: "lit", s: src[i + 1] ?? "" })
+            parts.push({ kind: "literal", text: src[i + 1] ?? "" })
             value += src[i + 1]
           }
           i += 2
         }
       } else if ((c === SQ || c === DQ) && this.literalQuote(i, start)) {
-        parts.push({ k: "lit", s: src[i] ?? "" })
+        parts.push({ kind: "literal", text: src[i] ?? "" })
         value += src[i]
         i++
       } else if (c === SQ) {
@@ -90,13 +90,13 @@ export abstract class ShellLexer {
         const end = close < 0 ? n : close
         if (close < 0) unterminated = true
         const s = src.slice(i + 1, end)
-        parts.push({ k: "sq", s })
+        parts.push({ kind: "singleQuoted", text: s })
         value += s
         i = close < 0 ? n : close + 1
       } else if (c === DQ) {
         quoted = true
         const r = this.readDouble(i + 1)
-        parts.push({ k: "dq", parts: r.parts })
+        parts.push({ kind: "doubleQuoted", parts: r.parts })
         value += r.value
         if (r.unterminated) unterminated = true
         if (r.expands) expands = true
@@ -104,7 +104,7 @@ export abstract class ShellLexer {
       } else if (c === DOLLAR || c === BQ) {
         const r = this.readExpansion(i, false)
         if (r === null) {
-          parts.push({ k: "lit", s: "$" })
+          parts.push({ kind: "literal", text: "$" })
           value += "$"
           i++
         } else {
@@ -123,7 +123,7 @@ export abstract class ShellLexer {
           j++
         }
         const s = src.slice(i, j)
-        parts.push({ k: "lit", s })
+        parts.push({ kind: "literal", text: s })
         value += s
         i = j
       }
@@ -151,13 +151,13 @@ export abstract class ShellLexer {
       if (c === BSL && i + 1 < n) {
         const e = src[i + 1] ?? ""
         const kept = e === "$" || e === "`" || e === '"' || e === "\\" ? e : e === "\n" ? "" : `\\${e}`
-        parts.push({ k: "lit", s: kept })
+        parts.push({ kind: "literal", text: kept })
         value += kept
         i += 2
       } else if (c === DOLLAR || c === BQ) {
         const r = this.readExpansion(i, true)
         if (r === null) {
-          parts.push({ k: "lit", s: "$" })
+          parts.push({ kind: "literal", text: "$" })
           value += "$"
           i++
         } else {
@@ -174,7 +174,7 @@ export abstract class ShellLexer {
           j++
         }
         const s = src.slice(i, j)
-        parts.push({ k: "lit", s })
+        parts.push({ kind: "literal", text: s })
         value += s
         i = j
       }
@@ -196,7 +196,7 @@ export abstract class ShellLexer {
       const body = unescapeBackticks(src.slice(i + 1, Math.min(j, n)))
       this.nestedSource(body)
       const end = Math.min(j + 1, n)
-      return { part: { k: "bt", src: body }, value: src.slice(i, end), end, quoted: false, unterminated: false }
+      return { part: { kind: "backtick", source: body }, value: src.slice(i, end), end, quoted: false, unterminated: false }
     }
     const d = src.charCodeAt(i + 1)
     if (d === LPAR) {
@@ -204,15 +204,15 @@ export abstract class ShellLexer {
       const text = src.slice(i, end)
       const part: Part =
         src.charCodeAt(i + 2) === LPAR
-          ? { k: "raw", s: text }
-          : { k: "cs", src: src.slice(i + 2, text.endsWith(")") ? end - 1 : end) }
+          ? { kind: "raw", text: text }
+          : { kind: "commandSubst", source: src.slice(i + 2, text.endsWith(")") ? end - 1 : end) }
       return { part, value: text, end, quoted: false, unterminated: false }
     }
     if (d === LBRACE) {
       const end = this.matchBraces(i + 2)
       const text = src.slice(i, end)
       return {
-        part: { k: "param", s: src.slice(i + 2, text.endsWith("}") ? end - 1 : end) },
+        part: { kind: "bracedParam", text: src.slice(i + 2, text.endsWith("}") ? end - 1 : end) },
         value: text,
         end,
         quoted: false,
@@ -222,7 +222,7 @@ export abstract class ShellLexer {
     if (!inDouble && d === SQ) return this.readAnsiC(i + 2)
     if (!inDouble && d === DQ) {
       const r = this.readDouble(i + 2)
-      return { part: { k: "dq", parts: r.parts }, value: r.value, end: r.end, quoted: true, unterminated: r.unterminated }
+      return { part: { kind: "doubleQuoted", parts: r.parts }, value: r.value, end: r.end, quoted: true, unterminated: r.unterminated }
     }
     let j = i + 1
     if (isNameStart(d)) {
@@ -233,7 +233,7 @@ export abstract class ShellLexer {
       return null
     }
     const s = src.slice(i, j)
-    return { part: { k: "var", s }, value: s, end: j, quoted: false, unterminated: false }
+    return { part: { kind: "variable", text: s }, value: s, end: j, quoted: false, unterminated: false }
   }
 
   protected readAnsiC(from: number): { part: Part; value: string; end: number; quoted: boolean; unterminated: boolean } {
@@ -262,7 +262,7 @@ export abstract class ShellLexer {
       }
     }
     const closed = i < src.length
-    return { part: { k: "sq", s }, value: s, end: closed ? i + 1 : i, quoted: true, unterminated: !closed }
+    return { part: { kind: "singleQuoted", text: s }, value: s, end: closed ? i + 1 : i, quoted: true, unterminated: !closed }
   }
 
   /** From an opening `(` at `i`, the index after its matching `)` (quote-blind, for arithmetic). */

@@ -58,24 +58,24 @@ const param = (s: string): string => {
 const spell = (parts: ReadonlyArray<Part>): string => {
   let out = ""
   for (const p of parts) {
-    switch (p.k) {
-      case "lit":
-      case "sq":
-      case "var":
+    switch (p.kind) {
+      case "literal":
+      case "singleQuoted":
+      case "variable":
       case "raw":
-        out += p.s
+        out += p.text
         break
-      case "dq":
+      case "doubleQuoted":
         out += spell(p.parts)
         break
-      case "cs":
-        out += literalOutput(p.src) ?? `$(${p.src})`
+      case "commandSubst":
+        out += literalOutput(p.source) ?? `$(${p.source})`
         break
-      case "bt":
-        out += literalOutput(p.src) ?? `\`${p.src}\``
+      case "backtick":
+        out += literalOutput(p.source) ?? `\`${p.source}\``
         break
-      case "param":
-        out += param(p.s)
+      case "bracedParam":
+        out += param(p.text)
         break
     }
   }
@@ -86,7 +86,7 @@ const NEEDS_SECOND_PASS = /[$`'"\\]/
 
 /** How the shell could spell this command word once trivial expansions are resolved (two passes). */
 export const deobfuscate = (w: Word): string => {
-  const first = w.parts.length === 1 && w.parts[0]?.k === "lit" ? w.value : spell(w.parts)
+  const first = w.parts.length === 1 && w.parts[0]?.kind === "literal" ? w.value : spell(w.parts)
   if (!NEEDS_SECOND_PASS.test(first) || first === w.raw) return first
   return spell(lexWord(first).parts)
 }

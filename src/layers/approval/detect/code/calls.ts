@@ -27,15 +27,15 @@ const OPENERS: Readonly<Record<string, string>> = { "(": ")", "[": "]", "{": "}"
 /** Index of the token closing the bracket opened at `open`. */
 export const closing = (toks: ReadonlyArray<Tok>, open: number): number => {
   const o = toks[open]
-  if (o?.k !== "op") return open
-  const close = OPENERS[o.v]
+  if (o?.kind !== "operator") return open
+  const close = OPENERS[o.value]
   if (close === undefined) return open
   let depth = 0
   for (let k = open; k < toks.length; k++) {
     const t = toks[k]
-    if (t?.k !== "op") continue
-    if (t.v === o.v) depth++
-    else if (t.v === close && --depth === 0) return k
+    if (t?.kind !== "operator") continue
+    if (t.value === o.value) depth++
+    else if (t.value === close && --depth === 0) return k
   }
   return toks.length
 }
@@ -45,9 +45,9 @@ export const splitArgs = (args: ReadonlyArray<Tok>): Tok[][] => {
   const out: Tok[][] = [[]]
   let depth = 0
   for (const t of args) {
-    if (t.k === "op" && OPENERS[t.v] !== undefined) depth++
-    if (t.k === "op" && (t.v === ")" || t.v === "]" || t.v === "}")) depth--
-    if (depth === 0 && t.k === "op" && (t.v === "," || t.v === "=>") && !(t.v === "=>" && out[out.length - 1]?.length === 0)) {
+    if (t.kind === "operator" && OPENERS[t.value] !== undefined) depth++
+    if (t.kind === "operator" && (t.value === ")" || t.value === "]" || t.value === "}")) depth--
+    if (depth === 0 && t.kind === "operator" && (t.value === "," || t.value === "=>") && !(t.value === "=>" && out[out.length - 1]?.length === 0)) {
       out.push([])
       continue
     }
@@ -60,15 +60,15 @@ export const splitArgs = (args: ReadonlyArray<Tok>): Tok[][] => {
 export const literal = (arg: ReadonlyArray<Tok> | undefined): string | null => {
   if (arg === undefined || arg.length !== 1) return null
   const t = arg[0]
-  return t?.k === "str" && t.lit ? t.v : null
+  return t?.kind === "string" && t.literal ? t.value : null
 }
 
-export const strings = (toks: ReadonlyArray<Tok>): string[] => toks.flatMap((t) => (t.k === "str" ? [t.v] : []))
+export const strings = (toks: ReadonlyArray<Tok>): string[] => toks.flatMap((t) => (t.kind === "string" ? [t.value] : []))
 
 /** Root name standing for a value computed by an expression. */
 export const EXPRESSION = "<expr>"
 
-const valueEnds = (t: Tok | undefined): boolean => t !== undefined && (t.k === "str" || (t.k === "op" && (t.v === ")" || t.v === "]")))
+const valueEnds = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "string" || (t.kind === "operator" && (t.value === ")" || t.value === "]")))
 
 /** Calls whose result is a module named by a literal. */
 const LOADERS = new Set(["__import__", "importlib.import_module", "require", "import"])
@@ -91,14 +91,14 @@ export const scanCalls = (
   const stmtOf: number[] = []
   let stmt = 0
   for (const t of toks) {
-    if (t.k === "nl") stmt++
+    if (t.kind === "newline") stmt++
     stmtOf.push(stmt)
   }
   const calls: Call[] = []
   const moduleAt = new Map<number, string>() // index of a loader call's `)` → module
   const stmtEnd = (k: number): number => {
     let j = k
-    while (j < toks.length && toks[j]?.k !== "nl" && !(toks[j]?.k === "op" && (toks[j] as { v: string }).v === ";")) j++
+    while (j < toks.length && toks[j]?.kind !== "newline" && !(toks[j]?.kind === "operator" && (toks[j] as { value: string }).value === ";")) j++
     return j
   }
   for (let i = 0; i < toks.length; i++) {
@@ -106,30 +106,30 @@ export const scanCalls = (
     const prev = toks[i - 1]
     let root: string | null = null
     let j = i
-    if (t?.k === "id" && !(prev?.k === "op" && CHAIN_OPS.has(prev.v))) {
-      root = aliases.get(t.v) ?? t.v
-    } else if (t?.k === "id" && prev?.k === "op" && CHAIN_OPS.has(prev.v) && valueEnds(toks[i - 2])) {
+    if (t?.kind === "identifier" && !(prev?.kind === "operator" && CHAIN_OPS.has(prev.value))) {
+      root = aliases.get(t.value) ?? t.value
+    } else if (t?.kind === "identifier" && prev?.kind === "operator" && CHAIN_OPS.has(prev.value) && valueEnds(toks[i - 2])) {
       // A method of a value we do not name (`Path(p).expanduser().write_text(…)`, `"a".join(…)`).
       root = EXPRESSION
       j = i - 2
-    } else if (t?.k === "op" && t.v === ")" && moduleAt.has(i)) {
+    } else if (t?.kind === "operator" && t.value === ")" && moduleAt.has(i)) {
       root = moduleAt.get(i) ?? null
-      if (toks[i + 1]?.k !== "op" || !CHAIN_OPS.has((toks[i + 1] as { v: string }).v)) continue
+      if (toks[i + 1]?.kind !== "operator" || !CHAIN_OPS.has((toks[i + 1] as { value: string }).value)) continue
     } else continue
     if (root === null) continue
     const names = [root]
-    const bare = t?.k === "id" && root !== EXPRESSION
+    const bare = t?.kind === "identifier" && root !== EXPRESSION
     let chained = false
     while (true) {
       const op = toks[j + 1]
       const next = toks[j + 2]
-      if (op?.k === "op" && CHAIN_OPS.has(op.v) && next?.k === "id") {
-        names.push(next.v)
+      if (op?.kind === "operator" && CHAIN_OPS.has(op.value) && next?.kind === "identifier") {
+        names.push(next.value)
         chained = true
         j += 2
-      } else if (op?.k === "op" && op.v === "[" && toks[j + 3]?.k === "op" && (toks[j + 3] as { v: string }).v === "]" && next?.k === "str" && next.lit) {
+      } else if (op?.kind === "operator" && op.value === "[" && toks[j + 3]?.kind === "operator" && (toks[j + 3] as { value: string }).value === "]" && next?.kind === "string" && next.literal) {
         // `fs["rmSync"]`: a literal member name.
-        names.push(next.v)
+        names.push(next.value)
         chained = true
         j += 3
       } else break
@@ -138,16 +138,16 @@ export const scanCalls = (
     const member = names[names.length - 1] ?? ""
     const after = toks[j + 1]
     let args: Tok[] | null = null
-    if (after?.k === "op" && after.v === "(") {
+    if (after?.kind === "operator" && after.value === "(") {
       const close = closing(toks, j + 1)
       args = toks.slice(j + 2, close) as Tok[]
       if (LOADERS.has(name) || (name === "import" && lang === "node")) {
         const lit = literal(args)
         if (lit !== null) moduleAt.set(close, lit.replace(/^node:/, ""))
       }
-    } else if ((lang === "perl" || lang === "ruby" || lang === "php") && after !== undefined && (after.k === "str" || after.k === "id" || after.k === "cmd" || after.k === "num")) {
+    } else if ((lang === "perl" || lang === "ruby" || lang === "php") && after !== undefined && (after.kind === "string" || after.kind === "identifier" || after.kind === "command" || after.kind === "number")) {
       // `system "ls"`, `unlink $f`, `FileUtils.rm_rf dir`, `require $x`.
-      if (after.k === "id" && !/^[$@]/.test(after.v) && lang !== "ruby") args = null
+      if (after.kind === "identifier" && !/^[$@]/.test(after.value) && lang !== "ruby") args = null
       else args = toks.slice(j + 1, stmtEnd(j + 1)) as Tok[]
     }
     if (args !== null) calls.push({ name, member, bare: bare && !chained, args, stmt: stmtOf[i] ?? 0, at: i })

@@ -42,10 +42,10 @@ const mergeStrings = (toks: ReadonlyArray<Tok>, lang: Language): Tok[] => {
   for (const t of toks) {
     const last = out[out.length - 1]
     const before = out[out.length - 2]
-    if (t.k === "str" && last?.k === "op" && last.v === joiner && before?.k === "str") {
-      out.splice(out.length - 2, 2, { k: "str", v: before.v + t.v, lit: before.lit && t.lit })
-    } else if (t.k === "str" && last?.k === "str" && (lang === "python" || lang === "ruby")) {
-      out[out.length - 1] = { k: "str", v: last.v + t.v, lit: last.lit && t.lit }
+    if (t.kind === "string" && last?.kind === "operator" && last.value === joiner && before?.kind === "string") {
+      out.splice(out.length - 2, 2, { kind: "string", value: before.value + t.value, literal: before.literal && t.literal })
+    } else if (t.kind === "string" && last?.kind === "string" && (lang === "python" || lang === "ruby")) {
+      out[out.length - 1] = { kind: "string", value: last.value + t.value, literal: last.literal && t.literal }
     } else out.push(t)
   }
   return out
@@ -60,15 +60,15 @@ const detect = (lang: Language, text: string, options: DetectionEnv | undefined,
   const findings: Finding[] = [...JUDGES[lang](toks, env)]
   const literals: string[] = []
   for (const t of toks) {
-    if (t.k === "cmd") findings.push({ kind: "run", runs: [t.v] })
-    else if (t.k === "str") {
-      if (runtimeHomePath(t.v, env)) findings.push({ kind: "home" })
-      literals.push(t.v)
+    if (t.kind === "command") findings.push({ kind: "run", runs: [t.value] })
+    else if (t.kind === "string") {
+      if (runtimeHomePath(t.value, env)) findings.push({ kind: "home" })
+      literals.push(t.value)
     }
   }
   const nested = findings.flatMap((f) => (f.evaluates === undefined ? [] : [detect(lang, f.evaluates, options, env, depth + 1)]))
   const capable =
-    findings.some((f) => f.kind === "run" || f.kind === "load") || toks.some((t) => t.k === "id" && CAPABLE.has(t.v))
+    findings.some((f) => f.kind === "run" || f.kind === "load") || toks.some((t) => t.kind === "identifier" && CAPABLE.has(t.value))
   const runTexts = new Set(findings.flatMap((f) => f.runs ?? []))
 
   let hardline: string | null = nested.find((d) => d.hardline)?.hardline_description ?? null

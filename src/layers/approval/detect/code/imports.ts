@@ -12,11 +12,11 @@ export interface Imports {
 
 const idAt = (toks: ReadonlyArray<Tok>, k: number): string | null => {
   const t = toks[k]
-  return t?.k === "id" ? t.v : null
+  return t?.kind === "identifier" ? t.value : null
 }
 const opAt = (toks: ReadonlyArray<Tok>, k: number, v: string): boolean => {
   const t = toks[k]
-  return t?.k === "op" && t.v === v
+  return t?.kind === "operator" && t.value === v
 }
 
 /** A dotted name from `k`: the name and the index after it. */
@@ -35,7 +35,7 @@ export const pythonImports = (toks: ReadonlyArray<Tok>): Imports => {
   const out: Imports = { aliases: new Map(), modules: new Set(), wildcards: [] }
   for (let i = 0; i < toks.length; i++) {
     const w = idAt(toks, i)
-    const atStart = i === 0 || toks[i - 1]?.k === "nl"
+    const atStart = i === 0 || toks[i - 1]?.kind === "newline"
     if (!atStart) continue
     if (w === "import") {
       let k = i + 1
@@ -55,7 +55,7 @@ export const pythonImports = (toks: ReadonlyArray<Tok>): Imports => {
       const [mod, after] = dotted(toks, i + 1)
       if (mod === "" || idAt(toks, after) !== "import") continue
       out.modules.add(mod)
-      for (let k = after + 1; k < toks.length && toks[k]?.k !== "nl"; k++) {
+      for (let k = after + 1; k < toks.length && toks[k]?.kind !== "newline"; k++) {
         if (opAt(toks, k, "*")) out.wildcards.push(mod)
         const name = idAt(toks, k)
         if (name === null || name === "as") continue
@@ -68,7 +68,7 @@ export const pythonImports = (toks: ReadonlyArray<Tok>): Imports => {
   return out
 }
 
-const moduleLiteral = (t: Tok | undefined): string | null => (t?.k === "str" ? t.v.replace(/^node:/, "") : null)
+const moduleLiteral = (t: Tok | undefined): string | null => (t?.kind === "string" ? t.value.replace(/^node:/, "") : null)
 
 export const nodeImports = (toks: ReadonlyArray<Tok>): Imports => {
   const out: Imports = { aliases: new Map(), modules: new Set(), wildcards: [] }
@@ -80,7 +80,7 @@ export const nodeImports = (toks: ReadonlyArray<Tok>): Imports => {
       out.modules.add(mod)
       // `const X = require(m)`, `const { a, b: c } = require(m)`.
       let b = i - 2
-      while (b >= 0 && toks[b]?.k === "nl") b--
+      while (b >= 0 && toks[b]?.kind === "newline") b--
       if (opAt(toks, i - 1, "=")) {
         const name = idAt(toks, b)
         if (name !== null) out.aliases.set(name, mod)
@@ -90,7 +90,7 @@ export const nodeImports = (toks: ReadonlyArray<Tok>): Imports => {
           bindings(toks, k + 1, b, mod, ":", out)
         }
       }
-    } else if (w === "import" && (i === 0 || toks[i - 1]?.k === "nl" || opAt(toks, i - 1, ";"))) {
+    } else if (w === "import" && (i === 0 || toks[i - 1]?.kind === "newline" || opAt(toks, i - 1, ";"))) {
       let end = i + 1
       while (end < toks.length && end < i + 200 && !opAt(toks, end, ";") && !(idAt(toks, end) === "from")) end++
       const mod = idAt(toks, end) === "from" ? moduleLiteral(toks[end + 1]) : moduleLiteral(toks[i + 1])
@@ -99,7 +99,7 @@ export const nodeImports = (toks: ReadonlyArray<Tok>): Imports => {
       for (let k = i + 1; k < end; k++) {
         if (opAt(toks, k, "*") && idAt(toks, k + 1) === "as") out.aliases.set(idAt(toks, k + 2) ?? "", mod)
         else if (opAt(toks, k, "{")) {
-          const close = toks.findIndex((t, j) => j > k && t.k === "op" && t.v === "}")
+          const close = toks.findIndex((t, j) => j > k && t.kind === "operator" && t.value === "}")
           bindings(toks, k + 1, close < 0 ? end : close, mod, "as", out)
           k = close < 0 ? end : close
         } else if (idAt(toks, k) !== null && k === i + 1) out.aliases.set(idAt(toks, k) ?? "", mod)

@@ -30,7 +30,7 @@ const statementStrings = (toks: ReadonlyArray<Tok>, stmtOf: ReadonlyArray<number
   const out: string[] = []
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]
-    if (stmtOf[k] === stmt && t?.k === "str") out.push(t.v)
+    if (stmtOf[k] === stmt && t?.kind === "string") out.push(t.value)
   }
   return out
 }
@@ -45,7 +45,7 @@ const argLiteral = (parts: ReadonlyArray<ReadonlyArray<Tok>>, pos: number, name:
   for (const p of parts) {
     const t0 = p[0]
     const t1 = p[1]
-    if (t0?.k === "id" && t0.v === name && t1?.k === "op" && (t1.v === "=" || t1.v === ":")) return literal(p.slice(2))
+    if (t0?.kind === "identifier" && t0.value === name && t1?.kind === "operator" && (t1.value === "=" || t1.value === ":")) return literal(p.slice(2))
   }
   return literal(parts[pos])
 }
@@ -91,7 +91,7 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       if (literal(parts[0]) === null) out.push({ kind: "load" })
     } else if (name === "getattr" && call.bare) {
       const target = parts[0]?.[0]
-      const module = target?.k === "id" ? (imports.aliases.get(target.v) ?? target.v) : target?.k === "op" ? "computed" : ""
+      const module = target?.kind === "identifier" ? (imports.aliases.get(target.value) ?? target.value) : target?.kind === "operator" ? "computed" : ""
       const attr = literal(parts[1])
       const risky = PY_RISKY_MODULES.has(module) || module === "computed" || module === "__import__"
       if (risky && attr === null) out.push({ kind: "load" })
@@ -103,7 +103,7 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       }
     } else if (name === "open" || name === "io.open" || name === "codecs.open" || name === "os.open" || (!call.bare && call.member === "open")) {
       const mode = argLiteral(parts, 1, "mode")
-      const flags = call.args.some((t) => t.k === "id" && /^O_(?:WRONLY|RDWR|APPEND|CREAT|TRUNC)$/.test(t.v))
+      const flags = call.args.some((t) => t.kind === "identifier" && /^O_(?:WRONLY|RDWR|APPEND|CREAT|TRUNC)$/.test(t.value))
       const writing = (mode !== null && WRITE_MODE.test(mode)) || flags
       const where = call.bare || name !== `${call.name}` ? strings(parts[0] ?? []) : statementStrings(toks, stmtOf, call.stmt)
       if (writing && where.some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
@@ -145,7 +145,7 @@ const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   for (let k = 0; k + 1 < toks.length; k++) {
     const t = toks[k]
     const open = toks[k + 1]
-    if (t?.k !== "id" || !risky.has(t.v) || open?.k !== "op" || open.v !== "[") continue
+    if (t?.kind !== "identifier" || !risky.has(t.value) || open?.kind !== "operator" || open.value !== "[") continue
     const close = closing(toks, k + 1)
     if (literal(toks.slice(k + 2, close)) === null) out.push({ kind: "load" })
   }
@@ -190,13 +190,13 @@ const perl = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]
     const next = toks[k + 1]
-    if (t?.k !== "id") continue
-    if (t.v === "eval" && !(next?.k === "op" && next.v === "{")) {
-      const code = next?.k === "str" && next.lit ? next.v : next?.k === "op" && next.v === "(" ? literal(toks.slice(k + 2, closing(toks, k + 1))) : null
+    if (t?.kind !== "identifier") continue
+    if (t.value === "eval" && !(next?.kind === "operator" && next.value === "{")) {
+      const code = next?.kind === "string" && next.literal ? next.value : next?.kind === "operator" && next.value === "(" ? literal(toks.slice(k + 2, closing(toks, k + 1))) : null
       out.push(code === null ? { kind: "load" } : { kind: null, evaluates: code })
     }
-    if (t.v === "do" && (next?.k === "str" || (next?.k === "id" && next.v.startsWith("$")))) out.push({ kind: "load" })
-    if (t.v === "require" && ((next?.k === "id" && next.v.startsWith("$")) || (next?.k === "str" && !next.lit))) out.push({ kind: "load" })
+    if (t.value === "do" && (next?.kind === "string" || (next?.kind === "identifier" && next.value.startsWith("$")))) out.push({ kind: "load" })
+    if (t.value === "require" && ((next?.kind === "identifier" && next.value.startsWith("$")) || (next?.kind === "string" && !next.literal))) out.push({ kind: "load" })
   }
   for (const call of calls) {
     const parts = splitArgs(call.args)
@@ -274,11 +274,11 @@ const php = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     const t = toks[k]
     const next = toks[k + 1]
     // `$f(…)`, `$obj->$m(…)`: the function's name is a value.
-    if (t?.k === "id" && t.v.startsWith("$") && next?.k === "op" && next.v === "(") out.push({ kind: "load" })
+    if (t?.kind === "identifier" && t.value.startsWith("$") && next?.kind === "operator" && next.value === "(") out.push({ kind: "load" })
   }
   for (const call of calls) {
     const prev = toks[call.at - 1]
-    if (!call.bare || call.name.startsWith("$") || (prev?.k === "id" && (prev.v === "function" || prev.v === "new"))) continue
+    if (!call.bare || call.name.startsWith("$") || (prev?.kind === "identifier" && (prev.value === "function" || prev.value === "new"))) continue
     const lower = call.name.toLowerCase()
     const parts = splitArgs(call.args)
     if (PHP_RUN.has(lower)) out.push(runFinding(call.args))

@@ -3,18 +3,19 @@
  * php): enough to tell code from comments and string literals, and to see
  * call chains. Comments are dropped; strings are decoded (escapes resolved,
  * so `"\x72\x6d -rf /"` reads as `rm -rf /`); text a language runs as a shell
- * command (backticks, qx, %x) becomes a `cmd` token. Never throws: odd input
+ * command (backticks, qx, %x) becomes a `command` token. Never throws: odd input
  * degrades to operators.
  */
 export type Language = "python" | "node" | "perl" | "ruby" | "php"
 
 export type Tok =
-  | { readonly k: "id"; readonly v: string }
-  | { readonly k: "str"; readonly v: string; readonly lit: boolean }
-  | { readonly k: "cmd"; readonly v: string }
-  | { readonly k: "num" }
-  | { readonly k: "op"; readonly v: string }
-  | { readonly k: "nl" }
+  | { readonly kind: "identifier"; readonly value: string }
+  // `literal`: no interpolation, so the text is exactly what the program sees.
+  | { readonly kind: "string"; readonly value: string; readonly literal: boolean }
+  | { readonly kind: "command"; readonly value: string }
+  | { readonly kind: "number" }
+  | { readonly kind: "operator"; readonly value: string }
+  | { readonly kind: "newline" }
 
 const ID_START = /[A-Za-z_\u0080-\uffff]/
 const ID_PART = /[A-Za-z0-9_\u0080-\uffff]/
@@ -76,7 +77,7 @@ class Lexer {
   }
 
   private last(): Tok | undefined {
-    for (let k = this.toks.length - 1; k >= 0; k--) if (this.toks[k]?.k !== "nl") return this.toks[k]
+    for (let k = this.toks.length - 1; k >= 0; k--) if (this.toks[k]?.kind !== "newline") return this.toks[k]
     return undefined
   }
 
@@ -102,8 +103,8 @@ class Lexer {
   private regexAllowed(): boolean {
     const t = this.last()
     if (t === undefined) return true
-    if (t.k === "op") return ![")", "]", "}"].includes(t.v)
-    if (t.k === "id") return ["return", "typeof", "case", "in", "of", "split", "grep", "if", "unless", "and", "or", "not", "when"].includes(t.v)
+    if (t.kind === "operator") return ![")", "]", "}"].includes(t.value)
+    if (t.kind === "identifier") return ["return", "typeof", "case", "in", "of", "split", "grep", "if", "unless", "and", "or", "not", "when"].includes(t.value)
     return false
   }
 
@@ -112,7 +113,7 @@ class Lexer {
     const body = this.src.slice(start, end)
     this.i = end + 1
     if (q === "`" && this.lang !== "node" && this.lang !== "python") {
-      this.push({ k: "cmd", v: body })
+      this.push({ kind: "command", value: body })
       return
     }
     let v: string
@@ -126,7 +127,7 @@ class Lexer {
       else if (this.lang === "perl" || this.lang === "php") lit = !/[$@]\{?[A-Za-z_]/.test(body)
       else lit = !/\{[^}]*\}/.test(body.replace(/\{\{|\}\}/g, ""))
     }
-    this.push({ k: "str", v, lit })
+    this.push({ kind: "string", value: v, literal: lit })
   }
 
   /** perl q//, qq//, qw//, qx//, m//, s///, tr///, y///; ruby %q() %Q() %w() %x() %() %r(). */
@@ -150,9 +151,9 @@ class Lexer {
     }
     while (/[a-z]/.test(this.src[next] ?? "")) next++
     this.i = next
-    if (kind === "qx" || kind === "x") this.push({ k: "cmd", v: body })
-    else if (kind === "m" || kind === "s" || kind === "tr" || kind === "y" || kind === "qr" || kind === "r") this.push({ k: "op", v: "regex" })
-    else this.push({ k: "str", v: kind === "qq" || kind === "Q" || kind === "" ? decodeEscapes(body) : body, lit: !/[$@#]\{?[A-Za-z_]/.test(body) || kind === "q" || kind === "w" })
+    if (kind === "qx" || kind === "x") this.push({ kind: "command", value: body })
+    else if (kind === "m" || kind === "s" || kind === "tr" || kind === "y" || kind === "qr" || kind === "r") this.push({ kind: "operator", value: "regex" })
+    else this.push({ kind: "string", value: kind === "qq" || kind === "Q" || kind === "" ? decodeEscapes(body) : body, literal: !/[$@#]\{?[A-Za-z_]/.test(body) || kind === "q" || kind === "w" })
     return true
   }
 
@@ -169,7 +170,7 @@ class Lexer {
     const t = term.exec(rest)
     const body = t === null ? rest : rest.slice(0, t.index)
     const quote = m[3] ?? ""
-    const tok: Tok = quote === "`" ? { k: "cmd", v: body } : { k: "str", v: quote === "'" ? body : decodeEscapes(body), lit: quote === "'" || !/[$@#]\{?[A-Za-z_]/.test(body) }
+    const tok: Tok = quote === "`" ? { kind: "command", value: body } : { kind: "string", value: quote === "'" ? body : decodeEscapes(body), literal: quote === "'" || !/[$@#]\{?[A-Za-z_]/.test(body) }
     // The rest of the introducing line is still code; the body is skipped when we reach it.
     this.i += m[0].length
     this.push(tok)
@@ -218,7 +219,7 @@ class Lexer {
       }
       const c = s[this.i] ?? ""
       if (c === "\n") {
-        if (this.depth === 0 && this.last()?.k !== "nl") this.push({ k: "nl" })
+        if (this.depth === 0 && this.last()?.kind !== "newline") this.push({ kind: "newline" })
         this.i++
         continue
       }
@@ -244,7 +245,7 @@ class Lexer {
         // Back to inline text until the next opening tag.
         const open = s.indexOf("<?", this.i + 2)
         this.i = open < 0 ? s.length : open
-        this.push({ k: "nl" })
+        this.push({ kind: "newline" })
         continue
       }
       if (this.lang === "php" && s.startsWith("<?", this.i)) {
@@ -266,13 +267,13 @@ class Lexer {
         // A symbol is a literal name.
         let k = this.i + 1
         while (ID_PART.test(s[k] ?? "") || s[k] === "?" || s[k] === "!") k++
-        this.push({ k: "str", v: s.slice(this.i + 1, k), lit: true })
+        this.push({ kind: "string", value: s.slice(this.i + 1, k), literal: true })
         this.i = k
         continue
       }
       if (/[0-9]/.test(c)) {
         while (/[0-9A-Za-z_.]/.test(s[this.i] ?? "")) this.i++
-        this.push({ k: "num" })
+        this.push({ kind: "number" })
         continue
       }
       if (c === '"' || c === "'" || c === "`") {
@@ -280,7 +281,7 @@ class Lexer {
           const end = s.indexOf(c.repeat(3), this.i + 3)
           const body = s.slice(this.i + 3, end < 0 ? s.length : end)
           this.i = end < 0 ? s.length : end + 3
-          this.push({ k: "str", v: decodeEscapes(body), lit: true })
+          this.push({ kind: "string", value: decodeEscapes(body), literal: true })
           continue
         }
         this.quoted(c, this.i + 1, false, c !== "'" || this.lang === "node")
@@ -292,7 +293,7 @@ class Lexer {
         if (nl < 0 || end < nl) {
           this.i = end + 1
           while (/[a-z]/.test(s[this.i] ?? "")) this.i++
-          this.push({ k: "op", v: "regex" })
+          this.push({ kind: "operator", value: "regex" })
           continue
         }
       }
@@ -300,9 +301,9 @@ class Lexer {
       if ((c === ")" || c === "]") && this.depth > 0) this.depth--
       const op = OPS3.find((o) => s.startsWith(o, this.i)) ?? OPS2.find((o) => s.startsWith(o, this.i)) ?? c
       if (op === ";" || ((op === "{" || op === "}") && this.depth === 0)) {
-        this.push({ k: "op", v: op })
-        this.push({ k: "nl" })
-      } else this.push({ k: "op", v: op })
+        this.push({ kind: "operator", value: op })
+        this.push({ kind: "newline" })
+      } else this.push({ kind: "operator", value: op })
       this.i += op.length
     }
     return this.toks
@@ -326,17 +327,17 @@ class Lexer {
         const end = s.indexOf(next.repeat(3), k + 3)
         const body = s.slice(k + 3, end < 0 ? s.length : end)
         this.i = end < 0 ? s.length : end + 3
-        this.push({ k: "str", v: raw ? body : decodeEscapes(body), lit: !f })
+        this.push({ kind: "string", value: raw ? body : decodeEscapes(body), literal: !f })
       } else {
         this.quoted(next, k + 1, raw, f)
       }
       return true
     }
     const prev = this.last()
-    const method = prev?.k === "op" && (prev.v === "->" || prev.v === "." || prev.v === "::")
+    const method = prev?.kind === "operator" && (prev.value === "->" || prev.value === "." || prev.value === "::")
     if (this.lang === "perl" && !method && /^(?:q|qq|qw|qx|qr|m|s|tr|y)$/.test(word) && next !== "=" && s[k] !== ">" && this.quoteLike(word, k)) return true
     this.i = k
-    this.push({ k: "id", v: word })
+    this.push({ kind: "identifier", value: word })
     return true
   }
 }

@@ -43,9 +43,9 @@ export const valueParts = (w: Word, prefix: number): ReadonlyArray<Part> => {
   let skip = prefix
   for (const p of w.parts) {
     if (skip <= 0) out.push(p)
-    else if (p.k === "lit") {
-      if (p.s.length > skip) out.push({ k: "lit", s: p.s.slice(skip) })
-      skip -= p.s.length
+    else if (p.kind === "literal") {
+      if (p.text.length > skip) out.push({ kind: "literal", text: p.text.slice(skip) })
+      skip -= p.text.length
     } else return w.parts // the name part was not plain text: not an assignment the lexer split cleanly
   }
   return out
@@ -54,9 +54,9 @@ export const valueParts = (w: Word, prefix: number): ReadonlyArray<Part> => {
 /** Word i of `cmd` as NAME=value: the name and its value (null: unknown), or null when not an assignment. */
 const assignment = (fx: Effects, cmd: Cmd, i: number): { name: string; values: Values } | null => {
   const w = cmd.words[i]
-  if (w === undefined || w.parts[0]?.k !== "lit") return null
+  if (w === undefined || w.parts[0]?.kind !== "literal") return null
   const m = ASSIGNMENT.exec(w.value)
-  if (m === null || !(w.parts[0].s.length >= m[0].length)) return null
+  if (m === null || !(w.parts[0].text.length >= m[0].length)) return null
   const name = m[1] ?? ""
   // Arrays (`a=(…)`, `a[i]=…`) and appends are not tracked: the name becomes unknown.
   if (m[2] !== undefined || m[3] === "+" || (i === cmd.words.length - 1 && cmd.parenNext && w.value === m[0])) {
@@ -94,7 +94,7 @@ export const applyEffects = (fx: Effects, cmd: Cmd, head: number, name: string, 
   // $((…)) inside any word may assign.
   for (const w of cmd.words) {
     if (!w.raw.includes("((")) continue
-    for (const p of w.parts) if (p.k === "raw" && p.s.startsWith("$((")) unknown(fx, cmd, arithTargets(p.s))
+    for (const p of w.parts) if (p.kind === "raw" && p.text.startsWith("$((")) unknown(fx, cmd, arithTargets(p.text))
   }
   if (head === 0 && !SETTERS.has(name) && fx.functionBody(name) === undefined) return
   const end = head < 0 ? cmd.words.length : head

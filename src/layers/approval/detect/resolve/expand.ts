@@ -26,11 +26,11 @@ import {
 } from "./computedText.js"
 
 export type Seg =
-  | { readonly k: "lit"; readonly s: string } // unquoted text as written (globs live)
-  | { readonly k: "q"; readonly s: string } // quoted text
-  | { readonly k: "x"; readonly s: string } // unquoted expansion result (splits and globs)
-  | { readonly k: "u"; readonly s: string; readonly dq: boolean } // not computable: its source text
-  | { readonly k: "brk" } // a word boundary made by brace expansion
+  | { readonly kind: "literal"; readonly text: string } // unquoted text as written (globs live)
+  | { readonly kind: "quoted"; readonly text: string } // quoted text
+  | { readonly kind: "expanded"; readonly text: string } // unquoted expansion result (splits and globs)
+  | { readonly kind: "uncomputed"; readonly text: string; readonly inDoubleQuotes: boolean } // not computable: its source text
+  | { readonly kind: "braceBreak" } // a word boundary made by brace expansion
 
 export type Alt = ReadonlyArray<Seg>
 
@@ -42,7 +42,7 @@ export interface Expansion {
 
 export const MAX_ALTS = 16
 const MAX_SUBST_DEPTH = 3
-const BRK: Seg = { k: "brk" }
+const BRK: Seg = { kind: "braceBreak" }
 
 export interface ExpandContext {
   readonly scope: Scope
@@ -73,8 +73,8 @@ const product = (lists: ReadonlyArray<ReadonlyArray<Alt>>): ReadonlyArray<Alt> |
 export const altText = (alt: Alt): string | null => {
   let out = ""
   for (const s of alt) {
-    if (s.k === "u") return null
-    if (s.k !== "brk") out += s.s
+    if (s.kind === "uncomputed") return null
+    if (s.kind !== "braceBreak") out += s.text
     else out += " "
   }
   return out
@@ -91,19 +91,19 @@ export const altFields = (alt: Alt, ifs: string = DEFAULT_IFS): ReadonlyArray<st
     open = false
   }
   for (const s of alt) {
-    if (s.k === "u") return null
-    if (s.k === "brk") end()
-    else if (s.k === "q") {
-      cur += s.s
+    if (s.kind === "uncomputed") return null
+    if (s.kind === "braceBreak") end()
+    else if (s.kind === "quoted") {
+      cur += s.text
       open = true
     } else {
-      if (hasGlob(s.s)) return null
-      if (s.k === "lit") {
-        cur += s.s
-        if (s.s !== "") open = true
+      if (hasGlob(s.text)) return null
+      if (s.kind === "literal") {
+        cur += s.text
+        if (s.text !== "") open = true
         continue
       }
-      for (const c of s.s) {
+      for (const c of s.text) {
         if (ifs.includes(c)) end()
         else {
           cur += c
@@ -146,13 +146,13 @@ export class Expander {
       const lists: Array<ReadonlyArray<Alt>> = []
       braced.forEach((raw, i) => {
         if (i > 0) lists.push([[BRK]])
-        lists.push(this.parts(lexWord(raw).parts, false, 0) ?? [[{ k: "u", s: raw, dq: false }]])
+        lists.push(this.parts(lexWord(raw).parts, false, 0) ?? [[{ kind: "uncomputed", text: raw, inDoubleQuotes: false }]])
       })
-      return { alts: product(lists) ?? [[{ k: "u", s: w.raw, dq: false }]], changed: true }
+      return { alts: product(lists) ?? [[{ kind: "uncomputed", text: w.raw, inDoubleQuotes: false }]], changed: true }
     }
     const before = this.hits
     const alts = this.parts(w.parts, false, 0)
-    if (alts === null) return { alts: [[{ k: "u", s: w.raw, dq: false }]], changed: false }
+    if (alts === null) return { alts: [[{ kind: "uncomputed", text: w.raw, inDoubleQuotes: false }]], changed: false }
     return { alts, changed: this.hits > before || alts.length !== 1 || w.raw.includes("$'") }
   }
 
@@ -187,29 +187,29 @@ export class Expander {
   }
 
   private values(values: Values, raw: string, inDq: boolean): ReadonlyArray<Alt> {
-    if (values === null) return [[{ k: "u", s: raw, dq: inDq }]]
+    if (values === null) return [[{ kind: "uncomputed", text: raw, inDoubleQuotes: inDq }]]
     this.hits++
-    return values.map((v) => [inDq ? { k: "q", s: v } : { k: "x", s: v }])
+    return values.map((v) => [inDq ? { kind: "quoted", text: v } : { kind: "expanded", text: v }])
   }
 
   private part(p: Part, inDq: boolean, depth: number): ReadonlyArray<Alt> | null {
-    switch (p.k) {
-      case "lit":
-        return [[inDq ? { k: "q", s: p.s } : { k: "lit", s: p.s }]]
-      case "sq":
-        return [[{ k: "q", s: p.s }]]
-      case "dq":
-        return p.parts.length === 0 ? [[{ k: "q", s: "" }]] : this.parts(p.parts, true, depth)
-      case "var":
-        return this.values(this.lookup(p.s.slice(1)), p.s, inDq)
-      case "param":
-        return this.values(this.param(p.s, depth), `\${${p.s}}`, inDq)
-      case "cs":
-        return this.values(this.substitution(p.src, depth), `$(${p.src})`, inDq)
-      case "bt":
-        return this.values(this.substitution(p.src, depth), `\`${p.src}\``, inDq)
+    switch (p.kind) {
+      case "literal":
+        return [[inDq ? { kind: "quoted", text: p.text } : { kind: "literal", text: p.text }]]
+      case "singleQuoted":
+        return [[{ kind: "quoted", text: p.text }]]
+      case "doubleQuoted":
+        return p.parts.length === 0 ? [[{ kind: "quoted", text: "" }]] : this.parts(p.parts, true, depth)
+      case "variable":
+        return this.values(this.lookup(p.text.slice(1)), p.text, inDq)
+      case "bracedParam":
+        return this.values(this.param(p.text, depth), `\${${p.text}}`, inDq)
+      case "commandSubst":
+        return this.values(this.substitution(p.source, depth), `$(${p.source})`, inDq)
+      case "backtick":
+        return this.values(this.substitution(p.source, depth), `\`${p.source}\``, inDq)
       case "raw":
-        return [[{ k: "u", s: p.s, dq: inDq }]]
+        return [[{ kind: "uncomputed", text: p.text, inDoubleQuotes: inDq }]]
     }
   }
 
@@ -405,10 +405,10 @@ const runFilter = (argv: ReadonlyArray<string>, stdin: string | null): ReadonlyA
 const plainSegs = (parts: ReadonlyArray<Part>, inDq: boolean): Alt => {
   const out: Seg[] = []
   for (const p of parts) {
-    if (p.k === "lit") out.push(inDq ? { k: "q", s: p.s } : { k: "lit", s: p.s })
-    else if (p.k === "sq") out.push({ k: "q", s: p.s })
-    else if (p.k === "dq") out.push(...(p.parts.length === 0 ? [{ k: "q", s: "" } as const] : plainSegs(p.parts, true)))
-    else out.push({ k: "u", s: p.k === "cs" ? `$(${p.src})` : p.k === "bt" ? `\`${p.src}\`` : p.k === "param" ? `\${${p.s}}` : p.s, dq: inDq })
+    if (p.kind === "literal") out.push(inDq ? { kind: "quoted", text: p.text } : { kind: "literal", text: p.text })
+    else if (p.kind === "singleQuoted") out.push({ kind: "quoted", text: p.text })
+    else if (p.kind === "doubleQuoted") out.push(...(p.parts.length === 0 ? [{ kind: "quoted", text: "" } as const] : plainSegs(p.parts, true)))
+    else out.push({ kind: "uncomputed", text: p.kind === "commandSubst" ? `$(${p.source})` : p.kind === "backtick" ? `\`${p.source}\`` : p.kind === "bracedParam" ? `\${${p.text}}` : p.text, inDoubleQuotes: inDq })
   }
   return out
 }

@@ -12,20 +12,20 @@ import { escapeExpanded, escapeLiteral, shellQuote } from "./computedText.js"
 export const renderAlt = (alt: Alt, ifs: string): string => {
   let out = ""
   for (const s of alt) {
-    switch (s.k) {
-      case "lit":
-        out += escapeLiteral(s.s)
+    switch (s.kind) {
+      case "literal":
+        out += escapeLiteral(s.text)
         break
-      case "q":
-        out += shellQuote(s.s)
+      case "quoted":
+        out += shellQuote(s.text)
         break
-      case "x":
-        out += escapeExpanded(s.s, ifs)
+      case "expanded":
+        out += escapeExpanded(s.text, ifs)
         break
-      case "u":
-        out += s.dq ? `"${s.s}"` : s.s
+      case "uncomputed":
+        out += s.inDoubleQuotes ? `"${s.text}"` : s.text
         break
-      case "brk":
+      case "braceBreak":
         out += " "
         break
     }

@@ -74,11 +74,11 @@ const mayChangeVariables = (cmd: Cmd, head: number, program: string, ctx: ParseC
   ctx.funcs.some((f) => f.name === program) ||
   cmd.words.some((w) => w.raw.includes("$(("))
 
-const globbed = (w: Word | undefined): boolean => w !== undefined && w.parts.some((p) => p.k === "lit" && hasGlob(p.s))
+const globbed = (w: Word | undefined): boolean => w !== undefined && w.parts.some((p) => p.kind === "literal" && hasGlob(p.text))
 
 /** The program word cannot be known before it runs: an expansion left unknown, or a pathname pattern. */
 const unknownProgram = (alts: ReadonlyArray<Alt>): boolean =>
-  alts.length !== 1 || (alts[0] ?? []).some((s) => s.k === "u" || ((s.k === "lit" || s.k === "x") && hasGlob(s.s)))
+  alts.length !== 1 || (alts[0] ?? []).some((s) => s.kind === "uncomputed" || ((s.kind === "literal" || s.kind === "expanded") && hasGlob(s.text)))
 
 export class Resolver {
   readonly computed: string[] = []
@@ -137,7 +137,7 @@ export class Resolver {
         break
       }
       const name = m[1] ?? ""
-      const eq = w.parts[0]?.k === "lit" && w.parts[0].s.length >= m[0].length
+      const eq = w.parts[0]?.kind === "literal" && w.parts[0].text.length >= m[0].length
       this.scope.assign(cmd.frame, name, eq ? ex.strings(valueParts(w, m[0].length)) : null, cmd, false)
     }
   }
@@ -274,7 +274,7 @@ export class Resolver {
     const changedTarget = targets.some((t) => t !== null && t.changed)
     if (!(changedWord || changedTarget) || (head < 0 && !changedTarget)) return false
     if (cmd.depth >= MAX_RENDER_DEPTH) return false
-    const asWritten = (w: Word | null | undefined): ReadonlyArray<Alt> => [[{ k: "u", s: w?.raw ?? "", dq: false }]]
+    const asWritten = (w: Word | null | undefined): ReadonlyArray<Alt> => [[{ kind: "uncomputed", text: w?.raw ?? "", inDoubleQuotes: false }]]
     const choices = words.map((w, i) => (w === null || (printer && i > head) ? asWritten(cmd.words[i]) : w.alts))
     const targetChoices = targets.map((t, k) => (t === null ? asWritten(cmd.redirs[k]?.target) : t.alts))
     const lines = renderCommand(cmd, choices, targetChoices, this.ifs(cmd.frame))
@@ -293,7 +293,7 @@ export class Resolver {
     if (src === null) return
     if (src.from === "file") {
       const word = cmd.words[head + 1 + args.indexOf(src.path)]
-      const procSubst = word?.parts.length === 1 && word.parts[0]?.k === "raw" && word.parts[0].s.startsWith("<(") ? word.parts[0].s : null
+      const procSubst = word?.parts.length === 1 && word.parts[0]?.kind === "raw" && word.parts[0].text.startsWith("<(") ? word.parts[0].text : null
       // `bash <(printf …)`, `source <(…)`: the script is that command's output.
       if (procSubst !== null) this.fed(cmd, src.language, ex.substitution(procSubst.slice(2, procSubst.endsWith(")") ? -1 : undefined), 0))
       else this.opts.locals?.script(cmd, src.path, !(word?.expands ?? false), src.language)

@@ -39,10 +39,10 @@ const FITS: Readonly<Record<string, (args: ReadonlyArray<string>) => boolean>> =
 }
 
 const hardlineOf = (c: CmdView, t: ReadonlyArray<string>, head: number, name: string, env: RuleEnv): string | null => {
-  const view: CmdView = { ...c, t, base: 0, head, name }
+  const view: CmdView = { ...c, texts: t, base: 0, head, name }
   const bySeq: Array<CmdView | undefined> = []
   bySeq[c.cmd.seq] = view
-  const v: View = { cmds: [view], bySeq, flat: [...t, ...c.rt], funcs: [] }
+  const v: View = { cmds: [view], bySeq, flat: [...t, ...c.redirectTexts], funcs: [] }
   const hit = firstMatch(hardlineSet, v, env)
   return hit >= 0 ? (hardlineSet.rules[hit]?.description ?? null) : null
 }
@@ -56,8 +56,8 @@ export const wildcardHardline = (one: View, spots: ReadonlyArray<Wildcard>, env:
   for (const spot of spots) {
     const c = one.bySeq[spot.seq]
     if (c === undefined) continue
-    const before = c.t.slice(0, spot.head)
-    const args = c.t.slice(spot.head + 1)
+    const before = c.texts.slice(0, spot.head)
+    const args = c.texts.slice(spot.head + 1)
     for (const program of HARDLINE_PROGRAMS) {
       const fits = FITS[program]
       if (fits === undefined || !fits(args)) continue

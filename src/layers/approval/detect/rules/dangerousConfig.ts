@@ -23,11 +23,11 @@ const destinationAfter = (v: View, c: CmdView, i: number, pred: (t: string) => b
     if (d.base < c.base || !TAIL_OPS.has(d.cmd.nextOp)) return false
     let trailing = -1
     d.cmd.redirs.forEach((r, k) => {
-      if (r.after === d.t.length) trailing = k
+      if (r.after === d.texts.length) trailing = k
     })
-    if (trailing >= 0) return pred(d.rt[trailing] ?? "")
-    const last = d.t.length - 1
-    return last >= 0 && (d !== c || last > i) && pred(d.t[last] ?? "")
+    if (trailing >= 0) return pred(d.redirectTexts[trailing] ?? "")
+    const last = d.texts.length - 1
+    return last >= 0 && (d !== c || last > i) && pred(d.texts[last] ?? "")
   })
 
 const sedInPlace = (flag: string | undefined): boolean => isDash(flag) && (flag ?? "").indexOf("i", 1) > 0
@@ -75,14 +75,14 @@ export const configRules: ReadonlyArray<Rule> = [
     description: "in-place edit of sensitive credential/SSH/shell-rc path",
     on: ["sed"],
     at: "end",
-    test: (v, c, i) => sedInPlace(c.t[i + 1]) && laterSome(v, c, i + 1, userFile)
+    test: (v, c, i) => sedInPlace(c.texts[i + 1]) && laterSome(v, c, i + 1, userFile)
   },
   {
     kind: "word",
     description: "in-place edit of sensitive credential/SSH/shell-rc path (long flag)",
     on: ["sed"],
     at: "end",
-    test: (v, c, i) => sedLongInPlace(c.t[i + 1]) && laterSome(v, c, i + 1, userFile)
+    test: (v, c, i) => sedLongInPlace(c.texts[i + 1]) && laterSome(v, c, i + 1, userFile)
   },
   {
     kind: "word",
@@ -96,28 +96,28 @@ export const configRules: ReadonlyArray<Rule> = [
     description: "in-place edit of system config",
     on: ["sed"],
     at: "end",
-    test: (v, c, i) => sedInPlace(c.t[i + 1]) && laterSome(v, c, i + 1, systemFile)
+    test: (v, c, i) => sedInPlace(c.texts[i + 1]) && laterSome(v, c, i + 1, systemFile)
   },
   {
     kind: "word",
     description: "in-place edit of system config (long flag)",
     on: ["sed"],
     at: "end",
-    test: (v, c, i) => sedLongInPlace(c.t[i + 1]) && laterSome(v, c, i + 1, systemFile)
+    test: (v, c, i) => sedLongInPlace(c.texts[i + 1]) && laterSome(v, c, i + 1, systemFile)
   },
   {
     kind: "word",
     description: "in-place edit of Hermes config/env",
     on: ["sed"],
     at: "end",
-    test: (v, c, i) => sedInPlace(c.t[i + 1]) && laterSome(v, c, i + 1, hermesFile)
+    test: (v, c, i) => sedInPlace(c.texts[i + 1]) && laterSome(v, c, i + 1, hermesFile)
   },
   {
     kind: "word",
     description: "in-place edit of Hermes config/env (long flag)",
     on: ["sed"],
     at: "end",
-    test: (v, c, i) => sedLongInPlace(c.t[i + 1]) && laterSome(v, c, i + 1, hermesFile)
+    test: (v, c, i) => sedLongInPlace(c.texts[i + 1]) && laterSome(v, c, i + 1, hermesFile)
   },
   {
     kind: "word",

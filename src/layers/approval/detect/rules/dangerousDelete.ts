@@ -19,7 +19,7 @@ export const deleteRules: ReadonlyArray<Rule> = [
     on: RM,
     at: "end",
     // rm, its options, then an operand written as an absolute path.
-    test: (_v, c, i) => c.t[skipDashes(c, i + 1)]?.startsWith("/") === true
+    test: (_v, c, i) => c.texts[skipDashes(c, i + 1)]?.startsWith("/") === true
   },
   {
     kind: "word",
@@ -27,7 +27,7 @@ export const deleteRules: ReadonlyArray<Rule> = [
     on: RM,
     at: "end",
     test: (_v, c, i) => {
-      const flag = c.t[i + 1]
+      const flag = c.texts[i + 1]
       return isDash(flag) && (flag ?? "").indexOf("r", 1) > 0
     }
   },
@@ -36,7 +36,7 @@ export const deleteRules: ReadonlyArray<Rule> = [
     description: "recursive delete (long flag)",
     on: RM,
     at: "end",
-    test: (_v, c, i) => startsTok(c.t[i + 1] ?? "", "--recursive")
+    test: (_v, c, i) => startsTok(c.texts[i + 1] ?? "", "--recursive")
   },
   {
     kind: "word",
@@ -44,9 +44,9 @@ export const deleteRules: ReadonlyArray<Rule> = [
     on: ["cmd", "exe"],
     at: "end",
     test: (v, c, i) => {
-      const t = c.t[i] ?? ""
+      const t = c.texts[i] ?? ""
       if (!endsTok(t, "cmd") && !endsTok(t, "cmd.exe")) return false
-      const sw = c.t[i + 1]
+      const sw = c.texts[i + 1]
       return (sw === "/c" || sw === "/k") && laterSome(v, c, i + 1, (x) => hasTokAny(x, ["del", "erase", "rd", "rmdir"]))
     }
   },
@@ -56,7 +56,7 @@ export const deleteRules: ReadonlyArray<Rule> = [
     on: ["powershell", "pwsh", "exe"],
     at: "end",
     // The verb is PowerShell's default positional argument, after any -Switches.
-    test: (_v, c, i) => isPowerShell(c.t[i] ?? "") && startsTokAny(unquoteStart(c.t[skipDashes(c, i + 1)] ?? ""), PS_VERBS)
+    test: (_v, c, i) => isPowerShell(c.texts[i] ?? "") && startsTokAny(unquoteStart(c.texts[skipDashes(c, i + 1)] ?? ""), PS_VERBS)
   },
   {
     kind: "word",
@@ -70,7 +70,7 @@ export const deleteRules: ReadonlyArray<Rule> = [
     description: "world/other-writable permissions",
     on: ["chmod"],
     at: "end",
-    test: (_v, c, i) => WORLD_WRITABLE.test(c.t[skipDashes(c, i + 1)] ?? "")
+    test: (_v, c, i) => WORLD_WRITABLE.test(c.texts[skipDashes(c, i + 1)] ?? "")
   },
   {
     kind: "word",
@@ -78,20 +78,20 @@ export const deleteRules: ReadonlyArray<Rule> = [
     on: ["chmod"],
     at: "end",
     test: (v, c, i) =>
-      startsTok(c.t[i + 1] ?? "", "--recursive") && laterSome(v, c, i + 1, (x) => WORLD_WRITABLE_ANYWHERE.test(x))
+      startsTok(c.texts[i + 1] ?? "", "--recursive") && laterSome(v, c, i + 1, (x) => WORLD_WRITABLE_ANYWHERE.test(x))
   },
   {
     kind: "word",
     description: "recursive chown to root",
     on: ["chown"],
     at: "end",
-    test: (_v, c, i) => /^(?:-\S*)?r$/.test(c.t[i + 1] ?? "") && (c.t[i + 2] ?? "").startsWith("root")
+    test: (_v, c, i) => /^(?:-\S*)?r$/.test(c.texts[i + 1] ?? "") && (c.texts[i + 2] ?? "").startsWith("root")
   },
   {
     kind: "word",
     description: "recursive chown to root (long flag)",
     on: ["chown"],
     at: "end",
-    test: (v, c, i) => /^--recur[a-z]*(?![\w])/.test(c.t[i + 1] ?? "") && laterSome(v, c, i + 1, (x) => x.includes("root"))
+    test: (v, c, i) => /^--recur[a-z]*(?![\w])/.test(c.texts[i + 1] ?? "") && laterSome(v, c, i + 1, (x) => x.includes("root"))
   }
 ]

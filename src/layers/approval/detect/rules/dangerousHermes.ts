@@ -22,11 +22,11 @@ const hermesGatewayVerb = (t: ReadonlyArray<string>, p: number, seen = new Set<n
   return FLAG.test(t[p] ?? "") && (hermesGatewayVerb(t, p + 1, seen) || hermesGatewayVerb(t, p + 2, seen))
 }
 
-const gatewayRunAt = (c: CmdView, k: number): boolean => (c.t[k] ?? "").endsWith("gateway") && startsTok(c.t[k + 1] ?? "", "run")
+const gatewayRunAt = (c: CmdView, k: number): boolean => (c.texts[k] ?? "").endsWith("gateway") && startsTok(c.texts[k + 1] ?? "", "run")
 
 /** `gateway run` in `c` after word `i`, or in any later command. */
 const laterGatewayRun = (v: View, c: CmdView, i: number): boolean =>
-  v.cmds.some((d) => d.base >= c.base && d.t.some((_, k) => (d !== c || k > i) && gatewayRunAt(d, k)))
+  v.cmds.some((d) => d.base >= c.base && d.texts.some((_, k) => (d !== c || k > i) && gatewayRunAt(d, k)))
 
 /** Backgrounded at the very end (`… &`) or `… & ;` anywhere from `c` on. */
 const backgroundedLater = (v: View, c: CmdView): boolean =>
@@ -42,14 +42,14 @@ export const hermesRules: ReadonlyArray<Rule> = [
     description: "stop/restart hermes gateway (kills running agents)",
     on: ["hermes"],
     at: "end",
-    test: (_v, c, i) => hermesGatewayVerb(c.t, i + 1)
+    test: (_v, c, i) => hermesGatewayVerb(c.texts, i + 1)
   },
   {
     kind: "word",
     description: "hermes update (restarts gateway, kills running agents)",
     on: ["hermes"],
     at: "end",
-    test: (_v, c, i) => startsTok(c.t[i + 1] ?? "", "update")
+    test: (_v, c, i) => startsTok(c.texts[i + 1] ?? "", "update")
   },
   {
     kind: "word",
@@ -57,9 +57,9 @@ export const hermesRules: ReadonlyArray<Rule> = [
     on: ["compose"],
     at: "end",
     test: (_v, c, i) => {
-      const t = c.t[i] ?? ""
-      const compose = endsTok(t, "docker-compose") || (t === "compose" && endsTok(c.t[i - 1] ?? "", "docker"))
-      return compose && flagsThenVerb(c.t, i + 1, ["restart", "stop", "kill", "down"])
+      const t = c.texts[i] ?? ""
+      const compose = endsTok(t, "docker-compose") || (t === "compose" && endsTok(c.texts[i - 1] ?? "", "docker"))
+      return compose && flagsThenVerb(c.texts, i + 1, ["restart", "stop", "kill", "down"])
     }
   },
   {
@@ -67,7 +67,7 @@ export const hermesRules: ReadonlyArray<Rule> = [
     description: "docker restart/stop/kill (container lifecycle)",
     on: ["docker"],
     at: "end",
-    test: (_v, c, i) => flagsThenVerb(c.t, i + 1, ["restart", "stop", "kill"])
+    test: (_v, c, i) => flagsThenVerb(c.texts, i + 1, ["restart", "stop", "kill"])
   },
   {
     kind: "word",
@@ -112,6 +112,6 @@ export const hermesRules: ReadonlyArray<Rule> = [
     on: ["launchctl"],
     at: "end",
     // The label may be built anywhere in the script (a loop over names), so any mention counts.
-    test: (v, c, i) => startsTokAny(c.t[i + 1] ?? "", LAUNCHD_VERBS) && v.flat.some((x) => hasTok(x, "hermes"))
+    test: (v, c, i) => startsTokAny(c.texts[i + 1] ?? "", LAUNCHD_VERBS) && v.flat.some((x) => hasTok(x, "hermes"))
   }
 ]

@@ -10,15 +10,15 @@ const PROCESS_SUBST_FETCH = /^<\(\s*(?:curl|wget)(?![\w])/
 const SUBST_FETCH = /^(?:\$\(|`)\s*(?:curl|wget)(?![\w])/
 const SUBST_FETCH_INLINE = /(?:(?:^|[^\w])(?:eval|source)|\.)(?:\$\(|`)\s*(?:curl|wget)(?![\w])/
 
-const startsShell = (d: CmdView): boolean => startsTokAny(d.t[0] ?? "", SHELLS)
+const startsShell = (d: CmdView): boolean => startsTokAny(d.texts[0] ?? "", SHELLS)
 
 /** `eval $(curl …)`, `source `wget …``, `. $(curl …)`. */
 const sourcesFetch = (v: View): boolean =>
   v.cmds.some((c) =>
-    c.t.some((t, i) => {
+    c.texts.some((t, i) => {
       if (SUBST_FETCH_INLINE.test(t)) return true
       const runsNext = endsTok(t, "eval") || endsTok(t, "source") || t.endsWith(".")
-      return runsNext && SUBST_FETCH.test(c.t[i + 1] ?? "")
+      return runsNext && SUBST_FETCH.test(c.texts[i + 1] ?? "")
     })
   )
 
@@ -31,7 +31,7 @@ export const remoteRules: ReadonlyArray<Rule> = [
     test: (v, c, i) =>
       i === 0 &&
       (c.cmd.prevOp === "|" || c.cmd.prevOp === "||") &&
-      SHELL_WORD.test(c.t[0] ?? "") &&
+      SHELL_WORD.test(c.texts[0] ?? "") &&
       earlierSome(v, c, (x) => hasTokAny(x, FETCHERS))
   },
   {
@@ -40,8 +40,8 @@ export const remoteRules: ReadonlyArray<Rule> = [
     on: ["bash", "sh", "zsh", "ksh"],
     at: "end",
     test: (_v, c, i) =>
-      PROCESS_SUBST_FETCH.test(c.t[i + 1] ?? "") ||
-      c.cmd.redirs.some((r, k) => r.after === i + 1 && r.op === "<" && PROCESS_SUBST_FETCH.test(c.rt[k] ?? ""))
+      PROCESS_SUBST_FETCH.test(c.texts[i + 1] ?? "") ||
+      c.cmd.redirs.some((r, k) => r.after === i + 1 && r.op === "<" && PROCESS_SUBST_FETCH.test(c.redirectTexts[k] ?? ""))
   },
   {
     kind: "view",
@@ -53,14 +53,14 @@ export const remoteRules: ReadonlyArray<Rule> = [
     description: "pipe decoded content to shell (possible command obfuscation)",
     on: ["base64", "base32", "base16"],
     at: "end",
-    test: (v, c, i) => startsTokAny(c.t[i + 1] ?? "", ["-d", "--decode"]) && laterPipedInto(v, c, startsShell)
+    test: (v, c, i) => startsTokAny(c.texts[i + 1] ?? "", ["-d", "--decode"]) && laterPipedInto(v, c, startsShell)
   },
   {
     kind: "word",
     description: "pipe xxd-decoded content to shell (possible command obfuscation)",
     on: ["xxd"],
     at: "end",
-    test: (v, c, i) => startsTok(c.t[i + 1] ?? "", "-r") && laterPipedInto(v, c, startsShell)
+    test: (v, c, i) => startsTok(c.texts[i + 1] ?? "", "-r") && laterPipedInto(v, c, startsShell)
   },
   {
     kind: "word",
@@ -69,7 +69,7 @@ export const remoteRules: ReadonlyArray<Rule> = [
     at: "any",
     test: (v, c) => {
       const tr = pipedNext(v, c)
-      if (tr === undefined || !startsTok(tr.t[0] ?? "", "tr")) return false
+      if (tr === undefined || !startsTok(tr.texts[0] ?? "", "tr")) return false
       const sh = pipedNext(v, tr)
       return sh !== undefined && startsShell(sh)
     }
@@ -80,8 +80,8 @@ export const remoteRules: ReadonlyArray<Rule> = [
     on: ["openssl"],
     at: "any",
     test: (v, c, i) => {
-      const codec = c.t.findIndex((t, k) => k > i && (hasTok(t, "base64") || hasTok(t, "enc")))
-      if (codec < 0 || !c.t.some((t, k) => k > codec && startsTok(t, "-d"))) return false
+      const codec = c.texts.findIndex((t, k) => k > i && (hasTok(t, "base64") || hasTok(t, "enc")))
+      if (codec < 0 || !c.texts.some((t, k) => k > codec && startsTok(t, "-d"))) return false
       const sh = pipedNext(v, c)
       return sh !== undefined && startsShell(sh)
     }

@@ -16,7 +16,7 @@ export const hasForkBomb = (v: View, execOnly: boolean): boolean =>
     for (let s = f.from; s < f.to; s++) {
       const c = v.bySeq[s]
       const next = c?.cmd.pipeNext
-      if (calls(c?.t[0], name) && next !== null && next !== undefined && calls(v.bySeq[next.seq]?.t[0], name)) return true
+      if (calls(c?.texts[0], name) && next !== null && next !== undefined && calls(v.bySeq[next.seq]?.texts[0], name)) return true
     }
     return false
   })
@@ -41,75 +41,75 @@ export const systemRules: ReadonlyArray<Rule> = [
   {
     kind: "redirect",
     description: "write to block device",
-    test: (_v, c, r) => (c.cmd.redirs[r]?.op.endsWith(">") ?? false) && (c.rt[r] ?? "").startsWith("/dev/sd")
+    test: (_v, c, r) => (c.cmd.redirs[r]?.op.endsWith(">") ?? false) && (c.redirectTexts[r] ?? "").startsWith("/dev/sd")
   },
   {
     kind: "word",
     description: "SQL DROP",
     on: ["drop"],
     at: "end",
-    test: (_v, c, i) => startsTokAny(c.t[i + 1] ?? "", ["table", "database"])
+    test: (_v, c, i) => startsTokAny(c.texts[i + 1] ?? "", ["table", "database"])
   },
   {
     kind: "word",
     description: "SQL DELETE without WHERE",
     on: ["delete"],
     at: "end",
-    test: (v, c, i) => startsTok(c.t[i + 1] ?? "", "from") && !laterSome(v, c, i + 1, (x) => hasTok(x, "where"))
+    test: (v, c, i) => startsTok(c.texts[i + 1] ?? "", "from") && !laterSome(v, c, i + 1, (x) => hasTok(x, "where"))
   },
   {
     kind: "word",
     description: "SQL TRUNCATE",
     on: ["truncate"],
     at: "end",
-    test: (_v, c, i) => /^\w/.test(c.t[i + 1] ?? "")
+    test: (_v, c, i) => /^\w/.test(c.texts[i + 1] ?? "")
   },
   {
     kind: "redirect",
     description: "overwrite system config",
-    test: (_v, c, r) => (c.cmd.redirs[r]?.op.endsWith(">") ?? false) && systemConfigAt(c.rt[r] ?? "", 0)
+    test: (_v, c, r) => (c.cmd.redirs[r]?.op.endsWith(">") ?? false) && systemConfigAt(c.redirectTexts[r] ?? "", 0)
   },
   {
     kind: "word",
     description: "stop/restart system service",
     on: ["systemctl"],
     at: "end",
-    test: (_v, c, i) => startsTokAny(c.t[skipDashes(c, i + 1)] ?? "", ["stop", "restart", "disable", "mask"])
+    test: (_v, c, i) => startsTokAny(c.texts[skipDashes(c, i + 1)] ?? "", ["stop", "restart", "disable", "mask"])
   },
   {
     kind: "word",
     description: "kill all processes",
     on: ["kill"],
     at: "end",
-    test: (_v, c, i) => c.t[i + 1] === "-9" && startsTok(c.t[i + 2] ?? "", "-1")
+    test: (_v, c, i) => c.texts[i + 1] === "-9" && startsTok(c.texts[i + 2] ?? "", "-1")
   },
   {
     kind: "word",
     description: "force kill processes",
     on: ["pkill"],
     at: "end",
-    test: (_v, c, i) => startsTok(c.t[i + 1] ?? "", "-9")
+    test: (_v, c, i) => startsTok(c.texts[i + 1] ?? "", "-9")
   },
   {
     kind: "word",
     description: "force kill processes (killall -KILL)",
     on: ["killall"],
     at: "end",
-    test: (_v, c, i) => killallOption(c.t, i, (o) => startsTokAny(o, ["-9", "-kill", "-sigkill"]))
+    test: (_v, c, i) => killallOption(c.texts, i, (o) => startsTokAny(o, ["-9", "-kill", "-sigkill"]))
   },
   {
     kind: "word",
     description: "force kill processes (killall -s KILL)",
     on: ["killall"],
     at: "end",
-    test: (_v, c, i) => killallOption(c.t, i, (o, n) => o === "-s" && startsTokAny(n, ["kill", "sigkill", "9"]))
+    test: (_v, c, i) => killallOption(c.texts, i, (o, n) => o === "-s" && startsTokAny(n, ["kill", "sigkill", "9"]))
   },
   {
     kind: "word",
     description: "kill processes by regex (killall -r)",
     on: ["killall"],
     at: "end",
-    test: (_v, c, i) => killallOption(c.t, i, (o) => startsTok(o, "-r"))
+    test: (_v, c, i) => killallOption(c.texts, i, (o) => startsTok(o, "-r"))
   },
   {
     kind: "view",

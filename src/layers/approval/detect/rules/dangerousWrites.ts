@@ -23,7 +23,7 @@ export const writeRules: ReadonlyArray<Rule> = [
   {
     kind: "redirect",
     description: "overwrite system file via redirection",
-    test: (_v, c, r) => writes(c.cmd.redirs[r]?.op) && sensitiveTarget(c.rt[r] ?? "")
+    test: (_v, c, r) => writes(c.cmd.redirs[r]?.op) && sensitiveTarget(c.redirectTexts[r] ?? "")
   },
   {
     kind: "word",
@@ -35,7 +35,7 @@ export const writeRules: ReadonlyArray<Rule> = [
   {
     kind: "redirect",
     description: "overwrite project env/config via redirection",
-    test: (_v, c, r) => writes(c.cmd.redirs[r]?.op) && projectTarget(c.rt[r] ?? "")
+    test: (_v, c, r) => writes(c.cmd.redirs[r]?.op) && projectTarget(c.redirectTexts[r] ?? "")
   },
   {
     kind: "word",
@@ -50,7 +50,7 @@ export const writeRules: ReadonlyArray<Rule> = [
     on: ["find"],
     at: "any",
     test: (_v, c, i) =>
-      c.t.some((t, k) => k > i && (t.endsWith("-exec") || t.endsWith("-execdir")) && EXEC_RM.test(c.t[k + 1] ?? ""))
+      c.texts.some((t, k) => k > i && (t.endsWith("-exec") || t.endsWith("-execdir")) && EXEC_RM.test(c.texts[k + 1] ?? ""))
   },
   {
     kind: "word",

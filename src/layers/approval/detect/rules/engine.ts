@@ -95,8 +95,8 @@ export const firstMatch = (set: RuleSet, v: View, env: RuleEnv = NO_ENV): number
   for (const c of v.cmds) {
     const runs = c.cmd.cls === "exec"
     if (set.execOnly && !runs) continue
-    for (let i = 0; i < c.t.length; i++) {
-      const t = c.t[i] ?? ""
+    for (let i = 0; i < c.texts.length; i++) {
+      const t = c.texts[i] ?? ""
       if (t === "") continue
       const tokens = t.match(TOKEN)
       if (tokens === null) continue
@@ -112,7 +112,7 @@ export const firstMatch = (set: RuleSet, v: View, env: RuleEnv = NO_ENV): number
         if (list !== undefined) for (const { id, rule } of list) if (id < best && rule.test(v, c, i, env)) best = id
       }
     }
-    for (let r = 0; r < c.rt.length; r++) {
+    for (let r = 0; r < c.redirectTexts.length; r++) {
       for (const { id, rule } of set.redirects) if (id < best && rule.test(v, c, r, env)) best = id
     }
     if (runs && c.head >= 0) for (const { id, rule } of set.programs) if (id < best && rule.test(v, c, env)) best = id

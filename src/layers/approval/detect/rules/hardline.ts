@@ -14,11 +14,11 @@ import { isDash, skipDashes, startsTok, startsTokAny } from "./tokenMatchers.js"
 
 /** Any rm operand (not only the first, unlike Hermes) naming the protected target. */
 const rmOperand = (c: CmdView, kind: RmTarget): boolean =>
-  c.name === "rm" && c.t.some((t, j) => j > c.head && !isDash(t) && rmTarget(t) === kind)
+  c.name === "rm" && c.texts.some((t, j) => j > c.head && !isDash(t) && rmTarget(t) === kind)
 
 const DEVICE_OF = /(?:^|[^\w])of=["']?\/dev\/(?:sd|nvme|hd|mmcblk|vd|xvd)/
 const unquote = (t: string): string => t.replace(/^["']|["']$/g, "")
-const arg = (c: CmdView, k: number): string => c.t[c.head + k] ?? ""
+const arg = (c: CmdView, k: number): string => c.texts[c.head + k] ?? ""
 
 const HARDLINE_RULES: ReadonlyArray<Rule> = [
   { kind: "program", description: H.rootDelete, test: (_v, c) => rmOperand(c, "root") },
@@ -28,12 +28,12 @@ const HARDLINE_RULES: ReadonlyArray<Rule> = [
   {
     kind: "program",
     description: H.ddDevice,
-    test: (_v, c) => c.name === "dd" && c.t.some((t, j) => j > c.head && DEVICE_OF.test(t))
+    test: (_v, c) => c.name === "dd" && c.texts.some((t, j) => j > c.head && DEVICE_OF.test(t))
   },
   {
     kind: "redirect",
     description: H.redirectDevice,
-    test: (_v, c, r) => (c.cmd.redirs[r]?.op.endsWith(">") ?? false) && isBlockDevice(unquote(c.rt[r] ?? ""))
+    test: (_v, c, r) => (c.cmd.redirs[r]?.op.endsWith(">") ?? false) && isBlockDevice(unquote(c.redirectTexts[r] ?? ""))
   },
   { kind: "view", description: H.forkBomb, test: (v) => hasForkBomb(v, true) },
   {
@@ -41,7 +41,7 @@ const HARDLINE_RULES: ReadonlyArray<Rule> = [
     description: H.killAll,
     test: (_v, c) => {
       if (c.name !== "kill") return false
-      for (let j = c.head + 1; j < c.t.length && isDash(c.t[j]); j++) if (startsTok(c.t[j] ?? "", "-1")) return true
+      for (let j = c.head + 1; j < c.texts.length && isDash(c.texts[j]); j++) if (startsTok(c.texts[j] ?? "", "-1")) return true
       return false
     }
   },
@@ -51,7 +51,7 @@ const HARDLINE_RULES: ReadonlyArray<Rule> = [
     kind: "program",
     description: H.systemctlPower,
     test: (_v, c) =>
-      c.name === "systemctl" && startsTokAny(c.t[skipDashes(c, c.head + 1)] ?? "", ["poweroff", "reboot", "halt", "kexec"])
+      c.name === "systemctl" && startsTokAny(c.texts[skipDashes(c, c.head + 1)] ?? "", ["poweroff", "reboot", "halt", "kexec"])
   },
   { kind: "program", description: H.telinit, test: (_v, c) => c.name === "telinit" && /^[06](?![\w])/.test(arg(c, 1)) },
   ...destructiveHardline

@@ -43,7 +43,7 @@ export const isDash = (t: string | undefined): boolean => t !== undefined && t.s
 /** Index of the first word at or after `from` that is not an option. */
 export const skipDashes = (c: CmdView, from: number): number => {
   let j = from
-  while (j < c.t.length && isDash(c.t[j])) j++
+  while (j < c.texts.length && isDash(c.texts[j])) j++
   return j
 }
 
@@ -63,7 +63,7 @@ export const earlierSome = (v: View, c: CmdView, pred: (t: string) => boolean): 
 export const anywhere = (v: View, pred: (t: string) => boolean): boolean => v.flat.some(pred)
 
 export const restSome = (c: CmdView, i: number, pred: (t: string) => boolean): boolean => {
-  for (let k = i + 1; k < c.t.length; k++) if (pred(c.t[k] ?? "")) return true
+  for (let k = i + 1; k < c.texts.length; k++) if (pred(c.texts[k] ?? "")) return true
   return false
 }
 
