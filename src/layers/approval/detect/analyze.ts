@@ -12,7 +12,7 @@ import type { ParseCtx } from "../shell/parser.js"
 import { newParseCtx, parseInto } from "../shell/parser.js"
 import { basename, deobfuscate } from "../shell/words.js"
 import type { ResolveOptions } from "./resolve/resolver.js"
-import { readsCode } from "./resolve/programs.js"
+import { readsCode } from "./resolve/codeSources.js"
 import { Resolver } from "./resolve/resolver.js"
 
 export interface CmdInfo {

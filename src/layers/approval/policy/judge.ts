@@ -12,7 +12,7 @@ import type { CodeLanguage, CommandApprovalRequest, CommandSurroundings, Detecti
 import { D, PARSER_LIMIT_DESCRIPTION } from "../detect/descriptions.js"
 import type { DetectionEnv } from "../detect/detectionEnv.js"
 import type { Inspection } from "../detect/detect.js"
-import type { RunnerRef } from "../detect/resolve/locals.js"
+import type { RunnerRef } from "../detect/resolve/localFiles.js"
 import type { ScriptRef } from "../detect/resolve/resolver.js"
 import { makeRecipes, packageScriptText } from "./projectRunners.js"
 

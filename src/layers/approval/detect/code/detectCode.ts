@@ -18,7 +18,7 @@ import type { Finding } from "./judges.js"
 import { JUDGES } from "./judges.js"
 import type { Language, Tok } from "./lexer.js"
 import { lex } from "./lexer.js"
-import { runtimeHomePath } from "./sensitive.js"
+import { runtimeHomePath } from "./sensitivePaths.js"
 
 const MAX_CODE_CHARS = 1_000_000
 const MAX_LITERALS = 4_000

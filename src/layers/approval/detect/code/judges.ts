@@ -10,7 +10,7 @@ import { closing, literal, scanCalls, splitArgs, strings } from "./calls.js"
 import type { Imports } from "./imports.js"
 import { nodeImports, pythonImports } from "./imports.js"
 import type { Language, Tok } from "./lexer.js"
-import { sensitiveWrite } from "./sensitive.js"
+import { sensitiveWrite } from "./sensitivePaths.js"
 
 export interface Finding {
   /** null: nothing by itself (`eval("1+1")`: only what the evaluated code does counts). */

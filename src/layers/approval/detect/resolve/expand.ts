@@ -10,8 +10,8 @@ import type { Cmd, Part, Word } from "../../shell/ast.js"
 import { lexCommands, lexWord } from "../../shell/parser.js"
 import { basename } from "../../shell/words.js"
 import { braceExpand } from "./braces.js"
-import type { Scope, Values } from "./scope.js"
-import { DEFAULT_IFS, MAX_VALUES } from "./scope.js"
+import type { Scope, Values } from "./variableScope.js"
+import { DEFAULT_IFS, MAX_VALUES } from "./variableScope.js"
 import {
   base64Decode,
   decodeEscapes,

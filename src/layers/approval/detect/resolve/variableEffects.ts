@@ -7,8 +7,8 @@
  */
 import type { Cmd, Part, Word } from "../../shell/ast.js"
 import type { Expander } from "./expand.js"
-import type { Scope, Values } from "./scope.js"
-import { MAX_VALUES } from "./scope.js"
+import type { Scope, Values } from "./variableScope.js"
+import { MAX_VALUES } from "./variableScope.js"
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=/
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/

@@ -8,7 +8,7 @@ import type { CodeLanguage } from "../../../../services/Approval.js"
 import type { Runner } from "../../policy/projectRunners.js"
 import { runnerOf } from "../../policy/projectRunners.js"
 import type { Cmd } from "../../shell/ast.js"
-import { codeSource } from "./programs.js"
+import { codeSource } from "./codeSources.js"
 import type { ScriptRef } from "./resolver.js"
 
 export interface WordText {
