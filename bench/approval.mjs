@@ -2,7 +2,7 @@
 // Baseline in the same run: one case-insensitive regex scan of each command, the cheapest possible "detector".
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { detectCommand } from "../dist/layers/approval/detect.js"
+import { detectCommand } from "../dist/layers/approval/detect/detect.js"
 import { median } from "./_stats.mjs"
 
 const vectorsFile = process.env.HERMES_VECTORS ?? fileURLToPath(new URL("../test/fixtures/hermes-behaviour.json", import.meta.url))

@@ -8,7 +8,7 @@ import { ApprovalAudit } from "../services/ApprovalAudit.js"
 import { Approver } from "../services/Approver.js"
 import { Config } from "../services/Config.js"
 import { ToolApprovalDenied, ToolGate } from "../services/ToolGate.js"
-import { APPROVAL_TIMEOUT_SECONDS } from "./ApprovalLive.js"
+import { APPROVAL_TIMEOUT_SECONDS } from "./approval/ApprovalLive.js"
 
 export const ToolGateApproval = Layer.effect(
   ToolGate,

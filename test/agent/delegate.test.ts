@@ -1,8 +1,8 @@
 /** delegate_task: children as fibers with their own sessions, restricted tools, limits and unattended approvals. */
 import { describe, expect, layer as withLayer } from "@effect/vitest"
 import { Effect } from "effect"
-import { detectCommand } from "../../src/layers/approval/detect.js"
-import { ApproverCallback } from "../../src/layers/Approvers.js"
+import { detectCommand } from "../../src/layers/approval/detect/detect.js"
+import { ApproverCallback } from "../../src/layers/approval/approvers/ApproverCallback.js"
 import { SessionStore } from "../../src/services/SessionStore.js"
 import type { StoredMessage } from "../../src/services/SessionStore.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"

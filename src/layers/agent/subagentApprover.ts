@@ -10,7 +10,7 @@ import { Effect, FiberRef, Layer } from "effect"
 import { NonInteractiveApprovals } from "../../services/AgentLoop.js"
 import { Approver } from "../../services/Approver.js"
 import type { Config } from "../../services/Config.js"
-import { ApproverNonInteractive } from "../Approvers.js"
+import { ApproverNonInteractive } from "../approval/approvers/ApproverNonInteractive.js"
 
 export const withSubagentApprover = <E>(inner: Layer.Layer<Approver, E, Config>): Layer.Layer<Approver, E, Config> =>
   Layer.effect(

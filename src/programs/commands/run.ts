@@ -7,7 +7,8 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Data, Effect, Option } from "effect"
-import { ApproverNonInteractive, ApproverTerminal } from "../../layers/Approvers.js"
+import { ApproverNonInteractive } from "../../layers/approval/approvers/ApproverNonInteractive.js"
+import { ApproverTerminal } from "../../layers/approval/approvers/ApproverTerminal.js"
 import { layer } from "../../layers/HermesRuntime.js"
 import { ModelScripted } from "../../layers/model/scripted.js"
 import { PrompterNonInteractive, PrompterTerminal } from "../../layers/Prompters.js"

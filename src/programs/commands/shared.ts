@@ -1,7 +1,8 @@
 /** What every CLI command shares: the runtime on embedded defaults, and list options. */
 import { Options } from "@effect/cli"
 import { Effect, Option } from "effect"
-import { ApproverNonInteractive, ApproverTerminal } from "../../layers/Approvers.js"
+import { ApproverNonInteractive } from "../../layers/approval/approvers/ApproverNonInteractive.js"
+import { ApproverTerminal } from "../../layers/approval/approvers/ApproverTerminal.js"
 import { layer } from "../../layers/HermesRuntime.js"
 import { PrompterNonInteractive, PrompterTerminal } from "../../layers/Prompters.js"
 

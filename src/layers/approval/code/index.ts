@@ -1,2 +1,0 @@
-/** Detection for interpreter source text (REPL input, scripts a command runs). */
-export { detectCode } from "./detectCode.js"

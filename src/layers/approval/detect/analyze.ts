@@ -1,0 +1,190 @@
+/**
+ * Parse a prepared command line and enrich every simple command as it
+ * completes: resolve the program behind wrappers, collect exec-flag
+ * findings, and queue what must be read as more shell — payloads (bash -c,
+ * rg --pre, eval, env -S) as commands, and quoted prose / comments as data.
+ */
+import { delegatedCommands, resolveHead } from "./commandHead.js"
+import { execFindings } from "./execFlags.js"
+import { scanGrep } from "./grepSafety.js"
+import type { Cmd, Origin, Word } from "../shell/ast.js"
+import type { ParseCtx } from "../shell/parser.js"
+import { newParseCtx, parseInto } from "../shell/parser.js"
+import { basename, deobfuscate } from "../shell/words.js"
+import type { ResolveOptions } from "./resolve/resolver.js"
+import { readsCode } from "./resolve/codeSources.js"
+import { Resolver } from "./resolve/resolver.js"
+import { ShellAliases } from "./shellAliases.js"
+
+export interface CmdInfo {
+  /** Program word index, -1 when none. */
+  readonly head: number
+  /** Deobfuscated spellings of the wrapper and program words (index → text). */
+  readonly spelled: ReadonlyMap<number, string>
+  /** Words hidden from rules (single-quoted grep -P patterns). */
+  readonly hidden: ReadonlySet<number>
+}
+
+/** What the enrichment learns, filled in while parsing. */
+interface Findings {
+  readonly info: Array<CmdInfo | undefined>
+  /** Exec-flag findings of primary commands, in source order. */
+  readonly findings: string[]
+  grepMalformed: boolean
+}
+
+export interface Analysis extends Readonly<Findings> {
+  readonly ctx: ParseCtx
+  /** What resolving the words found (null when the line had nothing to resolve and nothing was asked). */
+  readonly resolution: Resolver | null
+}
+
+/** Lines with none of these hold no expansion or brace: no word changes, no variable matters. */
+const EXPANDABLE = /[$`]|\{[^}]*(?:,|\.\.)/
+
+/** Outside expanding lines, only these commands need a look: code fed to a possible shell, a glob as program. */
+const worthResolving = (cmd: Cmd, head: number): boolean => {
+  const program = head >= 0 ? cmd.words[head] : undefined
+  if (program === undefined) return false
+  if (program.parts.some((p) => p.kind === "literal" && /[*?[]/.test(p.text))) return true
+  return (
+    (cmd.pipePrev !== null || cmd.redirs.some((r) => r.op === "<<<" || r.op === "<") || cmd.words.some((w) => w.raw.startsWith("<("))) &&
+    readsCode(basename(program.value).toLowerCase())
+  )
+}
+
+/** Commands whose findings Hermes reports (payload/eval/delegated ones are inspected, not reported). */
+const PRIMARY = new Set<Origin>(["top", "subst", "heredoc"])
+const PROSE = /[\s;&|<>()`]|\$\(/
+const EMPTY: ReadonlySet<number> = new Set()
+const EMPTY_WORD: Word = { raw: "", value: "", parts: [], quoted: false, unterminated: false, expands: false }
+
+/** Quoted text that could itself be read as commands. */
+const isProse = (w: Word): boolean => w.quoted && PROSE.test(w.value)
+
+const spell = (w: Word): string => (w.parts.length === 1 && w.parts[0]?.kind === "literal" ? w.value : deobfuscate(w))
+
+const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>): CmdInfo => {
+  const names: string[] = []
+  const nameAt = (i: number): string => (names[i] ??= spell(cmd.words[i] ?? EMPTY_WORD))
+  const head = resolveHead(cmd.words.length, nameAt)
+  const spelled = new Map<number, string>()
+  for (const i of head.wrappers) spelled.set(i, nameAt(i))
+  if (head.envSplit !== null) parseInto(ctx, head.envSplit, "exec", "payload", cmd.depth + 1, true)
+  if (head.index < 0) return { head: -1, spelled, hidden: EMPTY }
+  const h = head.index
+  spelled.set(h, nameAt(h))
+  const name = basename(nameAt(h)).toLowerCase()
+  const primary = PRIMARY.has(cmd.origin)
+  let hidden: ReadonlySet<number> = EMPTY
+  if (primary && (name === "grep" || name === "egrep")) {
+    const scan = scanGrep(cmd, h)
+    if (scan.malformed) a.grepMalformed = true
+    hidden = new Set(scan.hidden)
+  }
+  const values = cmd.words.map((w) => w.value)
+  const args = values.slice(h + 1)
+  const heredoc = cmd.redirs.some((r) => r.after > h && r.op.startsWith("<<"))
+  const malformed =
+    cmd.words.slice(h).some((w) => w.unterminated) || cmd.redirs.some((r) => r.target?.unterminated === true)
+  for (const f of execFindings(name, args, heredoc, malformed)) {
+    if (primary) a.findings.push(f.description)
+    if (f.payload === null) continue
+    if (f.payloadArg >= 0) skip.add(h + 1 + f.payloadArg)
+    parseInto(ctx, f.payload, "exec", "payload", cmd.depth + 1, true)
+  }
+  if (name === "eval" && args.length > 0) {
+    for (let i = h + 1; i < cmd.words.length; i++) skip.add(i)
+    parseInto(ctx, args.join(" "), "exec", "eval", cmd.depth + 1, true)
+  }
+  if (cmd.origin !== "through") {
+    for (const [from, to] of delegatedCommands(name, values, h)) delegate(ctx, cmd, from, to)
+  }
+  return { head: h, spelled, hidden }
+}
+
+/** xargs / find -exec: the delegated words form a command of their own. */
+const delegate = (ctx: ParseCtx, parent: Cmd, from: number, to: number): void => {
+  const cmd: Cmd = {
+    seq: ctx.cmds.length,
+    words: parent.words.slice(from, to),
+    redirs: [],
+    cls: "exec",
+    origin: "through",
+    depth: parent.depth,
+    prevOp: "",
+    nextOp: "",
+    pipeNext: null,
+    ampSemi: false,
+    bgEnd: false,
+    funcDef: false,
+    frame: parent.frame,
+    nested: parent.nested,
+    pipePrev: parent.pipePrev,
+    heredocOf: parent.heredocOf,
+    parenNext: false
+  }
+  ctx.cmds.push(cmd)
+  ctx.hooks.complete(cmd, ctx)
+}
+
+/** Quoted words and redirect targets that read like shell are parsed again, as prose. */
+const readProse = (ctx: ParseCtx, cmd: Cmd, skip: ReadonlySet<number>, hidden: ReadonlySet<number>): void => {
+  cmd.words.forEach((w, i) => {
+    if (!skip.has(i) && !hidden.has(i) && isProse(w)) parseInto(ctx, w.value, "data", "data", cmd.depth + 1, false)
+  })
+  for (const r of cmd.redirs) {
+    if (r.target !== null && isProse(r.target)) parseInto(ctx, r.target.value, "data", "data", cmd.depth + 1, false)
+  }
+}
+
+const onComplete =
+  (a: Findings) =>
+  (cmd: Cmd, ctx: ParseCtx): void => {
+    if (cmd.funcDef) return
+    const skip = new Set<number>()
+    const info = cmd.cls === "exec" ? inspectProgram(a, ctx, cmd, skip) : undefined
+    a.info[cmd.seq] = info
+    // A delegated command's words were already read as part of its parent.
+    if (cmd.origin !== "through") readProse(ctx, cmd, skip, info?.hidden ?? EMPTY)
+  }
+
+/**
+ * `resolve`: resolve words against the line's variables and the task's
+ * exports (and note scripts and paths when `locals` is given).
+ */
+export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis => {
+  const found: Findings = { info: [], findings: [], grepMalformed: false }
+  const enrich = onComplete(found)
+  let resolver: Resolver | null = null
+  let aliases: ShellAliases | null = null
+  const expand = resolve !== undefined && EXPANDABLE.test(prepared)
+  const eager = resolve !== undefined && (expand || resolve.locals !== undefined)
+  const ctx: ParseCtx = newParseCtx(
+    {
+      complete: (cmd, c) => {
+        resolver?.prefix(cmd)
+        enrich(cmd, c)
+        if (resolver === null && resolve !== undefined && cmd.cls === "exec" && worthResolving(cmd, found.info[cmd.seq]?.head ?? -1)) {
+          resolver = new Resolver(ctx, found.info, resolve, false)
+        }
+        resolver?.command(cmd)
+        if (cmd.cls === "exec" && !cmd.funcDef) {
+          const head = found.info[cmd.seq]?.head ?? -1
+          if (aliases !== null || (head >= 0 && cmd.words[head]?.value === "alias")) {
+            aliases ??= new ShellAliases()
+            aliases.command(c, cmd, head, PRIMARY.has(cmd.origin) ? "top" : "payload")
+          }
+        }
+      },
+      comment: (text, depth, c) => parseInto(c, text, "data", "comment", depth + 1, false),
+      arith: (text) => resolver?.arith(text)
+    },
+    // Prose is re-read at each quoting level; bound the total so nesting cannot blow up.
+    prepared.length * 16 + 16_384
+  )
+  if (eager && resolve !== undefined) resolver = new Resolver(ctx, found.info, resolve, expand)
+  parseInto(ctx, prepared, "exec", "top", 0, true)
+  resolver?.finish()
+  return { ctx, ...found, resolution: resolver }
+}

@@ -1,0 +1,310 @@
+/**
+ * Per-language APIs that delete files, run programs, signal processes, load
+ * code by a computed name, or write where other programs will run it.
+ * Imports alone are never a finding (benign scripts import os); calls are.
+ */
+import type { CodeKind } from "../descriptions.js"
+import type { RuleEnv } from "../rules/engine.js"
+import type { Call } from "./calls.js"
+import { closing, literal, scanCalls, splitArgs, strings } from "./calls.js"
+import type { Imports } from "./imports.js"
+import { nodeImports, pythonImports } from "./imports.js"
+import type { Language, Tok } from "./lexer.js"
+import { sensitiveWrite } from "./sensitivePaths.js"
+
+export interface Finding {
+  /** null: nothing by itself (`eval("1+1")`: only what the evaluated code does counts). */
+  readonly kind: CodeKind | null
+  /** Shell text this call runs, when it is spelled in the code. */
+  readonly runs?: ReadonlyArray<string>
+  /** Code in the same language this call evaluates (`eval("…")` with a literal). */
+  readonly evaluates?: string
+}
+
+const EMPTY_IMPORTS: Imports = { aliases: new Map(), modules: new Set(), wildcards: [] }
+
+const WRITE_MODE = /[wax+]/
+
+/** Strings of the call's statement (where a pathlib receiver or a copy destination is spelled). */
+const statementStrings = (toks: ReadonlyArray<Tok>, stmtOf: ReadonlyArray<number>, stmt: number): string[] => {
+  const out: string[] = []
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]
+    if (stmtOf[k] === stmt && t?.kind === "string") out.push(t.value)
+  }
+  return out
+}
+
+const runFinding = (args: ReadonlyArray<Tok>): Finding => {
+  const texts = strings(args)
+  return { kind: "run", runs: texts.length > 1 ? [...texts, texts.join(" ")] : texts }
+}
+
+/** Keyword-or-positional argument `name` / `pos` as a literal. */
+const argLiteral = (parts: ReadonlyArray<ReadonlyArray<Tok>>, pos: number, name: string): string | null => {
+  for (const p of parts) {
+    const t0 = p[0]
+    const t1 = p[1]
+    if (t0?.kind === "identifier" && t0.value === name && t1?.kind === "operator" && (t1.value === "=" || t1.value === ":")) return literal(p.slice(2))
+  }
+  return literal(parts[pos])
+}
+
+// ---------------------------------------------------------------------------
+// python
+// ---------------------------------------------------------------------------
+
+const PY_DELETE = new Set([
+  "shutil.rmtree", "shutil.move", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.rename", "os.renames",
+  "os.replace", "os.truncate"
+])
+const PY_RUN = /^(?:subprocess\.|commands\.|pty\.spawn$|os\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?|startfile|forkpty)$|platform\.popen$|asyncio\.create_subprocess_\w+$|pexpect\.|sh\.)/
+const PY_RUN_MEMBERS = new Set(["popen", "check_output", "check_call", "Popen", "getoutput", "getstatusoutput", "posix_spawn", "posix_spawnp", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "create_subprocess_exec", "create_subprocess_shell"])
+const PY_PROCESS = new Set(["os.chmod", "os.chown", "os.lchown", "os.fchmod", "os.kill", "os.killpg", "shutil.chown", "signal.pthread_kill"])
+const PY_LOADERS = new Set(["ctypes.CDLL", "ctypes.cdll.LoadLibrary", "ctypes.PyDLL", "ctypes.WinDLL", "cdll.LoadLibrary", "runpy.run_path", "runpy.run_module", "importlib.__import__", "builtins.__import__"])
+const PY_RISKY_MODULES = new Set(["os", "subprocess", "shutil", "pty", "builtins", "__builtins__", "importlib", "sys", "posix", "nt", "ctypes", "commands", "platform"])
+const PY_WRITERS = new Set(["write_text", "write_bytes", "symlink_to", "hardlink_to", "touch", "copy", "copy2", "copyfile", "copytree", "copymode", "link_to"])
+
+/** `posix.system`, `os.__dict__["system"]`, `sys.modules["os"].system`: all `os.system`. */
+const pyName = (name: string): string =>
+  name.replace(/\.__dict__(?=\.)/g, "").replace(/^sys\.modules\./, "").replace(/^(?:posix|nt)\./, "os.")
+
+const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
+  const imports = pythonImports(toks)
+  const { calls, stmtOf } = scanCalls(toks, imports.aliases, "python")
+  const out: Finding[] = []
+  for (const call of calls) {
+    let name = pyName(call.name)
+    if (call.bare && !imports.aliases.has(call.member)) {
+      const via = imports.wildcards.map((m) => pyName(`${m}.${call.member}`)).find((n) => PY_DELETE.has(n) || PY_RUN.test(n) || PY_PROCESS.has(n))
+      if (via !== undefined) name = via
+    }
+    const parts = splitArgs(call.args)
+    if (PY_RUN.test(name) || (!call.bare && PY_RUN_MEMBERS.has(call.member))) out.push(runFinding(call.args))
+    else if (PY_DELETE.has(name) || (!call.bare && (call.member === "rmtree" || call.member === "removedirs"))) out.push({ kind: "delete" })
+    else if (PY_PROCESS.has(name)) out.push({ kind: "process" })
+    else if (PY_LOADERS.has(name)) out.push({ kind: "load" })
+    else if ((call.bare || name.startsWith("builtins.")) && ["eval", "exec", "compile", "builtins.eval", "builtins.exec", "builtins.compile"].includes(name)) {
+      const code = literal(parts[0])
+      out.push(code === null ? { kind: "load" } : { kind: null, evaluates: code })
+    } else if (name === "__import__" || name === "importlib.import_module") {
+      if (literal(parts[0]) === null) out.push({ kind: "load" })
+    } else if (name === "getattr" && call.bare) {
+      const target = parts[0]?.[0]
+      const module = target?.kind === "identifier" ? (imports.aliases.get(target.value) ?? target.value) : target?.kind === "operator" ? "computed" : ""
+      const attr = literal(parts[1])
+      const risky = PY_RISKY_MODULES.has(module) || module === "computed" || module === "__import__"
+      if (risky && attr === null) out.push({ kind: "load" })
+      else if (risky && attr !== null) {
+        const full = pyName(`${module}.${attr}`)
+        if (PY_RUN.test(full) || PY_RUN_MEMBERS.has(attr)) out.push({ kind: "run" })
+        else if (PY_DELETE.has(full)) out.push({ kind: "delete" })
+        else if (["eval", "exec", "__import__", "system"].includes(attr)) out.push({ kind: "load" })
+      }
+    } else if (name === "open" || name === "io.open" || name === "codecs.open" || name === "os.open" || (!call.bare && call.member === "open")) {
+      const mode = argLiteral(parts, 1, "mode")
+      const flags = call.args.some((t) => t.kind === "identifier" && /^O_(?:WRONLY|RDWR|APPEND|CREAT|TRUNC)$/.test(t.value))
+      const writing = (mode !== null && WRITE_MODE.test(mode)) || flags
+      const where = call.bare || name !== `${call.name}` ? strings(parts[0] ?? []) : statementStrings(toks, stmtOf, call.stmt)
+      if (writing && where.some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+    } else if (!call.bare && PY_WRITERS.has(call.member)) {
+      if (statementStrings(toks, stmtOf, call.stmt).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+    } else if (!call.bare && (call.member === "unlink" || call.member === "rmdir")) {
+      if (statementStrings(toks, stmtOf, call.stmt).some((p) => sensitiveWrite(p, env))) out.push({ kind: "delete" })
+    }
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// node
+// ---------------------------------------------------------------------------
+
+const NODE_DELETE = new Set(["fs.rm", "fs.rmSync", "fs.rmdir", "fs.rmdirSync", "fs.unlink", "fs.unlinkSync"])
+const NODE_DELETE_MEMBERS = new Set(["rmSync", "rmdirSync", "unlinkSync"])
+const NODE_RUN = /^(?:child_process\.|process\.(?:binding|_linkedBinding|dlopen)$|Bun\.(?:spawn|spawnSync|\$)$|Deno\.(?:run|Command)$)/
+const NODE_RUN_MEMBERS = new Set(["execSync", "spawnSync", "execFileSync"])
+const NODE_PROCESS = new Set(["process.kill", "fs.chmod", "fs.chmodSync", "fs.chown", "fs.chownSync", "fs.lchown", "fs.lchownSync"])
+const NODE_WRITERS = new Set([
+  "writeFile", "writeFileSync", "appendFile", "appendFileSync", "createWriteStream", "copyFile", "copyFileSync", "cp",
+  "cpSync", "rename", "renameSync", "symlink", "symlinkSync", "link", "linkSync", "truncate", "truncateSync",
+  "outputFile", "outputFileSync", "copy", "copySync", "move", "moveSync", "write"
+])
+const COMPUTED_ROOTS = new Set(["globalThis", "global", "window", "self", "process", "Reflect", "module", "require", "fs", "child_process"])
+
+const nodeName = (name: string): string =>
+  name.replace(/^fs\/promises\./, "fs.").replace(/^fs\.promises\./, "fs.").replace(/^fs-extra\./, "fs.").replace(/^node:/, "")
+
+const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
+  const imports = nodeImports(toks)
+  const { calls, stmtOf } = scanCalls(toks, imports.aliases, "node")
+  const out: Finding[] = []
+  if (imports.modules.has("child_process")) out.push({ kind: "run" })
+  if (imports.modules.has("vm")) out.push({ kind: "load" })
+  const risky = new Set([...COMPUTED_ROOTS, ...[...imports.aliases].filter(([, m]) => /^(?:fs|child_process|vm)(?:\/|$|\.)/.test(m)).map(([l]) => l)])
+  for (let k = 0; k + 1 < toks.length; k++) {
+    const t = toks[k]
+    const open = toks[k + 1]
+    if (t?.kind !== "identifier" || !risky.has(t.value) || open?.kind !== "operator" || open.value !== "[") continue
+    const close = closing(toks, k + 1)
+    if (literal(toks.slice(k + 2, close)) === null) out.push({ kind: "load" })
+  }
+  for (const call of calls) {
+    const name = nodeName(call.name)
+    const parts = splitArgs(call.args)
+    if (name === "require" || name === "import") {
+      const mod = literal(parts[0])?.replace(/^node:/, "") ?? null
+      if (mod === null) out.push({ kind: "load" })
+      else if (mod === "child_process") out.push({ kind: "run" })
+      else if (mod === "vm") out.push({ kind: "load" })
+    } else if (NODE_RUN.test(name) || NODE_RUN_MEMBERS.has(call.member)) out.push(runFinding(call.args))
+    else if (NODE_DELETE.has(name) || NODE_DELETE_MEMBERS.has(call.member)) out.push({ kind: "delete" })
+    else if (NODE_PROCESS.has(name)) out.push({ kind: "process" })
+    else if (name.startsWith("vm.")) out.push({ kind: "load" })
+    else if (!call.bare && (call.member === "eval" || call.member === "Function") && COMPUTED_ROOTS.has(call.name.split(".")[0] ?? "")) out.push({ kind: "load" })
+    else if (call.bare && (name === "eval" || name === "Function")) {
+      const code = literal(parts[parts.length - 1])
+      out.push(code === null || (name === "Function" && parts.length === 0) ? { kind: "load" } : { kind: null, evaluates: code })
+    } else if (NODE_WRITERS.has(call.member) && (call.bare ? imports.aliases.has(call.name) : true)) {
+      if (statementStrings(toks, stmtOf, call.stmt).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+    } else if ((call.member === "open" || call.member === "openSync") && !call.bare) {
+      const flag = literal(parts[1])
+      if (flag !== null && WRITE_MODE.test(flag) && strings(parts[0] ?? []).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+    }
+  }
+  // `new Function(…)` reads as a call of Function after `new`.
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// perl
+// ---------------------------------------------------------------------------
+
+const PERL_RUN = new Set(["system", "exec", "readpipe", "open2", "open3", "IPC.Open2.open2", "IPC.Open3.open3"])
+const PERL_DELETE = new Set(["unlink", "rmdir", "rmtree", "remove_tree", "rename", "move", "File.Path.rmtree", "File.Path.remove_tree", "File.Copy.move"])
+const PERL_PROCESS = new Set(["kill", "chmod", "chown"])
+
+const perl = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
+  const { calls } = scanCalls(toks, EMPTY_IMPORTS.aliases, "perl")
+  const out: Finding[] = []
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]
+    const next = toks[k + 1]
+    if (t?.kind !== "identifier") continue
+    if (t.value === "eval" && !(next?.kind === "operator" && next.value === "{")) {
+      const code = next?.kind === "string" && next.literal ? next.value : next?.kind === "operator" && next.value === "(" ? literal(toks.slice(k + 2, closing(toks, k + 1))) : null
+      out.push(code === null ? { kind: "load" } : { kind: null, evaluates: code })
+    }
+    if (t.value === "do" && (next?.kind === "string" || (next?.kind === "identifier" && next.value.startsWith("$")))) out.push({ kind: "load" })
+    if (t.value === "require" && ((next?.kind === "identifier" && next.value.startsWith("$")) || (next?.kind === "string" && !next.literal))) out.push({ kind: "load" })
+  }
+  for (const call of calls) {
+    const parts = splitArgs(call.args)
+    if (!call.bare && !call.name.includes(".") ) continue
+    if (call.name.startsWith("$") || call.name.startsWith("@")) continue
+    if (PERL_RUN.has(call.name)) out.push(runFinding(call.args))
+    else if (PERL_DELETE.has(call.name)) out.push({ kind: "delete" })
+    else if (PERL_PROCESS.has(call.name)) out.push({ kind: "process" })
+    else if (call.name === "open") {
+      const texts = strings(call.args)
+      const piped = texts.find((s) => s === "|-" || s === "-|" || /^\s*\||\|\s*$/.test(s))
+      if (piped !== undefined) out.push({ kind: "run", runs: texts.filter((s) => s !== piped).concat([piped.replace(/^\s*\||\|\s*$/g, "")]) })
+      else {
+        const mode = parts.length >= 3 ? literal(parts[1]) : null
+        const twoArg = parts.length === 2 ? literal(parts[1]) : null
+        if (mode !== null && /^\+?[>]|^\+</.test(mode) && strings(parts[2] ?? []).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+        if (twoArg !== null && /^\s*\+?>/.test(twoArg) && sensitiveWrite(twoArg.replace(/^\s*\+?>>?\s*/, ""), env)) out.push({ kind: "write" })
+      }
+    } else if (call.name === "copy" || call.name === "File.Copy.copy") {
+      if (strings(parts[1] ?? []).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+    }
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// ruby
+// ---------------------------------------------------------------------------
+
+const RUBY_RUN = new Set(["system", "exec", "spawn", "Kernel.system", "Kernel.exec", "Kernel.spawn", "IO.popen", "Process.spawn", "Process.exec", "PTY.spawn"])
+const RUBY_DELETE = /^(?:FileUtils\.(?:rm|rm_f|rm_r|rm_rf|rmtree|remove|remove_dir|remove_entry|remove_entry_secure|remove_file|rmdir|mv|move)|File\.(?:delete|unlink|rename)|Dir\.(?:delete|rmdir|unlink)|rm_rf|rm_r|rmtree|remove_entry|remove_dir)$/
+const RUBY_PROCESS = /^(?:Process\.kill|File\.(?:chmod|chown|lchmod|lchown)|FileUtils\.(?:chmod|chmod_R|chown|chown_R))$/
+const RUBY_WRITE = /^(?:File\.write|IO\.write|FileUtils\.(?:cp|cp_r|copy|install|ln|ln_s|ln_sf|touch))$/
+const RUBY_PIPE_READERS = new Set(["open", "Kernel.open", "IO.read", "IO.readlines", "IO.foreach", "IO.write", "URI.open"])
+
+const ruby = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
+  const { calls } = scanCalls(toks, EMPTY_IMPORTS.aliases, "ruby")
+  const out: Finding[] = []
+  for (const call of calls) {
+    const name = call.name
+    const parts = splitArgs(call.args)
+    const receiverKnown = call.bare || /^[A-Z]/.test(name)
+    if (RUBY_RUN.has(name) || name.startsWith("Open3.")) out.push(runFinding(call.args))
+    else if (RUBY_PIPE_READERS.has(name) && (literal(parts[0]) ?? "").startsWith("|")) out.push({ kind: "run", runs: [(literal(parts[0]) ?? "").slice(1)] })
+    else if ((receiverKnown && RUBY_DELETE.test(name)) || call.member === "rmtree") out.push({ kind: "delete" })
+    else if (RUBY_PROCESS.test(name)) out.push({ kind: "process" })
+    else if (["eval", "Kernel.eval", "instance_eval", "class_eval", "module_eval", "instance_exec"].includes(name) || (!call.bare && ["eval", "instance_eval", "class_eval", "module_eval"].includes(call.member))) {
+      const code = literal(parts[0])
+      out.push(code === null ? { kind: "load" } : { kind: null, evaluates: code })
+    } else if (["send", "public_send", "__send__", "const_get", "method", "instance_variable_get"].includes(call.member) && call.member !== "method" && literal(parts[0]) === null) {
+      out.push({ kind: "load" })
+    } else if (["require", "load", "require_relative", "Kernel.load", "autoload"].includes(name) && literal(parts[name === "autoload" ? 1 : 0]) === null) {
+      out.push({ kind: "load" })
+    } else if (RUBY_WRITE.test(name) || ((name === "File.open" || name === "open") && WRITE_MODE.test(literal(parts[1]) ?? ""))) {
+      if (strings(call.args).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+    }
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// php
+// ---------------------------------------------------------------------------
+
+const PHP_RUN = new Set(["system", "exec", "shell_exec", "passthru", "popen", "proc_open", "pcntl_exec", "expect_popen"])
+const PHP_DELETE = new Set(["unlink", "rmdir", "rename"])
+const PHP_PROCESS = new Set(["posix_kill", "proc_terminate", "chmod", "chown", "chgrp", "lchown"])
+const PHP_INCLUDE = new Set(["include", "include_once", "require", "require_once"])
+const PHP_CALLERS = new Set(["call_user_func", "call_user_func_array", "forward_static_call", "forward_static_call_array", "register_shutdown_function", "array_map", "usort", "array_filter"])
+
+const php = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
+  const { calls } = scanCalls(toks, EMPTY_IMPORTS.aliases, "php")
+  const out: Finding[] = []
+  for (let k = 0; k + 1 < toks.length; k++) {
+    const t = toks[k]
+    const next = toks[k + 1]
+    // `$f(…)`, `$obj->$m(…)`: the function's name is a value.
+    if (t?.kind === "identifier" && t.value.startsWith("$") && next?.kind === "operator" && next.value === "(") out.push({ kind: "load" })
+  }
+  for (const call of calls) {
+    const prev = toks[call.at - 1]
+    if (!call.bare || call.name.startsWith("$") || (prev?.kind === "identifier" && (prev.value === "function" || prev.value === "new"))) continue
+    const lower = call.name.toLowerCase()
+    const parts = splitArgs(call.args)
+    if (PHP_RUN.has(lower)) out.push(runFinding(call.args))
+    else if (PHP_DELETE.has(lower)) out.push({ kind: "delete" })
+    else if (PHP_PROCESS.has(lower)) out.push({ kind: "process" })
+    else if (lower === "eval") {
+      const code = literal(parts[0])
+      out.push(code === null ? { kind: "load" } : { kind: null, evaluates: code })
+    } else if (lower === "create_function") out.push({ kind: "load" })
+    else if (PHP_INCLUDE.has(lower) && literal(parts[0]) === null) out.push({ kind: "load" })
+    else if (PHP_CALLERS.has(lower)) {
+      const fn = literal(parts[lower === "usort" || lower === "array_filter" ? 1 : 0])
+      if (fn === null) {
+        if (lower.startsWith("call_user_func") || lower.startsWith("forward_static")) out.push({ kind: "load" })
+      } else if (PHP_RUN.has(fn.toLowerCase())) out.push({ kind: "run", runs: strings(parts.slice(1).flat()) })
+      else if (PHP_DELETE.has(fn.toLowerCase())) out.push({ kind: "delete" })
+    } else if (lower === "preg_replace" && /e[a-z]*$/.test(literal(parts[0]) ?? "")) out.push({ kind: "load" })
+    else if (["file_put_contents", "copy", "symlink", "link", "fopen"].includes(lower)) {
+      const target = lower === "copy" || lower === "symlink" || lower === "link" ? parts[1] : parts[0]
+      const writing = lower !== "fopen" || WRITE_MODE.test(literal(parts[1]) ?? "")
+      if (writing && strings(target ?? []).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+    }
+  }
+  return out
+}
+
+export const JUDGES: Readonly<Record<Language, (toks: ReadonlyArray<Tok>, env: RuleEnv) => Finding[]>> = { python, node, perl, ruby, php }
+
+export type { Call }

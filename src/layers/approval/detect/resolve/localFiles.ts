@@ -1,0 +1,207 @@
+/**
+ * The local files a command line touches, for the caller to look at: the
+ * scripts it runs (their text is judged before they run) and every path its
+ * commands name (checked against protected directories through symlinks).
+ * Relative paths follow the line's own `cd`s when those are literal.
+ */
+import type { CodeLanguage } from "../../../../services/Approval.js"
+import type { Runner } from "../../policy/projectRunners.js"
+import { runnerOf } from "../../policy/projectRunners.js"
+import type { Cmd } from "../../shell/ast.js"
+import { codeSource } from "./codeSources.js"
+import type { ScriptRef } from "./resolver.js"
+
+export interface WordText {
+  readonly text: string
+  /** False when the text is the word as written because it could not be resolved. */
+  readonly known: boolean
+}
+
+const CD = new Set(["cd", "pushd"])
+const PRINTERS = new Set(["echo", "printf"])
+const NOT_TARGETS = new Set(["<<", "<<-", "<<<"])
+const OPTION_VALUE = /^(?:--?[A-Za-z0-9][\w-]*|[A-Za-z_][A-Za-z0-9_]*)=([\s\S]+)$/
+
+const pathLike = (s: string): boolean =>
+  s !== "" && !s.includes("\n") && !s.includes("://") && (s.includes("/") || s.startsWith("~") || s.startsWith("."))
+
+const join = (dir: string, path: string): string => {
+  if (path === "." || path === "./") return dir
+  const rest = path.startsWith("./") ? path.slice(2) : path
+  return dir.endsWith("/") ? dir + rest : `${dir}/${rest}`
+}
+
+/** A build or package runner (`make`, `npm test`) and the directory it runs in; unknown when not `sure`. */
+export interface RunnerRef {
+  readonly runner: Runner
+  readonly dir: string
+  readonly sure: boolean
+}
+
+export class Locals {
+  readonly scripts: ScriptRef[] = []
+  readonly paths: string[] = []
+  readonly runners: RunnerRef[] = []
+  /** What `mv` moves away (placed like paths): moving a whole directory out of the way needs a look. */
+  readonly moves: string[] = []
+  /** An `mv` source is computed at run time: where it points is only known when it runs. */
+  computedMove = false
+  /** Bare program names the line runs: a directory the task put on PATH may hold a planted one. */
+  readonly programs: string[] = []
+  /** Directories a `PATH=` assignment in the line names. */
+  readonly pathDirs: string[] = []
+  /** undefined: where the command starts; null: somewhere not known before it runs. */
+  private cwd: string | null | undefined = undefined
+
+  private place(path: string): { readonly path: string; readonly sure: boolean } {
+    if (path.startsWith("/") || path.startsWith("~") || this.cwd === undefined) return { path, sure: true }
+    if (this.cwd === null) return { path, sure: false }
+    return { path: join(this.cwd, path), sure: true }
+  }
+
+  private addPath(t: WordText): void {
+    if (t.text.startsWith("<(") || t.text.startsWith(">(")) return
+    const m = OPTION_VALUE.exec(t.text)
+    const text = m !== null ? (m[1] ?? "") : t.text.startsWith("-") ? "" : t.text
+    if (!pathLike(text)) return
+    const p = t.known ? this.place(text).path : text
+    if (!this.paths.includes(p)) this.paths.push(p)
+  }
+
+  script(_cmd: Cmd | null, path: string, known: boolean, language: CodeLanguage | "unknown"): void {
+    if (path === "" || path === "-" || path === "/dev/stdin") return
+    const placed = known ? this.place(path) : { path, sure: false }
+    const ref: ScriptRef = { path: placed.path, language: placed.sure ? language : "unknown" }
+    if (!this.scripts.some((s) => s.path === ref.path && s.language === ref.language)) this.scripts.push(ref)
+  }
+
+  command(cmd: Cmd, head: number, name: string, word: (i: number) => WordText, target: (k: number) => WordText): void {
+    // What echo/printf print is text, not paths (where it goes is a redirect target, below).
+    const words = head < 0 ? 0 : PRINTERS.has(name) ? head + 1 : cmd.words.length
+    // Code strings (`bash -c '…'`, eval's text) are read as commands of their own, with their own paths.
+    const code = name === "eval" || codeSource(name, cmd.words.slice(head + 1).map((w) => w.value))?.from === "flag"
+    for (let i = 0; i < words; i++) {
+      const t = word(i)
+      if (!(code && /\s/.test(t.text))) this.addPath(t)
+    }
+    cmd.redirs.forEach((r, k) => {
+      if (NOT_TARGETS.has(r.op) || r.target === null) return
+      const t = target(k)
+      if ((r.op === ">&" || r.op === "<&") && /^(?:\d+-?|-)$/.test(t.text)) return
+      this.addPath(t)
+    })
+    for (let i = 0; i < (head < 0 ? cmd.words.length : head); i++) this.notePath(word(i))
+    if (head < 0) return
+    const program = word(head)
+    if (program.text.includes("/")) this.script(cmd, program.text, program.known, "unknown")
+    else if (program.known && this.programs.length < 16 && !this.programs.includes(program.text)) this.programs.push(program.text)
+    if (name === "export" || name === "declare" || name === "typeset" || name === "env") {
+      for (let i = head + 1; i < cmd.words.length; i++) this.notePath(word(i))
+    }
+    const args: Array<string> = []
+    for (let i = head + 1; i < cmd.words.length; i++) args.push(word(i).text)
+    this.localCode(name, args)
+    if (name === "mv") this.noteMove(args, (i) => word(head + 1 + i).known)
+    const runner = runnerOf(name, args)
+    if (runner !== null) {
+      const placed = this.place(runner.dir ?? ".")
+      this.runners.push({ runner, dir: placed.path, sure: placed.sure })
+    }
+    if (CD.has(name)) this.cd(cmd, head, word)
+    else if (name === "popd") this.cwd = null
+  }
+
+  /** `PATH=dir:…`: the literal directories it puts on the search path. */
+  private notePath(t: WordText): void {
+    if (!t.text.startsWith("PATH=")) return
+    for (const dir of t.text.slice(5).split(":")) {
+      if (dir === "" || dir.includes("$")) continue
+      const placed = this.place(dir)
+      if (!this.pathDirs.includes(placed.path)) this.pathDirs.push(placed.path)
+    }
+  }
+
+  /**
+   * Code a program loads from the project by name rather than by path:
+   * `python -m mod` (the current directory comes first on sys.path),
+   * `npx bin` / `npm exec bin` (node_modules/.bin), `awk -f` / `sed -f` files.
+   */
+  private localCode(name: string, args: ReadonlyArray<string>): void {
+    const optional = (path: string, language: CodeLanguage | "unknown") => {
+      const placed = this.place(path)
+      if (!placed.sure) return
+      const ref: ScriptRef = { path: placed.path, language, optional: true }
+      if (!this.scripts.some((s) => s.path === ref.path)) this.scripts.push(ref)
+    }
+    if (/^python[\d.]*$/.test(name)) {
+      const m = args.indexOf("-m")
+      const mod = m >= 0 ? args[m + 1] : undefined
+      if (mod !== undefined && /^[A-Za-z_][\w.]*$/.test(mod)) {
+        const base = mod.replace(/\./g, "/")
+        optional(`./${base}.py`, "python")
+        optional(`./${base}/__main__.py`, "python")
+        optional(`./${mod.split(".")[0] ?? mod}/__init__.py`, "python")
+      }
+      return
+    }
+    if (name === "npx" || ((name === "npm" || name === "pnpm") && args[0] === "exec")) {
+      const bin = args.slice(name === "npx" ? 0 : 1).find((a) => !a.startsWith("-"))
+      if (bin !== undefined && /^[\w@.-]+$/.test(bin)) optional(`./node_modules/.bin/${bin}`, "unknown")
+      return
+    }
+    if (name === "awk" || name === "gawk" || name === "mawk" || name === "nawk" || name === "sed") {
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i] ?? ""
+        const file = a === "-f" || a === "--file" ? args[i + 1] : a.startsWith("--file=") ? a.slice(7) : undefined
+        // Their programs run commands (`system()`, sed's `e`): read as text, the shell rules find them.
+        if (file !== undefined) this.script(null, file, true, "shell")
+      }
+    }
+  }
+
+  private noteMove(args: ReadonlyArray<string>, known: (i: number) => boolean): void {
+    const sources: Array<number> = []
+    let toDir = false
+    let options = true
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] ?? ""
+      if (options && a === "--") options = false
+      else if (options && (a === "-t" || a === "--target-directory" || a === "-S" || a === "--suffix")) {
+        if (a === "-t" || a === "--target-directory") toDir = true
+        i++
+      } else if (options && a.startsWith("-") && a !== "-") {
+        if (a.startsWith("--target-directory=") || /^-[^-]*t/.test(a)) toDir = true
+      } else sources.push(i)
+    }
+    for (const i of toDir ? sources : sources.slice(0, -1)) {
+      const text = args[i] ?? ""
+      if (text === "") continue
+      if (!known(i)) {
+        // Where a computed source points is only known when it runs: fail closed.
+        this.computedMove = true
+        continue
+      }
+      const placed = this.place(text)
+      if (placed.sure && !this.moves.includes(placed.path)) this.moves.push(placed.path)
+    }
+  }
+
+  private cd(cmd: Cmd, head: number, word: (i: number) => WordText): void {
+    let t: WordText = { text: "~", known: true }
+    for (let i = head + 1; i < cmd.words.length; i++) {
+      const w = word(i)
+      if (w.text === "--") continue
+      if (/^-[LPe@]+$/.test(w.text)) continue
+      t = w
+      break
+    }
+    if (!t.known || t.text === "-" || /^[+-]\d+$/.test(t.text)) {
+      this.cwd = null
+      return
+    }
+    if (!pathLike(t.text)) this.addPath({ text: `./${t.text}`, known: true })
+    const placed = this.place(t.text)
+    // A cd inside a subshell, loop or condition may not hold for what follows.
+    this.cwd = cmd.nested || !placed.sure ? null : placed.path
+  }
+}

@@ -1,0 +1,387 @@
+/**
+ * Resolution of each command as the parser completes it, in source order:
+ * its words are expanded against the variables the line has set so far (and
+ * the task's exports); when that changes what runs, the resolved command is
+ * parsed again as more commands so every rule judges it. What stays unknown
+ * in command position, and text of unknown origin fed to a shell, are
+ * findings of their own. Along the way it notes the local scripts the line
+ * runs and the paths it names, for the caller to look at.
+ */
+import type { CodeLanguage } from "../../../../services/Approval.js"
+import type { CmdInfo } from "../analyze.js"
+import {
+  COMPUTED_NAME_DESCRIPTION,
+  COMPUTED_PIPE_DESCRIPTION,
+  INTERPRETER_HEREDOC_DESCRIPTION
+} from "../descriptions.js"
+import type { ResolvedEnv } from "../detectionEnv.js"
+import { prepare } from "../normalize.js"
+import type { Cmd, Origin, Word } from "../../shell/ast.js"
+import { CALL_PAREN } from "../../shell/ast.js"
+import type { ParseCtx } from "../../shell/parser.js"
+import { parseInto } from "../../shell/parser.js"
+import { basename } from "../../shell/words.js"
+import type { Alt, Expansion } from "./expand.js"
+import { Expander, altFields, altText } from "./expand.js"
+import { SETTERS, applyEffects, arithTargets, valueParts } from "./variableEffects.js"
+import type { Locals } from "./localFiles.js"
+import { codeSource, readsCode, shellArgs } from "./codeSources.js"
+import { renderCommand } from "./render.js"
+import { DEFAULT_IFS, Scope } from "./variableScope.js"
+import type { Values } from "./variableScope.js"
+import { hasGlob } from "./computedText.js"
+
+export interface ScriptRef {
+  readonly path: string
+  readonly language: CodeLanguage | "unknown"
+  /** Only a candidate (`python -m name`, `npx bin`): judged when it exists, nothing when it does not. */
+  readonly optional?: boolean | undefined
+}
+
+export interface ResolveOptions {
+  readonly env: ResolvedEnv
+  readonly variables: Readonly<Record<string, string>> | undefined
+  /** Where scripts and paths are noted (inspectCommand); undefined for plain detection. */
+  readonly locals: Locals | undefined
+}
+
+/** A command whose program word is unknown: the hardline rules are retried with any program there. */
+export interface Wildcard {
+  readonly seq: number
+  readonly head: number
+}
+
+const PRINTERS = new Set(["echo", "printf"])
+/** Programs that only transform their standard input (the ones the expander can run). */
+const FILTERS = new Set(["base64", "xxd", "rev", "tr", "cat"])
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/
+const ENV_LIKE = new Set(["env", "sudo", "doas", "nohup", "nice", "timeout", "exec", "command"])
+const PRIMARY = new Set<Origin>(["top", "subst", "heredoc"])
+/** Re-rendering stops this deep (each round resolves something, so real input never gets near). */
+const MAX_RENDER_DEPTH = 8
+
+const needsExpansion = (w: Word): boolean =>
+  w.expands || (w.raw.includes("{") && (w.raw.includes(",") || w.raw.includes(".."))) || w.raw.includes("$'")
+
+/** Stdin, a redirect or a process substitution could hand the program code to run. */
+const mayFeedCode = (cmd: Cmd): boolean =>
+  cmd.pipePrev !== null || cmd.redirs.length > 0 || cmd.words.some((w) => w.raw.startsWith("<("))
+
+/** Assignments, a builtin that sets variables, a function call, `$(( ))`: the scope may change. */
+const mayChangeVariables = (cmd: Cmd, head: number, program: string, ctx: ParseCtx): boolean =>
+  head !== 0 ||
+  SETTERS.has(program) ||
+  ctx.funcs.some((f) => f.name === program) ||
+  cmd.words.some((w) => w.raw.includes("$(("))
+
+const globbed = (w: Word | undefined): boolean => w !== undefined && w.parts.some((p) => p.kind === "literal" && hasGlob(p.text))
+
+/** The program word cannot be known before it runs: an expansion left unknown, or a pathname pattern. */
+const unknownProgram = (alts: ReadonlyArray<Alt>): boolean =>
+  alts.length !== 1 || (alts[0] ?? []).some((s) => s.kind === "uncomputed" || ((s.kind === "literal" || s.kind === "expanded") && hasGlob(s.text)))
+
+export class Resolver {
+  readonly computed: string[] = []
+  readonly wildcards: Wildcard[] = []
+  readonly missing = new Set<string>()
+  // Built on first use: most lines never need them.
+  private scopeValue: Scope | null = null
+  private setByValue: Map<number, string[]> | null = null
+  private shellOwned: Map<Cmd, boolean> | null = null
+  private deferred: Array<() => void> | null = null
+
+  constructor(
+    private readonly ctx: ParseCtx,
+    private readonly info: ReadonlyArray<CmdInfo | undefined>,
+    private readonly opts: ResolveOptions,
+    /** The line may hold expansions or braces: words are worth expanding and variables worth tracking. */
+    private readonly expand: boolean
+  ) {}
+
+  private get scope(): Scope {
+    return (this.scopeValue ??= new Scope(this.ctx.frames, this.opts.variables))
+  }
+
+  private get setBy(): Map<number, string[]> {
+    return (this.setByValue ??= new Map())
+  }
+
+  private expander(cmd: Cmd): Expander {
+    return new Expander({
+      scope: this.scope,
+      frame: cmd.frame,
+      missing: this.missing,
+      assign: (name, values) => this.scope.assign(cmd.frame, name, values, cmd, false)
+    })
+  }
+
+  private ifs(frame: number): string {
+    const v = this.scope.lookup(frame, "IFS").values
+    return v?.length === 1 ? (v[0] ?? DEFAULT_IFS) : DEFAULT_IFS
+  }
+
+  /**
+   * `x=v cmd`: the value is in cmd's environment, so a shell it starts (`x=rm
+   * bash -c '$x …'`) sees it. Recorded before the command's payloads are read,
+   * as a value the variable may have.
+   */
+  prefix(cmd: Cmd): void {
+    if (!this.expand || cmd.cls !== "exec" || cmd.words.length < 2) return
+    const first = cmd.words[0]
+    if (first === undefined || !ASSIGNMENT.test(first.value) || cmd.words.every((w) => ASSIGNMENT.test(w.value))) return
+    const ex = this.expander(cmd)
+    for (const w of cmd.words) {
+      const m = ASSIGNMENT.exec(w.value)
+      if (m === null) {
+        if (ENV_LIKE.has(basename(w.value)) || w.value.startsWith("-")) continue
+        break
+      }
+      const name = m[1] ?? ""
+      const eq = w.parts[0]?.kind === "literal" && w.parts[0].text.length >= m[0].length
+      this.scope.assign(cmd.frame, name, eq ? ex.strings(valueParts(w, m[0].length)) : null, cmd, false)
+    }
+  }
+
+  /** `(( … ))`: the names it assigns become unknown. */
+  arith(text: string): void {
+    for (const n of arithTargets(text)) this.scope.assign(this.ctx.frame, n, null, null, false)
+  }
+
+  /** Work that had to wait for the whole line (a heredoc read after the command that pipes it). */
+  finish(): void {
+    const deferred = this.deferred
+    if (deferred !== null) for (let i = 0; i < deferred.length; i++) deferred[i]?.()
+  }
+
+  private programName(cmd: Cmd, head: number, words: ReadonlyArray<Expansion | null> | null): string {
+    const w = cmd.words[head]
+    if (w === undefined) return ""
+    const e = words?.[head]
+    if (e === undefined || e === null) return w.expands ? "" : basename(w.value).toLowerCase()
+    const only = e.alts.length === 1 ? e.alts[0] : undefined
+    const fields = only === undefined ? null : altFields(only)
+    return fields === null ? "" : basename(fields[0] ?? "").toLowerCase()
+  }
+
+  /** Heredoc bodies are shell only when a shell reads them. */
+  private heredocIsShell(cmd: Cmd): boolean {
+    const owner = cmd.heredocOf
+    if (owner === null) return false
+    this.shellOwned ??= new Map()
+    const known = this.shellOwned.get(owner)
+    if (known !== undefined) return known
+    const head = this.info[owner.seq]?.head ?? -1
+    const name = head >= 0 ? basename(owner.words[head]?.value ?? "").toLowerCase() : ""
+    const args = owner.words.slice(head + 1).map((w) => w.value)
+    const src = head >= 0 ? codeSource(name, args) : null
+    const shell = src !== null && src.from === "stdin" && src.language === "shell"
+    this.shellOwned.set(owner, shell)
+    return shell
+  }
+
+  command(cmd: Cmd): void {
+    if (cmd.cls !== "exec" || cmd.funcDef) return
+    const head = this.info[cmd.seq]?.head ?? -1
+    const collect = this.opts.locals !== undefined
+    const headWord = head >= 0 ? cmd.words[head] : undefined
+    // echo/printf arguments are only printed: unless scripts and paths are wanted, they need no expanding.
+    const printer = headWord !== undefined && !headWord.expands && PRINTERS.has(headWord.value)
+    const expandUpTo = printer && !collect ? head + 1 : cmd.words.length
+    let expand = false
+    if (this.expand) {
+      for (let i = 0; i < expandUpTo && !expand; i++) expand = needsExpansion(cmd.words[i] ?? EMPTY)
+      for (const r of cmd.redirs) if (r.target !== null && needsExpansion(r.target)) expand = true
+    }
+    const fed = mayFeedCode(cmd) && (headWord === undefined || headWord.expands || readsCode(basename(headWord.value).toLowerCase()))
+    const effects = this.expand && mayChangeVariables(cmd, head, headWord?.value ?? "", this.ctx)
+    // The common case: nothing to expand, nothing fed on stdin, nothing to note, no variable set.
+    if (!expand && !collect && !fed && !effects) {
+      if (head >= 0 && cmd.prevOp !== CALL_PAREN && cmd.origin !== "heredoc" && globbed(headWord)) this.unknownProgram(cmd, head)
+      return
+    }
+    if (cmd.origin === "heredoc" && !this.heredocIsShell(cmd)) return
+    const ex = this.expander(cmd)
+    const words = expand ? cmd.words.map((w, i) => (i < expandUpTo && needsExpansion(w) ? ex.word(w) : null)) : null
+    const targets = expand ? cmd.redirs.map((r) => (r.target !== null && needsExpansion(r.target) ? ex.word(r.target) : null)) : null
+    const name = head >= 0 ? this.programName(cmd, head, words) : ""
+
+    let rendered = false
+    if (words !== null && targets !== null) rendered = this.rerender(cmd, head, name, words, targets)
+    if (!rendered && head >= 0 && cmd.prevOp !== CALL_PAREN) {
+      const alts = words?.[head]?.alts
+      if (alts === undefined ? globbed(headWord) : unknownProgram(alts)) this.unknownProgram(cmd, head)
+    }
+    if (head >= 0 && !rendered && (collect || fed)) this.codeFed(cmd, head, name, ex)
+    if (!rendered && this.opts.locals !== undefined) {
+      this.opts.locals.command(cmd, head, name, (i) => this.wordText(cmd.words[i], words?.[i]), (k) => this.wordText(cmd.redirs[k]?.target, targets?.[k]))
+    }
+    if (effects) {
+      applyEffects(
+        { scope: this.scope, frame: cmd.frame, expander: ex, setBy: this.setBy, functionBody: (n) => this.functionBody(n) },
+        cmd,
+        head,
+        name,
+        true
+      )
+    }
+  }
+
+  private unknownProgram(cmd: Cmd, head: number): void {
+    if (this.isFunction(cmd.words[head]?.value ?? "")) return
+    this.computed.push(COMPUTED_NAME_DESCRIPTION)
+    this.wildcards.push({ seq: cmd.seq, head })
+    // It may be a shell (`$0 -c '…'`): its -c string is read as commands too.
+    for (let i = head + 1; i < cmd.words.length - 1; i++) {
+      const v = cmd.words[i]?.value ?? ""
+      if (!v.startsWith("-")) break
+      if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(v)) {
+        parseInto(this.ctx, cmd.words[i + 1]?.value ?? "", "exec", "payload", cmd.depth + 1, true)
+        break
+      }
+    }
+  }
+
+  private isFunction(name: string): boolean {
+    return this.ctx.funcs.some((f) => f.name === name && f.cls === "exec")
+  }
+
+  private functionBody(name: string): { from: number; to: number } | undefined {
+    for (let i = this.ctx.funcs.length - 1; i >= 0; i--) {
+      const f = this.ctx.funcs[i]
+      if (f !== undefined && f.name === name && f.cls === "exec") return f
+    }
+    return undefined
+  }
+
+  private wordText(w: Word | null | undefined, e: Expansion | null | undefined): { text: string; known: boolean } {
+    const word = w ?? EMPTY
+    if (e === null || e === undefined) return { text: word.expands ? word.raw : word.value, known: !word.expands }
+    const t = e.alts.length === 1 && e.alts[0] !== undefined ? altText(e.alts[0]) : null
+    return t === null ? { text: word.raw, known: false } : { text: t, known: true }
+  }
+
+  /** Parse the resolved command as more commands when resolution changed it. True when it did. */
+  private rerender(
+    cmd: Cmd,
+    head: number,
+    name: string,
+    words: ReadonlyArray<Expansion | null>,
+    targets: ReadonlyArray<Expansion | null>
+  ): boolean {
+    // echo/printf arguments are only printed: resolving them would turn prose into commands.
+    const printer = PRINTERS.has(name)
+    const changedWord = words.some((w, i) => w !== null && w.changed && (!printer || i <= head))
+    const changedTarget = targets.some((t) => t !== null && t.changed)
+    if (!(changedWord || changedTarget) || (head < 0 && !changedTarget)) return false
+    if (cmd.depth >= MAX_RENDER_DEPTH) return false
+    const asWritten = (w: Word | null | undefined): ReadonlyArray<Alt> => [[{ kind: "uncomputed", text: w?.raw ?? "", inDoubleQuotes: false }]]
+    const choices = words.map((w, i) => (w === null || (printer && i > head) ? asWritten(cmd.words[i]) : w.alts))
+    const targetChoices = targets.map((t, k) => (t === null ? asWritten(cmd.redirs[k]?.target) : t.alts))
+    const lines = renderCommand(cmd, choices, targetChoices, this.ifs(cmd.frame))
+    if (lines === null) return false
+    const origin: Origin = PRIMARY.has(cmd.origin) ? "top" : "payload"
+    parseInto(this.ctx, prepare(lines.join("\n"), this.opts.env), "exec", origin, cmd.depth + 1, true)
+    return true
+  }
+
+  // ---- code read from standard input -----------------------------------------
+
+  private codeFed(cmd: Cmd, head: number, name: string, ex: Expander): void {
+    if (name === "") return
+    const args = cmd.words.slice(head + 1).map((w) => w.value)
+    const src = codeSource(name, args)
+    if (src === null) return
+    if (src.from === "file") {
+      const word = cmd.words[head + 1 + args.indexOf(src.path)]
+      const procSubst = word?.parts.length === 1 && word.parts[0]?.kind === "raw" && word.parts[0].text.startsWith("<(") ? word.parts[0].text : null
+      // `bash <(printf …)`, `source <(…)`: the script is that command's output.
+      if (procSubst !== null) this.fed(cmd, src.language, ex.substitution(procSubst.slice(2, procSubst.endsWith(")") ? -1 : undefined), 0))
+      else this.opts.locals?.script(cmd, src.path, !(word?.expands ?? false), src.language)
+      return
+    }
+    // xargs/find run the command with words from stdin: `… | xargs sh -c` takes its code from there.
+    const xargsCode = cmd.origin === "through" && shellArgs(name, args) !== null && (src.from === "stdin" || /^-\w*c$/.test(args[args.length - 1] ?? ""))
+    if (src.from !== "stdin" && !xargsCode) return
+    const language: CodeLanguage = src.from === "stdin" ? src.language : "shell"
+    this.feed(cmd, language, ex)
+  }
+
+  private feed(cmd: Cmd, language: CodeLanguage, ex: Expander): void {
+    let stdin: Values | "none" = "none"
+    for (const r of cmd.redirs) {
+      if (r.op === "<<<" && r.target !== null) stdin = mapText(ex.strings(r.target.parts), (t) => `${t}\n`)
+      else if (r.op === "<" && r.target !== null) {
+        this.opts.locals?.script(cmd, r.target.value, !r.target.expands, language)
+        return
+      } else if (r.op === "<<" || r.op === "<<-") return // read as script where it stands
+    }
+    if (stdin === "none") {
+      const prev = cmd.pipePrev
+      if (prev === null) return
+      if (prev === "group") stdin = null
+      else {
+        const out = this.output(prev, language)
+        if (out === "later") {
+          this.deferred ??= []
+          this.deferred.push(() => this.fed(cmd, language, this.output(prev, language)))
+          return
+        }
+        stdin = out
+      }
+    }
+    this.fed(cmd, language, stdin)
+  }
+
+  private fed(cmd: Cmd, language: CodeLanguage, text: Values | "later"): void {
+    if (text === null || text === "later") {
+      this.computed.push(COMPUTED_PIPE_DESCRIPTION)
+      return
+    }
+    if (language !== "shell") {
+      this.computed.push(INTERPRETER_HEREDOC_DESCRIPTION)
+      return
+    }
+    const origin: Origin = PRIMARY.has(cmd.origin) ? "top" : "payload"
+    for (const t of text) parseInto(this.ctx, t, "exec", origin, cmd.depth + 1, true)
+  }
+
+  /** What a command prints when that is literal: echo/printf, `cat` of a heredoc. */
+  private output(cmd: Cmd, language: CodeLanguage): Values | "later" {
+    const head = this.info[cmd.seq]?.head ?? -1
+    if (head < 0) return null
+    const ex = this.expander(cmd)
+    const name = this.programName(cmd, head, cmd.words.some(needsExpansion) ? cmd.words.map((w) => ex.word(w)) : null)
+    // A decoding stage fed by a literal one (`echo … | base64 -d | sh`): what reaches the shell is known too.
+    const prev = cmd.pipePrev
+    if (FILTERS.has(name) && head === 0 && prev !== null && prev !== "group" && !cmd.redirs.some((r) => r.op.startsWith("<"))) {
+      const input = this.output(prev, language)
+      if (input === null || input === "later") return input
+      const out: Array<string> = []
+      for (const text of input) {
+        const r = ex.filtered(cmd, text)
+        if (r === null) return null
+        out.push(...r)
+      }
+      return out
+    }
+    // The first stage reading a here-string (`xxd -r -p <<< … | sh`): the expander reads the `<<<` itself.
+    if (FILTERS.has(name) && head === 0 && prev === null && cmd.redirs.length > 0 && cmd.redirs.every((r) => r.op === "<<<")) {
+      return ex.filtered(cmd, "")
+    }
+    if (name === "cat") {
+      const files = cmd.words.slice(head + 1).filter((w) => !w.value.startsWith("-") || w.value === "-")
+      for (const f of files) this.opts.locals?.script(cmd, f.value, !f.expands, language)
+      const doc = cmd.redirs.find((r) => r.op === "<<" || r.op === "<<-")
+      if (files.length > 0 || doc === undefined) return null
+      if (doc.body === null) return "later"
+      // An unquoted delimiter lets the shell expand the body first.
+      return doc.target?.quoted === true || !/[$`\\]/.test(doc.body) ? [doc.body] : null
+    }
+    if (!PRINTERS.has(name) || cmd.redirs.length > 0) return null
+    return ex.output(cmd.words.slice(head))
+  }
+}
+
+const EMPTY: Word = { raw: "", value: "", parts: [], quoted: false, unterminated: false, expands: false }
+
+const mapText = (v: Values, f: (s: string) => string): Values => (v === null ? null : v.map(f))

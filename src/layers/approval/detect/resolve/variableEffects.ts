@@ -1,0 +1,185 @@
+/**
+ * What a command does to the shell's variables: plain and declared
+ * assignments set them (to values the Expander computes); builtins that set
+ * them from input or at run time (read, mapfile, getopts, printf -v, let,
+ * `(( ))`, select, declare -n, source, eval of unknown text, a function
+ * call…) make them unknown.
+ */
+import type { Cmd, Part, Word } from "../../shell/ast.js"
+import type { Expander } from "./expand.js"
+import type { Scope, Values } from "./variableScope.js"
+import { MAX_VALUES } from "./variableScope.js"
+
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=/
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+const DECLARERS = new Set(["export", "declare", "typeset", "local", "readonly"])
+/** Builtins whose prefix assignments stay in the shell (POSIX special builtins). */
+const SPECIAL_BUILTINS = new Set([":", ".", "source", "eval", "exec", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"])
+const ARITH_TARGET = /([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^\]]*\]\s*)?(?:[-+*/%&|^]|<<|>>)?=(?!=)|([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g
+
+/** Names an arithmetic expression assigns. */
+export const arithTargets = (text: string): ReadonlyArray<string> => {
+  const out: string[] = []
+  for (const m of text.matchAll(ARITH_TARGET)) {
+    const name = m[1] ?? m[2] ?? m[3]
+    if (name !== undefined) out.push(name)
+  }
+  return out
+}
+
+export interface Effects {
+  readonly scope: Scope
+  readonly frame: number
+  readonly expander: Expander
+  /** Names set by each command, so a later call of a function can forget what its body sets. */
+  readonly setBy: Map<number, Array<string>>
+  /** Body command ranges of the functions defined so far, by name. */
+  readonly functionBody: (name: string) => { readonly from: number; readonly to: number } | undefined
+}
+
+/** The value parts of an assignment word (`x=…`): what follows its first `prefix` characters. */
+export const valueParts = (w: Word, prefix: number): ReadonlyArray<Part> => {
+  const out: Part[] = []
+  let skip = prefix
+  for (const p of w.parts) {
+    if (skip <= 0) out.push(p)
+    else if (p.kind === "literal") {
+      if (p.text.length > skip) out.push({ kind: "literal", text: p.text.slice(skip) })
+      skip -= p.text.length
+    } else return w.parts // the name part was not plain text: not an assignment the lexer split cleanly
+  }
+  return out
+}
+
+/** Word i of `cmd` as NAME=value: the name and its value (null: unknown), or null when not an assignment. */
+const assignment = (fx: Effects, cmd: Cmd, i: number): { name: string; values: Values } | null => {
+  const w = cmd.words[i]
+  if (w === undefined || w.parts[0]?.kind !== "literal") return null
+  const m = ASSIGNMENT.exec(w.value)
+  if (m === null || !(w.parts[0].text.length >= m[0].length)) return null
+  const name = m[1] ?? ""
+  // Arrays (`a=(…)`, `a[i]=…`) and appends are not tracked: the name becomes unknown.
+  if (m[2] !== undefined || m[3] === "+" || (i === cmd.words.length - 1 && cmd.parenNext && w.value === m[0])) {
+    return { name, values: null }
+  }
+  return { name, values: fx.expander.strings(valueParts(w, m[0].length)) }
+}
+
+const set = (fx: Effects, cmd: Cmd, name: string, values: Values, sure = true): void => {
+  fx.scope.assign(fx.frame, name, values, cmd, sure)
+  const list = fx.setBy.get(cmd.seq) ?? []
+  list.push(name)
+  fx.setBy.set(cmd.seq, list)
+}
+
+/** The names become unknown; a name computed at run time (`read $v`) may be any name. */
+const unknown = (fx: Effects, cmd: Cmd, names: ReadonlyArray<string>): void => {
+  for (const n of names) {
+    if (NAME.test(n)) set(fx, cmd, n, null)
+    else if (/[$`]/.test(n)) forget(fx, cmd)
+  }
+}
+
+const forget = (fx: Effects, cmd: Cmd): void => {
+  fx.scope.forgetAll(fx.frame, cmd)
+  fx.setBy.set(cmd.seq, ["*"])
+}
+
+/** Programs that change variables (besides assignments and function calls). */
+export const SETTERS: ReadonlySet<string> = new Set([
+  ...DECLARERS, "read", "mapfile", "readarray", "getopts", "printf", "wait", "let", "unset", "select", "source", ".", "for"
+])
+
+export const applyEffects = (fx: Effects, cmd: Cmd, head: number, name: string, forLoop: boolean): void => {
+  // $((…)) inside any word may assign.
+  for (const w of cmd.words) {
+    if (!w.raw.includes("((")) continue
+    for (const p of w.parts) if (p.kind === "raw" && p.text.startsWith("$((")) unknown(fx, cmd, arithTargets(p.text))
+  }
+  if (head === 0 && !SETTERS.has(name) && fx.functionBody(name) === undefined) return
+  const end = head < 0 ? cmd.words.length : head
+  if (head < 0 || SPECIAL_BUILTINS.has(name)) {
+    for (let i = 0; i < end; i++) {
+      const a = assignment(fx, cmd, i)
+      if (a !== null) set(fx, cmd, a.name, a.values, head < 0)
+    }
+  }
+  if (head < 0) return
+  const values = cmd.words.map((w) => w.value)
+  if (DECLARERS.has(name)) {
+    const flags = values.slice(head + 1).filter((v) => /^[-+][a-zA-Z]+$/.test(v)).join("")
+    // Namerefs, integers and arrays are not tracked.
+    const opaque = /[niaA]/.test(flags)
+    for (let i = head + 1; i < cmd.words.length; i++) {
+      const v = values[i] ?? ""
+      if (/^[-+]/.test(v)) continue
+      const a = assignment(fx, cmd, i)
+      if (a !== null) set(fx, cmd, a.name, opaque ? null : a.values)
+      else if (/^[A-Za-z_][A-Za-z0-9_]*(?:\[|\+?=)/.test(v)) set(fx, cmd, v.slice(0, v.search(/[[+=]/)), null) // quoted: `declare "x=…"`
+      else if (cmd.words[i]?.expands === true) forget(fx, cmd) // `declare $name=…`: any name
+      else if (opaque && NAME.test(v)) set(fx, cmd, v, null)
+    }
+    return
+  }
+  switch (name) {
+    case "read":
+    case "mapfile":
+    case "readarray":
+      // Every word may name a target (option values included: `read -a name`).
+      unknown(fx, cmd, ["REPLY", "MAPFILE", ...values.slice(head + 1).filter((v) => !v.startsWith("-"))])
+      return
+    case "getopts":
+      unknown(fx, cmd, ["OPTARG", "OPTIND", ...values.slice(head + 2, head + 3)])
+      return
+    case "printf": {
+      const v = values.findIndex((x, i) => i > head && x.startsWith("-v"))
+      if (v > 0) unknown(fx, cmd, [values[v] === "-v" ? (values[v + 1] ?? "") : (values[v] ?? "").slice(2)])
+      return
+    }
+    case "wait": {
+      const p = values.indexOf("-p", head + 1)
+      if (p > 0) unknown(fx, cmd, [values[p + 1] ?? ""])
+      return
+    }
+    case "let":
+      for (const v of values.slice(head + 1)) unknown(fx, cmd, arithTargets(v))
+      return
+    case "unset":
+      if (!values.slice(head + 1).some((v) => /^-[a-z]*f/.test(v))) {
+        for (const v of values.slice(head + 1)) {
+          if (NAME.test(v)) set(fx, cmd, v, [""])
+          else if (/[$`]/.test(v)) forget(fx, cmd)
+        }
+      }
+      return
+    case "select":
+      unknown(fx, cmd, [values[head + 1] ?? ""])
+      return
+    case "source":
+    case ".":
+      forget(fx, cmd)
+      return
+  }
+  if (forLoop && head === 0 && name === "for") {
+    const v = cmd.words[1]?.value ?? ""
+    if (!NAME.test(v)) return
+    if (values[2] !== "in") return unknown(fx, cmd, [v])
+    const items: string[] = []
+    for (const w of cmd.words.slice(3)) {
+      const fields = fx.expander.word(w).alts.length === 1 ? fx.expander.fields(w) : null
+      if (fields === null) return unknown(fx, cmd, [v])
+      items.push(...fields)
+    }
+    set(fx, cmd, v, items.length === 0 ? [""] : items.length > MAX_VALUES ? null : items)
+    return
+  }
+  const body = fx.functionBody(name)
+  if (body !== undefined) {
+    for (let seq = body.from; seq < body.to; seq++) {
+      for (const n of fx.setBy.get(seq) ?? []) {
+        if (n === "*") fx.scope.forgetAll(fx.frame, cmd)
+        else set(fx, cmd, n, null)
+      }
+    }
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Destructive commands Hermes' table lets through: deleting or shredding
+ * files, emptying them, moving whole directories away, permission changes
+ * over the system, kernel knobs, replacing the crontab.
+ */
+import { D, HL } from "../descriptions.js"
+import { isHomeDir, isRootDir, isSystemDir, pathParts } from "../pathClasses.js"
+import type { CmdView } from "../ruleInput.js"
+import type { Rule, RuleEnv } from "./engine.js"
+import { argumentWrites, argv, hasFlag, operands, optionValues, redirectWrite, runsAs } from "./operands.js"
+
+const TRUNCATE_VALUED = new Set(["-s", "--size", "-r", "--reference"])
+const MV_VALUED = new Set(["-t", "--target-directory", "-S", "--suffix"])
+const OWNER_VALUED = new Set(["--reference", "--from"])
+const PERMISSION_PROGRAMS = ["chmod", "chown", "chgrp", "chattr", "setfacl"]
+
+/** A source that is a directory by its spelling alone. */
+const directoryLike = (p: string, env: RuleEnv): boolean => {
+  if (p === "." || p === ".." || p === "./" || p === "../" || p.endsWith("/")) return true
+  if (isRootDir(p) || isSystemDir(p) || isHomeDir(p, env)) return true
+  const parts = p.startsWith("/") ? pathParts(p) : p.split("/").filter((x) => x !== "" && x !== ".")
+  const last = parts[parts.length - 1] ?? ""
+  return last === ".." || last === ".git"
+}
+
+const mvSources = (args: ReadonlyArray<string>): string[] => {
+  const ops = operands(args, MV_VALUED)
+  return optionValues(args, "-t", "--target-directory").length > 0 ? ops : ops.slice(0, -1)
+}
+
+const recursive = (args: ReadonlyArray<string>): boolean => hasFlag(args, "R", "--recursive")
+
+/** Operands of a permission/owner program (its mode or owner word is never a path starting with / or ~). */
+const permissionTargets = (c: CmdView): string[] => operands(argv(c), OWNER_VALUED)
+
+/** Kernel state written through a file: /proc/sys*, /proc/sysrq-trigger, /sys/. */
+const kernelPath = (p: string): boolean => {
+  if (!p.startsWith("/")) return false
+  const parts = pathParts(p)
+  return (parts[0] === "proc" && (parts[1] ?? "").startsWith("sys")) || (parts[0] === "sys" && parts.length > 1)
+}
+const sysrq = (p: string): boolean => p.startsWith("/") && pathParts(p).join("/") === "proc/sysrq-trigger"
+
+const sysctlWrites = (c: CmdView, i: number): boolean =>
+  runsAs(c, i, ["sysctl"]) &&
+  argv(c).some((a) => a === "-w" || a === "--write" || a === "-p" || a.startsWith("--load") || a === "--system" || (!a.startsWith("-") && a.includes("=")))
+
+export const destructiveRules: ReadonlyArray<Rule> = [
+  {
+    kind: "word",
+    description: D.removeAfter,
+    on: ["tar", "bsdtar", "rsync", "zip", "7z", "7za"],
+    at: "end",
+    test: (_v, c, i) => {
+      if (runsAs(c, i, ["tar", "bsdtar"])) return argv(c).some((a) => a === "--remove-files")
+      if (runsAs(c, i, ["rsync"])) return argv(c).some((a) => a === "--remove-source-files" || a === "--remove-sent-files")
+      if (runsAs(c, i, ["zip"])) return argv(c).some((a) => a === "--move" || (/^-[A-Za-z]+$/.test(a) && a.includes("m")))
+      return runsAs(c, i, ["7z", "7za"]) && argv(c).some((a) => a === "-sdel")
+    }
+  },
+  {
+    kind: "word",
+    description: D.unlink,
+    on: ["unlink"],
+    at: "end",
+    test: (_v, c, i) => runsAs(c, i, ["unlink"]) && operands(argv(c)).length > 0
+  },
+  {
+    kind: "word",
+    description: D.shred,
+    on: ["shred"],
+    at: "end",
+    test: (_v, c, i) => runsAs(c, i, ["shred"]) && argv(c).length > 0
+  },
+  {
+    kind: "word",
+    description: D.truncate,
+    on: ["truncate"],
+    at: "end",
+    test: (_v, c, i) => {
+      if (!runsAs(c, i, ["truncate"])) return false
+      const args = argv(c)
+      const sizes = optionValues(args, "-s", "--size")
+      // Only growing a file (`-s +1M`, `-s >1M`) leaves its contents in place.
+      const grows = sizes.length > 0 && sizes.every((s) => s.startsWith("+") || s.startsWith(">"))
+      return !grows && operands(args, TRUNCATE_VALUED).length > 0
+    }
+  },
+  {
+    kind: "word",
+    description: D.moveDir,
+    on: ["mv"],
+    at: "end",
+    test: (_v, c, i, env) => runsAs(c, i, ["mv"]) && mvSources(argv(c)).some((p) => directoryLike(p, env))
+  },
+  {
+    kind: "word",
+    description: D.permsTree,
+    on: PERMISSION_PROGRAMS,
+    at: "end",
+    test: (_v, c, i, env) => {
+      if (!runsAs(c, i, PERMISSION_PROGRAMS)) return false
+      const targets = permissionTargets(c)
+      if (targets.some(isRootDir)) return true
+      return recursive(argv(c)) && targets.some((p) => isSystemDir(p) || isHomeDir(p, env))
+    }
+  },
+  {
+    kind: "word",
+    description: D.kernelWrite,
+    on: ["proc", "sys", "sysctl"],
+    at: "any",
+    test: (_v, c, i) => sysctlWrites(c, i) || argumentWrites(c).some(kernelPath)
+  },
+  {
+    kind: "redirect",
+    description: D.kernelWrite,
+    test: (_v, c, r) => kernelPath(redirectWrite(c, r) ?? "")
+  },
+  {
+    kind: "word",
+    description: D.crontab,
+    on: ["crontab"],
+    at: "end",
+    test: (_v, c, i) => {
+      if (!runsAs(c, i, ["crontab"])) return false
+      const args = argv(c)
+      if (args.some((a) => /^-[A-Za-z]*[re]/.test(a))) return true
+      // `crontab file`, `crontab -` and a bare `crontab` (stdin) all install a new table.
+      const listing = args.some((a) => /^-[A-Za-z]*[lTVh]/.test(a))
+      return !listing || operands(args, new Set(["-u", "-T"])).length > 0
+    }
+  }
+]
+
+export const destructiveHardline: ReadonlyArray<Rule> = [
+  {
+    kind: "word",
+    description: HL.permsRoot,
+    on: PERMISSION_PROGRAMS,
+    at: "end",
+    test: (_v, c, i) => runsAs(c, i, PERMISSION_PROGRAMS) && recursive(argv(c)) && permissionTargets(c).some(isRootDir)
+  },
+  {
+    kind: "redirect",
+    description: HL.sysrq,
+    test: (_v, c, r) => sysrq(redirectWrite(c, r) ?? "")
+  },
+  {
+    kind: "word",
+    description: HL.sysrq,
+    on: ["sysrq"],
+    at: "any",
+    test: (_v, c) => argumentWrites(c).some(sysrq)
+  }
+]

@@ -1,0 +1,217 @@
+/**
+ * Git configuration that makes git run a program: a planted `core.fsmonitor`
+ * or `!` alias turns the next innocent `git status` into arbitrary code.
+ * Setting such a key persistently (`git config …`) always needs approval;
+ * setting it for one run (`git -c`, GIT_* environment) only when the value
+ * is not a plain pager/editor/ssh or a value that switches the hook off.
+ */
+import { D } from "../descriptions.js"
+import type { CmdView, View } from "../ruleInput.js"
+import type { Rule } from "./engine.js"
+import { argv, operands, runsAs } from "./operands.js"
+
+const PAGERS = new Set(["cat", "less", "more", "most", "true", "vi", "vim", "nvim", "nano", "emacs", "code", "delta", "diff-so-fancy", "bat"])
+const OFF = new Set(["", "false", "0", "no", "off", "/dev/null"])
+const SHELL_META = /[;&|`$<>(){}\n\\]/
+const BUILTIN_HELPERS = /^(?:cache|store|manager|manager-core|osxkeychain|libsecret)(?:\s|$)/
+
+const firstWord = (value: string): string => {
+  const w = value.trim().split(/\s+/)[0] ?? ""
+  return w.slice(w.lastIndexOf("/") + 1)
+}
+
+/** Whether `key` (lower-cased) is one git runs as a program, given its value. */
+export const gitExecKey = (key: string, value: string | null): boolean => {
+  const parts = key.toLowerCase().split(".")
+  if (parts.length < 2) return false
+  const section = parts[0] ?? ""
+  const name = parts[parts.length - 1] ?? ""
+  const sub = parts.length > 2
+  const v = (value ?? "").trim()
+  switch (section) {
+    case "core":
+      return ["fsmonitor", "pager", "editor", "sshcommand", "hookspath", "askpass", "gitproxy", "alternaterefscommand"].includes(name)
+    case "sequence":
+      return name === "editor"
+    case "alias":
+      return value === null || v.startsWith("!")
+    case "diff":
+      return (!sub && name === "external") || (sub && (name === "textconv" || name === "command"))
+    case "merge":
+      return sub && name === "driver"
+    case "mergetool":
+    case "difftool":
+    case "browser":
+    case "man":
+      return sub && (name === "cmd" || name === "path")
+    case "filter":
+      return sub && (name === "clean" || name === "smudge" || name === "process")
+    case "credential":
+      return name === "helper"
+    case "gpg":
+      return name === "program" || name === "defaultkeycommand"
+    case "pager":
+      return true
+    case "uploadpack":
+      return name === "packobjectshook"
+    case "include":
+      return name === "path"
+    case "includeif":
+      return sub && name === "path"
+    case "remote":
+      return sub && (name === "uploadpack" || name === "receivepack")
+    case "protocol":
+      return name === "allow" && (!sub || parts[1] === "ext") && v.toLowerCase() !== "never"
+    case "submodule":
+      return sub && name === "update" && (value === null || v.startsWith("!"))
+    case "interactive":
+      return name === "difffilter"
+    case "sendemail":
+      return name === "smtpserver" || name === "tocmd" || name === "cccmd"
+    default:
+      return false
+  }
+}
+
+/** A one-run setting whose value is harmless: switched off, or a plain pager/editor/ssh/builtin helper. */
+const harmlessValue = (key: string, value: string): boolean => {
+  const v = value.trim()
+  if (OFF.has(v.toLowerCase())) return true
+  if (SHELL_META.test(v)) return false
+  const k = key.toLowerCase()
+  const first = firstWord(v)
+  if (k.endsWith(".pager") || k.endsWith(".editor") || k.startsWith("pager.")) return PAGERS.has(first)
+  if (k === "core.sshcommand") return first === "ssh" && !/proxycommand|localcommand|proxyjump/i.test(v)
+  if (k.startsWith("credential.")) return BUILTIN_HELPERS.test(v)
+  return false
+}
+
+const transientExec = (key: string, value: string | null): boolean =>
+  gitExecKey(key, value) && (value === null || !harmlessValue(key, value))
+
+const splitKv = (kv: string): readonly [string, string | null] => {
+  const eq = kv.indexOf("=")
+  return eq < 0 ? [kv, "true"] : [kv.slice(0, eq), kv.slice(eq + 1)]
+}
+
+const GLOBAL_VALUED = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds"])
+
+/** git's own options before the subcommand: any exec `-c`, and the subcommand's index. */
+const globalOptions = (args: ReadonlyArray<string>): { readonly exec: boolean; readonly sub: number } => {
+  let k = 0
+  while (k < args.length) {
+    const a = args[k] ?? ""
+    if (!a.startsWith("-")) break
+    if (a === "-c" || (a.startsWith("-c") && !a.startsWith("--"))) {
+      const kv = a === "-c" ? args[++k] : a.slice(2)
+      const [key, value] = splitKv(kv ?? "")
+      if (transientExec(key, value)) return { exec: true, sub: -1 }
+    } else if (a === "--config-env" || a.startsWith("--config-env=")) {
+      // The value comes from the environment: unknown, so only the key can be judged.
+      const kv = a === "--config-env" ? args[++k] : a.slice("--config-env=".length)
+      if (gitExecKey(splitKv(kv ?? "")[0], null)) return { exec: true, sub: -1 }
+    } else if (a === "--exec-path" ? args[k + 1] !== undefined && !(args[k + 1] ?? "").startsWith("-") : a.startsWith("--exec-path=")) {
+      return { exec: true, sub: -1 }
+    } else if (GLOBAL_VALUED.has(a)) {
+      k++
+    }
+    k++
+  }
+  return { exec: false, sub: k }
+}
+
+const CONFIG_VALUED = new Set([
+  "-f", "--file", "--blob", "--type", "--comment", "--default", "--value", "-t"
+])
+const READS = new Set([
+  "--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "--get-color", "--get-colorbool", "--unset",
+  "--unset-all", "--rename-section", "--remove-section", "-e", "--edit", "--show-origin", "--name-only"
+])
+const READ_VERBS = new Set(["get", "list", "unset", "rename-section", "remove-section", "edit"])
+
+/** `git config … <key> <value>` (or `git config set <key> <value>`) setting an exec key. */
+const configSetsExec = (args: ReadonlyArray<string>): boolean => {
+  let rest = args
+  if (rest[0] === "set") rest = rest.slice(1)
+  else if (READ_VERBS.has(rest[0] ?? "")) return false
+  if (rest.some((a) => READS.has(a.split("=")[0] ?? ""))) return false
+  const ops = operands(rest, CONFIG_VALUED)
+  if (ops.length < 2) return false
+  return gitExecKey(ops[0] ?? "", ops[1] ?? "")
+}
+
+const ASSIGNMENT = /^(GIT_[A-Z0-9_]+)=([\s\S]*)$/
+const ENV_PROGRAMS: Readonly<Record<string, string>> = {
+  GIT_PAGER: "core.pager",
+  GIT_EDITOR: "core.editor",
+  GIT_SEQUENCE_EDITOR: "sequence.editor",
+  GIT_SSH_COMMAND: "core.sshcommand",
+  GIT_SSH: "core.sshcommand",
+  GIT_ASKPASS: "core.askpass",
+  GIT_EXTERNAL_DIFF: "diff.external",
+  GIT_PROXY_COMMAND: "core.gitproxy",
+  GIT_EXEC_PATH: "core.execpath",
+  GIT_TEMPLATE_DIR: "init.templatedir"
+}
+const CONFIG_FILES = new Set(["GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"])
+
+/** `'key'='value'` pairs of GIT_CONFIG_PARAMETERS. */
+const parameters = (s: string): Array<readonly [string, string | null]> =>
+  [...s.matchAll(/'([^']*)'(?:\s*=\s*'([^']*)')?/g)].map((m) => [m[1] ?? "", m[2] ?? null] as const)
+
+/** The value assigned to `name` anywhere in the view (for GIT_CONFIG_VALUE_<n>). */
+const assignedValue = (v: View, name: string): string | null => {
+  for (const d of v.cmds) {
+    for (const w of d.cmd.words) if (w.value.startsWith(`${name}=`)) return w.value.slice(name.length + 1)
+  }
+  return null
+}
+
+const envAssignmentExec = (v: View, word: string): boolean => {
+  const m = ASSIGNMENT.exec(word)
+  if (m === null) return false
+  const name = m[1] ?? ""
+  const value = m[2] ?? ""
+  const key = ENV_PROGRAMS[name]
+  if (key !== undefined) {
+    if (name === "GIT_EXEC_PATH" || name === "GIT_TEMPLATE_DIR") return value !== ""
+    if (name === "GIT_SSH") return value !== "" && firstWord(value) !== "ssh"
+    return !harmlessValue(key, value) && !(name === "GIT_ASKPASS" && value === "")
+  }
+  if (CONFIG_FILES.has(name)) return !OFF.has(value)
+  if (name === "GIT_CONFIG_PARAMETERS") return parameters(value).some(([k, val]) => transientExec(k, val))
+  const n = /^GIT_CONFIG_KEY_(\d+)$/.exec(name)
+  return n !== null && transientExec(value, assignedValue(v, `GIT_CONFIG_VALUE_${n[1] ?? ""}`))
+}
+
+const ENV_TOKENS = [
+  ...Object.keys(ENV_PROGRAMS),
+  ...CONFIG_FILES,
+  "GIT_CONFIG_PARAMETERS",
+  ...Array.from({ length: 10 }, (_, n) => `GIT_CONFIG_KEY_${n}`)
+].map((t) => t.toLowerCase())
+
+const assignmentRuns = (c: CmdView): boolean => c.cmd.cls === "exec" && c.cmd.origin !== "heredoc"
+
+export const gitExecRules: ReadonlyArray<Rule> = [
+  {
+    kind: "word",
+    description: D.gitExec,
+    on: ["git"],
+    at: "end",
+    test: (_v, c, i) => {
+      if (!runsAs(c, i, ["git"])) return false
+      const args = argv(c)
+      const g = globalOptions(args)
+      if (g.exec) return true
+      return args[g.sub] === "config" && configSetsExec(args.slice(g.sub + 1))
+    }
+  },
+  {
+    kind: "word",
+    description: D.gitExec,
+    on: ENV_TOKENS,
+    at: "any",
+    test: (v, c, i) => assignmentRuns(c) && envAssignmentExec(v, c.cmd.words[i]?.value ?? "")
+  }
+]

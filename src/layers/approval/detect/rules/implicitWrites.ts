@@ -1,0 +1,69 @@
+/**
+ * Terminal writes onto files other programs run without being asked (shell
+ * start-up files, git config and hooks, .envrc, ssh config, crontabs,
+ * interpreter hooks, PATH directories): redirects, tee, cp/mv/install/ln
+ * destinations, sed -i, dd of=, curl -o, wget -O. Same classification and
+ * descriptions as file-tool writes (implicitExec.ts); Hermes' own rules come
+ * first in the table, so `>> ~/.bashrc` keeps Hermes' description.
+ */
+import { IMPLICIT_EXEC_DESCRIPTIONS, implicitlyExecuted, RUNTIME_HOME_DESCRIPTION } from "../implicitExec.js"
+import { absolutePath } from "../pathClasses.js"
+import type { View } from "../ruleInput.js"
+import type { Rule, RuleEnv } from "./engine.js"
+import { writes } from "./operands.js"
+
+/** Stand-ins for directories we cannot know here; classification only looks at the names below them. */
+const UNKNOWN_CWD = "/.cwd"
+const UNKNOWN_DIR = "/.unknown"
+
+/** An absolute path to classify for a written word (relative and variable-led paths keep their tail). */
+export const writtenPath = (w: string, env: RuleEnv): string => {
+  const abs = absolutePath(w, env)
+  if (abs !== null) return abs
+  if (w.startsWith("$") || w.startsWith("~")) {
+    const slash = w.indexOf("/")
+    return slash < 0 ? UNKNOWN_DIR : UNKNOWN_DIR + w.slice(slash)
+  }
+  return `${UNKNOWN_CWD}/${w}`
+}
+
+const classes = new WeakMap<View, ReadonlySet<string>>()
+
+/**
+ * A path inside another user's home (`/home/bob/.bashrc` while we are alice):
+ * planted there it runs as bob, not in our sessions, and Hermes leaves it
+ * alone too. Known only when our own home is known.
+ */
+const otherUsersHome = (path: string, env: RuleEnv): boolean => {
+  if (env.home === undefined) return false
+  const m = /^\/(?:home\/[^/]+|root)(?=\/|$)/.exec(path)
+  if (m === null) return false
+  const own = env.home.replace(/\/+$/, "")
+  return m[0] !== own && !own.startsWith(`${m[0]}/`)
+}
+
+/** Every implicit-exec class the view's commands write to (the runtime home is the runtime-home rule's). */
+const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
+  let found = classes.get(v)
+  if (found !== undefined) return found
+  const out = new Set<string>()
+  for (const c of v.cmds) {
+    for (const w of writes(c)) {
+      if (w === "/dev/null" || w === "/dev/stderr" || w === "/dev/stdout") continue
+      const path = writtenPath(w, env)
+      if (otherUsersHome(path, env)) continue
+      const d = implicitlyExecuted(path, { home: env.home })
+      if (d !== null) out.add(d)
+    }
+  }
+  found = out
+  classes.set(v, found)
+  return found
+}
+
+// The runtime's home has a rule of its own (runtimeHome.ts), which also sees reads.
+const DESCRIPTIONS = IMPLICIT_EXEC_DESCRIPTIONS.filter((d) => d !== RUNTIME_HOME_DESCRIPTION)
+
+export const implicitWriteRules: ReadonlyArray<Rule> = DESCRIPTIONS.map(
+  (description): Rule => ({ kind: "view", description, test: (v, env) => writtenClasses(v, env).has(description) })
+)

@@ -1,0 +1,169 @@
+/**
+ * Argument helpers for our own rules. Unlike Hermes' rules (which read the
+ * lower-cased view, prose included), ours look only at commands that run and
+ * at their argument values as the program receives them: case kept, quotes
+ * removed, expansions left verbatim (`$HOME/x`).
+ */
+import type { CmdView } from "../ruleInput.js"
+
+const EMPTY: ReadonlySet<string> = new Set()
+const argvCache = new WeakMap<CmdView, ReadonlyArray<string>>()
+
+/**
+ * The command runs: not quoted prose, not a comment, and not a heredoc body
+ * (a heredoc only runs when fed to a shell or interpreter, which Hermes'
+ * heredoc rules already flag).
+ */
+export const runs = (c: CmdView): boolean => c.head >= 0 && c.cmd.cls === "exec" && c.cmd.origin !== "heredoc"
+
+/** Argument values after the program word. */
+export const argv = (c: CmdView): ReadonlyArray<string> => {
+  let a = argvCache.get(c)
+  if (a === undefined) {
+    a = c.cmd.words.slice(c.head + 1).map((w) => w.value)
+    argvCache.set(c, a)
+  }
+  return a
+}
+
+/** Runs as program `name` (lower-cased basename, after wrappers). */
+export const runsAs = (c: CmdView, i: number, names: ReadonlyArray<string>): boolean =>
+  i === c.head && runs(c) && names.includes(c.name)
+
+export const isOption = (a: string): boolean => a.length > 1 && a.startsWith("-")
+
+/**
+ * Operands: arguments that are not options, with `--` ending the options.
+ * `valued`: options whose value is the next word (`-t dir`).
+ */
+export const operands = (args: ReadonlyArray<string>, valued: ReadonlySet<string> = EMPTY): string[] => {
+  const out: string[] = []
+  let options = true
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k] ?? ""
+    if (options && a === "--") {
+      options = false
+      continue
+    }
+    if (options && isOption(a)) {
+      if (valued.has(a)) k++
+      continue
+    }
+    out.push(a)
+  }
+  return out
+}
+
+/** Value of option `short` (`-t x`, `-tx`) or `long` (`--long x`, `--long=x`); every occurrence. */
+export const optionValues = (args: ReadonlyArray<string>, short: string | null, long: string | null): string[] => {
+  const out: string[] = []
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k] ?? ""
+    if (a === "--") break
+    if (long !== null && (a === long || a.startsWith(`${long}=`))) {
+      const v = a === long ? args[++k] : a.slice(long.length + 1)
+      if (v !== undefined) out.push(v)
+    } else if (short !== null && a.startsWith(short) && !a.startsWith("--")) {
+      const v = a === short ? args[++k] : a.slice(short.length)
+      if (v !== undefined) out.push(v)
+    }
+  }
+  return out
+}
+
+/** A short-option bundle or long option carrying `letter` / `long` (`-Rf`, `--recursive`). Case-sensitive. */
+export const hasFlag = (args: ReadonlyArray<string>, letter: string, long: string | null): boolean => {
+  for (const a of args) {
+    if (a === "--") return false
+    if (long !== null && (a === long || a.startsWith(`${long}=`))) return true
+    if (a.length > 1 && a.startsWith("-") && !a.startsWith("--") && /^-[A-Za-z]+$/.test(a) && a.includes(letter, 1)) return true
+  }
+  return false
+}
+
+const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"])
+
+/** The file redirect `r` of a command that runs writes, or null. */
+export const redirectWrite = (c: CmdView, r: number): string | null => {
+  if (c.cmd.cls !== "exec" || c.cmd.origin === "heredoc") return null
+  const redir = c.cmd.redirs[r]
+  const t = redir?.target?.value
+  if (redir === undefined || t === undefined) return null
+  return WRITE_OPS.has(redir.op) || (redir.op === ">&" && !/^\d+-?$|^-$/.test(t)) ? t : null
+}
+
+/** Files the redirects of this command write. */
+export const redirectWrites = (c: CmdView): string[] => {
+  const out: string[] = []
+  for (let r = 0; r < c.cmd.redirs.length; r++) {
+    const t = redirectWrite(c, r)
+    if (t !== null) out.push(t)
+  }
+  return out
+}
+
+const COPY_VALUED = new Set(["-t", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group", "-e", "--rsh"])
+const TEE_VALUED = new Set(["--output-error"])
+
+/** The destination of cp/mv/install/ln/rsync/scp: `-t dir`, else the last operand. */
+const copyDestination = (args: ReadonlyArray<string>): string[] => {
+  const t = optionValues(args, "-t", "--target-directory")
+  if (t.length > 0) return t
+  const ops = operands(args, COPY_VALUED)
+  return ops.length >= 2 ? [ops[ops.length - 1] ?? ""] : []
+}
+
+const SED_VALUED = new Set(["-e", "--expression", "-f", "--file", "-l", "--line-length"])
+
+/** Files `sed -i` (or perl/ruby -i) edits in place; none without the in-place flag. */
+const inPlaceFiles = (name: string, args: ReadonlyArray<string>): string[] => {
+  const inPlace = args.some((a) => /^-[A-Za-z]*i/.test(a) || a.startsWith("--in-place"))
+  if (!inPlace) return []
+  const script = args.some((a) => /^-[A-Za-z]*[ef]/.test(a) || a.startsWith("--expression") || a.startsWith("--file"))
+  const ops = operands(args, name === "sed" ? SED_VALUED : new Set(["-e", "-E", "-I", "-M", "-m", "-r"]))
+  return script ? ops : ops.slice(1)
+}
+
+export const COPIERS = ["cp", "mv", "install", "ln", "rsync", "scp", "sponge", "tee", "sed", "perl", "ruby", "dd", "curl", "wget"]
+
+/** Files this command writes through its own arguments (not redirects). */
+export const argumentWrites = (c: CmdView): string[] => {
+  if (!runs(c)) return []
+  const args = argv(c)
+  switch (c.name) {
+    case "cp":
+    case "mv":
+    case "install":
+    case "ln":
+    case "rsync":
+    case "scp":
+      return copyDestination(args)
+    case "tee":
+    case "sponge":
+      return operands(args, TEE_VALUED)
+    case "sed":
+    case "perl":
+    case "ruby":
+      return inPlaceFiles(c.name, args)
+    case "dd":
+      return args.filter((a) => a.startsWith("of=")).map((a) => a.slice(3))
+    case "curl":
+      return optionValues(args, "-o", "--output")
+    case "wget":
+      return [...optionValues(args, "-O", "--output-document"), ...optionValues(args, "-P", "--directory-prefix")]
+    default:
+      return []
+  }
+}
+
+const WRITERS = new Set(COPIERS)
+const NOTHING: ReadonlyArray<string> = []
+
+/** Everything the command writes: redirect targets and argument destinations. */
+export const writes = (c: CmdView): ReadonlyArray<string> => {
+  if (c.cmd.cls !== "exec" || c.cmd.origin === "heredoc") return NOTHING
+  const byArgs = c.head >= 0 && WRITERS.has(c.name)
+  if (c.cmd.redirs.length === 0 && !byArgs) return NOTHING
+  const r = redirectWrites(c)
+  return byArgs ? [...r, ...argumentWrites(c)] : r
+}

@@ -1,0 +1,410 @@
+/**
+ * The verdict for one approval request, looking into the task's environment
+ * where the text alone cannot tell: a command word held in a variable the
+ * task exported earlier, a local script the command runs (its text is judged
+ * before it runs), a path that leads into the runtime's home through a
+ * symlink. Detection itself stays pure; this is the only part that reads.
+ * Whatever cannot be read is judged dangerous: fail closed.
+ */
+import { posix } from "node:path"
+import { Effect, Option } from "effect"
+import type { CodeLanguage, CommandApprovalRequest, CommandSurroundings, Detection } from "../../../services/Approval.js"
+import { D, PARSER_LIMIT_DESCRIPTION } from "../detect/descriptions.js"
+import type { DetectionEnv } from "../detect/detectionEnv.js"
+import type { Inspection } from "../detect/detect.js"
+import type { RunnerRef } from "../detect/resolve/localFiles.js"
+import type { ScriptRef } from "../detect/resolve/resolver.js"
+import { makeRecipes, packageScriptText } from "./projectRunners.js"
+
+export type { Inspection } from "../detect/detect.js"
+export type { ScriptRef } from "../detect/resolve/resolver.js"
+
+/** The pure detectors judge uses (the approval layer passes the real ones). */
+export interface Detectors {
+  readonly inspect: (command: string, env: DetectionEnv & { readonly variables?: Readonly<Record<string, string>> }) => Inspection
+  readonly detectCode: (language: CodeLanguage, text: string, env: DetectionEnv) => Detection
+  /** Files a python/node program loads from beside itself (relative candidates). */
+  readonly localImports: (language: CodeLanguage, text: string) => ReadonlyArray<string>
+  /** PATH directories the operator's own programs come from: a program found there is judged by its name. */
+  readonly trustedPathDirs: ReadonlyArray<string>
+}
+
+export interface Verdict {
+  readonly detection: Detection
+  /** Where the finding came from when it is not the command itself (shown to the approver, not part of the key). */
+  readonly note?: string | undefined
+}
+
+export const UNREADABLE_SCRIPT_DESCRIPTION = "runs a local script that cannot be read before it runs"
+export const RUNTIME_HOME_LINK_DESCRIPTION = "path leads into the runtime's home (config, approvals, skills)"
+/** Same key as the pure rule for `mv /`, `mv ~`, `mv ..`: one allowlist key for the class. */
+export const MOVE_DIRECTORY_DESCRIPTION = D.moveDir
+export const UNINSTALLED_BINARY_DESCRIPTION = "runs a compiled program that is not an installed one (its bytes tell nothing)"
+export const PLANTED_PROGRAM_DESCRIPTION = "runs a program from a directory the task put on PATH"
+export const UNKNOWN_PROJECT_DIR_DESCRIPTION = "runs project scripts (make, npm) in a directory not known before it runs"
+
+/** Scripts larger than this are not read: judged unreadable. */
+export const MAX_SCRIPT_BYTES = 2 * 1024 * 1024
+/** Scripts a script runs are followed this deep. */
+const MAX_SCRIPT_DEPTH = 3
+/** At most this many scripts and paths are looked at per command; past that, the command is judged unknown. */
+const MAX_LOOKS = 32
+/** At most this many files are read for one request; past that, what is left counts as unreadable. */
+const MAX_FILES = 64
+
+const SAFE: Detection = { dangerous: false, description: null, hardline: false, hardline_description: null }
+
+const dangerous = (description: string): Detection => ({ ...SAFE, dangerous: true, description })
+
+const SHEBANG: ReadonlyArray<readonly [RegExp, CodeLanguage]> = [
+  [/\b(?:ba|da|z|k|fi)?sh\b/, "shell"],
+  [/\bpython[\d.]*\b/, "python"],
+  [/\b(?:node|nodejs|deno|bun)\b/, "node"],
+  [/\bperl[\d.]*\b/, "perl"],
+  [/\bruby[\d.]*\b/, "ruby"],
+  [/\bphp[\d.]*\b/, "php"]
+]
+
+/** A file run as a program: its `#!` line says how it is read; none means the shell (execve falls back to sh). */
+const languageOf = (ref: ScriptRef, text: string): CodeLanguage | "binary" => {
+  if (text.includes("\u0000")) return "binary"
+  if (ref.language !== "unknown") return ref.language
+  const first = text.startsWith("#!") ? text.slice(0, text.indexOf("\n") >>> 0) : ""
+  for (const [re, language] of SHEBANG) if (re.test(first)) return language
+  return "shell"
+}
+
+const joinPath = (cwd: string, path: string, home: string | undefined): string => {
+  if (path === "~" && home !== undefined) return home
+  if (path.startsWith("~/") && home !== undefined) return `${home}/${path.slice(2)}`
+  return path.startsWith("/") ? path : `${cwd.replace(/\/+$/, "")}/${path}`
+}
+
+/** Absolute, `.`/`..` folded, no trailing slash (a relative path counts from `/`). */
+const normalize = (path: string): string => posix.resolve("/", path)
+
+const under = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`)
+
+/** The stronger of two verdicts: hardline over dangerous over safe; the first finding of each kind is kept. */
+const stronger = (a: Verdict, b: Verdict): Verdict => {
+  if (a.detection.hardline) return a
+  if (b.detection.hardline) return { detection: { ...b.detection, dangerous: true }, note: b.note }
+  if (a.detection.dangerous) return a
+  return b.detection.dangerous ? b : a
+}
+
+export const judgeRequest = (
+  request: CommandApprovalRequest,
+  env: DetectionEnv,
+  detectors: Detectors
+): Effect.Effect<Verdict> => {
+  const language = request.language ?? "shell"
+  if (language !== "shell") return Effect.succeed({ detection: detectors.detectCode(language, request.command, env) })
+  const surroundings = request.surroundings
+  const first = detectors.inspect(request.command, env)
+  // Nothing to look at, or nothing to look with: the text's own verdict (unknowns already count as dangerous).
+  if (surroundings === undefined) return Effect.succeed({ detection: first.detection })
+  if (first.detection.hardline) return Effect.succeed({ detection: first.detection })
+  const nothingToLook = first.unresolved.length === 0 && first.scripts.length === 0 && first.paths.length === 0 &&
+    first.runners.length === 0 && first.moves.length === 0 && !first.computedMove && first.programs.length === 0
+  if (nothingToLook) return Effect.succeed({ detection: first.detection })
+  return judgeWith(request.command, first, env, detectors, surroundings)
+}
+
+const SYSTEM_PATH_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin", "/usr/games", "/usr/local/games", "/snap/bin"]
+
+/**
+ * The operator's program directories: the system ones and the absolute
+ * entries of the runtime's own PATH at start (its node, its tools), except
+ * node_modules/.bin folders. Relative entries are never trusted: they mean
+ * whatever directory a command is in.
+ */
+export const trustedPathDirs = (path: string | undefined): ReadonlyArray<string> => {
+  const out = [...SYSTEM_PATH_DIRS]
+  for (const entry of (path ?? "").split(":")) {
+    if (!entry.startsWith("/")) continue
+    const dir = normalize(entry)
+    // `npx hermes-effect` puts the project's node_modules/.bin on PATH: a folder a tool can write to.
+    if (dir.endsWith("/node_modules/.bin")) continue
+    if (!out.includes(dir)) out.push(dir)
+  }
+  return out
+}
+
+/** PATH entries a program may come from that the operator did not put there (relative ones are the cwd's). */
+const addedPathDirs = (
+  path: string | undefined,
+  lineDirs: ReadonlyArray<string>,
+  cwd: string,
+  env: DetectionEnv,
+  trusted: ReadonlyArray<string>
+): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (const entry of [...lineDirs, ...(path ?? "").split(":")]) {
+    if (entry.includes("$")) continue
+    const dir = normalize(joinPath(cwd, entry === "" ? "." : entry, env.home))
+    if (!trusted.includes(dir) && !out.includes(dir)) out.push(dir)
+  }
+  return out
+}
+
+const judgeWith = (
+  command: string,
+  first: Inspection,
+  env: DetectionEnv,
+  detectors: Detectors,
+  surroundings: CommandSurroundings
+): Effect.Effect<Verdict> =>
+  Effect.gen(function*() {
+    let variables: Readonly<Record<string, string>> | undefined
+    let inspection = first
+    if (first.unresolved.length > 0 || first.programs.length > 0) variables = yield* surroundings.variables
+    if (first.unresolved.length > 0 && variables !== undefined) inspection = detectors.inspect(command, { ...env, variables })
+    const cwd = yield* surroundings.cwd
+    const scriptEnv = variables === undefined ? env : { ...env, variables }
+    let verdict: Verdict = { detection: inspection.detection }
+    if (verdict.detection.hardline) return verdict
+    const looks = inspection.scripts.length + inspection.paths.length + inspection.runners.length + inspection.moves.length
+    if (looks > MAX_LOOKS) {
+      return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: "too many scripts and paths to look at" })
+    }
+    const look = new Looker(scriptEnv, detectors, surroundings)
+    verdict = stronger(verdict, yield* look.scripts(inspection.scripts, cwd, 1))
+    if (verdict.detection.hardline) return verdict
+    const added = addedPathDirs(variables?.["PATH"], inspection.pathDirs, cwd, env, detectors.trustedPathDirs)
+    verdict = stronger(verdict, yield* look.planted(inspection.programs, added))
+    if (verdict.detection.hardline) return verdict
+    verdict = stronger(verdict, yield* look.runners(inspection.runners, cwd))
+    if (verdict.detection.hardline) return verdict
+    // A directory moved from outside the working directory is gone from where everything expects it;
+    // renaming one inside the project (`mv build dist`) is ordinary work.
+    if (inspection.computedMove) {
+      verdict = stronger(verdict, { detection: dangerous(MOVE_DIRECTORY_DESCRIPTION), note: "what it moves is computed at run time" })
+    }
+    for (const source of inspection.moves) {
+      const path = normalize(joinPath(cwd, source, env.home))
+      if (under(path, normalize(cwd))) continue
+      if ((yield* surroundings.fileKind(path)) === "directory") {
+        verdict = stronger(verdict, { detection: dangerous(MOVE_DIRECTORY_DESCRIPTION), note: `${source} is a directory` })
+        break
+      }
+    }
+    if (surroundings.sharesHostFiles && env.hermesHome !== undefined) {
+      const home = normalize(env.hermesHome)
+      for (const path of inspection.paths) {
+        const real = normalize(yield* surroundings.realPath(joinPath(cwd, path, env.home)))
+        if (under(real, home)) {
+          verdict = stronger(verdict, { detection: dangerous(RUNTIME_HOME_LINK_DESCRIPTION), note: `${path} → ${real}` })
+          break
+        }
+      }
+    }
+    return verdict
+  })
+
+/**
+ * A file too large or too deeply nested to parse is not known to be
+ * hardline (a big generated bundle is ordinary): it needs approval instead.
+ * Only a command the model typed itself keeps the parser limit as hardline.
+ */
+const tooLargeToJudge = (detection: Detection): Detection =>
+  detection.hardline && detection.hardline_description === PARSER_LIMIT_DESCRIPTION
+    ? dangerous(UNREADABLE_SCRIPT_DESCRIPTION)
+    : detection
+
+/** `python3.11` → `python`: the program whatever version suffix it carries. */
+const family = (name: string): string => name.replace(/[\d.-]+$/, "")
+
+/** Reads files through the task's environment and judges the code in them; at most MAX_FILES reads per request. */
+class Looker {
+  private reads = 0
+  constructor(
+    private readonly env: DetectionEnv,
+    private readonly detectors: Detectors,
+    private readonly surroundings: CommandSurroundings
+  ) {}
+
+  /**
+   * The file is a program in the operator's directories (`/bin/sh`, whatever it links to), or a link into them
+   * that keeps the program's name (a venv's `python` → `/usr/bin/python3.11`). A copy, a link to another program
+   * (`ls` → `/bin/rm`) or a link to a file outside those directories is not.
+   */
+  private installed(path: string): Effect.Effect<boolean> {
+    const self = this
+    return Effect.gen(function*() {
+      const trusted = self.detectors.trustedPathDirs
+      const lexical = normalize(path)
+      if (trusted.includes(posix.dirname(lexical))) return true
+      const real = normalize(yield* self.surroundings.realPath(path))
+      return real !== lexical && trusted.includes(posix.dirname(real)) && family(posix.basename(real)) === family(posix.basename(lexical))
+    })
+  }
+
+  /** A file's text; none when absent or not a regular file; "too-large" when it cannot be read whole. */
+  private read(path: string): Effect.Effect<Option.Option<string> | "too-large"> {
+    const self = this
+    return Effect.gen(function*() {
+      if (++self.reads > MAX_FILES) return "too-large" as const
+      const text = yield* self.surroundings.readText(path, MAX_SCRIPT_BYTES)
+      if (Option.isSome(text)) return text
+      return (yield* self.surroundings.fileKind(path)) === "file" ? ("too-large" as const) : Option.none<string>()
+    })
+  }
+
+  scripts(scripts: ReadonlyArray<ScriptRef>, cwd: string, depth: number): Effect.Effect<Verdict> {
+    const self = this
+    return Effect.gen(function*() {
+      let verdict: Verdict = { detection: SAFE }
+      for (const ref of scripts) {
+        const path = joinPath(cwd, ref.path, self.env.home)
+        const text = ref.language === "unknown" && ref.path.includes("$") ? Option.none<string>() : yield* self.read(path)
+        if (text === "too-large" || Option.isNone(text)) {
+          if (text !== "too-large" && ref.optional === true) continue
+          verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `script ${ref.path}` })
+          continue
+        }
+        const language = languageOf(ref, text.value)
+        if (language === "binary") {
+          // An installed program (or a link to one under its own name) is judged by how it is invoked; any other
+          // binary could be a copy of `rm` under an innocent name, and its bytes tell nothing: it needs approval.
+          if (yield* self.installed(path)) continue
+          verdict = stronger(verdict, { detection: dangerous(UNINSTALLED_BINARY_DESCRIPTION), note: `program ${ref.path}` })
+          continue
+        }
+        const note = `in script ${ref.path}`
+        if (language !== "shell") {
+          verdict = stronger(verdict, { detection: tooLargeToJudge(self.detectors.detectCode(language, text.value, self.env)), note })
+          // Modules it loads from beside itself run as part of it (a planted json.py, ./lib.js).
+          if (depth < MAX_SCRIPT_DEPTH && !verdict.detection.hardline) {
+            const near = self.detectors.localImports(language, text.value).map((p): ScriptRef => ({ path: p, language, optional: true }))
+            if (near.length > 0) verdict = stronger(verdict, yield* self.scripts(near, posix.dirname(path), depth + 1))
+          }
+        } else {
+          const inner = self.detectors.inspect(text.value, self.env)
+          verdict = stronger(verdict, { detection: tooLargeToJudge(inner.detection), note })
+          if (depth < MAX_SCRIPT_DEPTH && inner.scripts.length > 0 && !verdict.detection.hardline) {
+            verdict = stronger(verdict, yield* self.scripts(inner.scripts, cwd, depth + 1))
+          }
+        }
+        if (verdict.detection.hardline) return verdict
+      }
+      return verdict
+    })
+  }
+
+  /**
+   * Bare program names looked up in PATH directories the task added (an
+   * `export PATH=…`, `PATH=dir cmd`, npm's node_modules/.bin): a script found
+   * there is judged like one run by path; a binary is fine only when it is a
+   * link to a program in the operator's own directories.
+   */
+  planted(programs: ReadonlyArray<string>, dirs: ReadonlyArray<string>): Effect.Effect<Verdict> {
+    const self = this
+    return Effect.gen(function*() {
+      let verdict: Verdict = { detection: SAFE }
+      if (dirs.length === 0) return verdict
+      for (const program of programs) {
+        for (const dir of dirs) {
+          const path = `${dir}/${program}`
+          const kind = yield* self.surroundings.fileKind(path)
+          if (kind === "missing" || kind === "directory") continue
+          const text = yield* self.read(path)
+          const binary = text !== "too-large" && Option.isSome(text) && text.value.includes("\u0000")
+          // A link to the same program under its versioned name (a venv's python → python3.11) is that program,
+          // judged by its name already; a copy, or a link to another program (`ls` → /bin/rm), is not.
+          if ((binary || text === "too-large") && (yield* self.installed(path))) break
+          if (binary || text === "too-large") {
+            verdict = stronger(verdict, { detection: dangerous(PLANTED_PROGRAM_DESCRIPTION), note: `${program} is ${path}` })
+          } else {
+            verdict = stronger(verdict, yield* self.scripts([{ path, language: "unknown" }], dir, 2))
+          }
+          // The first directory that has it is the one the shell runs.
+          break
+        }
+        if (verdict.detection.hardline) return verdict
+      }
+      return verdict
+    })
+  }
+
+  /**
+   * `make` and `npm test`-style commands run shell text kept in project files
+   * (Makefile recipes and the makefiles they include, package.json scripts)
+   * that a model could have written: that text is judged as if typed. A
+   * missing or unparsable file makes the runner fail before it runs anything.
+   */
+  runners(runners: ReadonlyArray<RunnerRef>, cwd: string): Effect.Effect<Verdict> {
+    const self = this
+    return Effect.gen(function*() {
+      let verdict: Verdict = { detection: SAFE }
+      for (const ref of runners) {
+        if (!ref.sure) {
+          verdict = stronger(verdict, { detection: dangerous(UNKNOWN_PROJECT_DIR_DESCRIPTION) })
+          continue
+        }
+        const dir = normalize(joinPath(cwd, ref.dir, self.env.home))
+        const { runner } = ref
+        let text: string | null = null
+        let source = ""
+        if (runner.kind === "make") {
+          for (const name of runner.files) {
+            const file = yield* self.read(joinPath(dir, name, self.env.home))
+            if (file === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `makefile ${name}` })
+            if (Option.isNone(file)) continue
+            const included = yield* self.includes(file.value, dir, 1)
+            if (included === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `included by ${name}` })
+            text = makeRecipes(`${file.value}\n${included}`, runner.targets)
+            source = name
+            break
+          }
+        } else {
+          const file = yield* self.read(joinPath(dir, "package.json", self.env.home))
+          if (file === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: "package.json" })
+          if (Option.isSome(file)) {
+            text = packageScriptText(file.value, runner.scripts)
+            source = "package.json"
+          }
+        }
+        if (text === null || text.trim() === "") continue
+        const inner = self.detectors.inspect(text, self.env)
+        verdict = stronger(verdict, { detection: inner.detection, note: `in ${source} of ${ref.dir}` })
+        if (verdict.detection.hardline) return verdict
+        // Scripts the recipes run are read as well (`make` → `./deploy.sh`).
+        if (inner.scripts.length > 0) verdict = stronger(verdict, yield* self.scripts(inner.scripts, dir, 2))
+        // npm puts node_modules/.bin first on PATH for its scripts.
+        if (runner.kind === "package") {
+          verdict = stronger(verdict, yield* self.planted(inner.programs, [`${dir}/node_modules/.bin`]))
+        }
+        if (verdict.detection.hardline) return verdict
+      }
+      return verdict
+    })
+  }
+
+  /** The text of the makefiles an `include` line names (literal names, relative to the directory), recursively. */
+  private includes(makefile: string, dir: string, depth: number): Effect.Effect<string | "too-large"> {
+    const self = this
+    return Effect.gen(function*() {
+      const out: Array<string> = []
+      for (const line of makefile.split("\n")) {
+        const m = /^\s*-?(?:include|sinclude)\s+(.+)$/.exec(line)
+        if (m === null) continue
+        for (const name of (m[1] ?? "").trim().split(/\s+/)) {
+          if (name.includes("$") || name === "") {
+            return "too-large" as const
+          }
+          const file = yield* self.read(joinPath(dir, name, self.env.home))
+          if (file === "too-large") return file
+          if (Option.isNone(file)) continue
+          out.push(file.value)
+          if (depth < MAX_SCRIPT_DEPTH) {
+            const deeper = yield* self.includes(file.value, dir, depth + 1)
+            if (deeper === "too-large") return deeper
+            out.push(deeper)
+          }
+        }
+      }
+      return out.join("\n")
+    })
+  }
+}

@@ -1,0 +1,377 @@
+/**
+ * Resolution of computed shell words before the rules judge a command:
+ * command words held in variables, built from pieces, decoded from escapes
+ * or base64, brace-expanded or globbed; text fed to shells on stdin; and the
+ * scripts and paths a command line reaches. Table-driven by attack class.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
+import { DANGEROUS_DESCRIPTIONS, detectCommand, inspectCommand } from "../../../src/layers/approval/detect/detect.js"
+
+const TESTER: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", env: {} }
+const COMPUTED = "command name computed at run time"
+const PIPED = "pipe of computed text into a shell"
+
+const detect = (command: string, env: DetectionEnv = TESTER) => detectCommand(command, env)
+const withVars = (variables: Record<string, string>): DetectionEnv => ({ ...TESTER, variables })
+
+describe("command words resolved from the line", () => {
+  // Each resolves to a hardline command: the ordinary rules judge what will really run.
+  const hardline: ReadonlyArray<string> = [
+    "x=rm; $x -rf /",
+    // Literal text decoded on its way into a shell.
+    "echo cm0gLXJmIC8= | base64 -d | bash",
+    "base64 -d <<< cm0gLXJmIC8= | sh",
+    "echo 726d202d7266202f | xxd -r -p | sh",
+    "xxd -r -p <<< 726d202d7266202f | sh",
+    "echo '/ fr- mr' | rev | bash",
+    "echo 'em -eg /' | tr eg rf | sh",
+    "echo 'rm -rf /' | cat | sh",
+    "r=rm; $r -rf /",
+    "x=reboot; $x",
+    "k=kill; $k -9 -1",
+    "m=mkfs.ext4; $m /dev/sda",
+    "x=-rf; rm $x /",
+    "d=/; rm -rf $d",
+    "r=r; m=m; $r$m -rf /",
+    "r=r; \"$r\"'m' -rf /",
+    "{rm,-rf,/}",
+    "r{m,} -rf /",
+    "${x:-rm} -rf /",
+    "x=; ${x:-rm} -rf /",
+    "x=am; ${x/a/r} -rf /",
+    "x=XrmX; ${x//X/} -rf /",
+    "x=rmdir; ${x%dir} -rf /",
+    "x=RM; ${x,,} -rf /",
+    "$'\\x72\\x6d' -rf /",
+    "x=$'\\162\\155'; $x -rf /",
+    "\"$(printf '\\162\\155')\" -rf /",
+    "\"$(printf \"\\x72\\x6d\")\" -rf /",
+    "$(printf %b '\\0162\\0155') -rf /",
+    "`echo rm` -rf /",
+    "c=$(echo cm0= | base64 -d); $c -rf /",
+    "$(echo cm0gLXJmIC8= | base64 --decode)",
+    "x='rm -rf /'; $x",
+    "IFS=,; x=rm,-rf,/; $x",
+    "ref=x; x=rm; ${!ref} -rf /",
+    "export A=rm; $A -rf /",
+    "declare -x A=rm; $A -rf /",
+    "readonly A=rm B=\"$A -rf\"; $B /",
+    "for c in ls rm; do $c -rf /; done",
+    "x=ls; (x=rm); $x -rf /",
+    "x=ls; true && x=rm; $x -rf /",
+    "x=ls; f() { x=rm; }; f; $x -rf /",
+    "x=rm; exec $x -rf /",
+    "x=rm; command $x -rf /",
+    "x=rm; sudo $x -rf /",
+    "x=rm; timeout 5 $x -rf /",
+    "x=rm; nohup $x -rf / &",
+    "x='rm -rf /'; eval \"$x\"",
+    "x='rm -rf /'; bash -c \"$x\"",
+    "x=rm bash -c '$x -rf /'",
+    "x=rm; xargs $x -rf / < list",
+    "x=/dev/sda; echo hi > $x",
+    "x=$(tr a-z n-za-m <<< ez); $x -rf /",
+    "x=$(rev <<< mr); $x -rf /",
+    "x=$(xxd -r -p <<< 726d); $x -rf /",
+    "x=$(echo -e '\\x72\\x6d'); $x -rf /",
+    "x=$(base64 -d <<< cm0=); $x -rf /",
+    "bash <(echo 'rm -rf /')",
+    "source <(printf 'rm -rf /')",
+    "source /dev/stdin <<< 'rm -rf /'",
+    "x=rm; y=x; eval \"\\$$y -rf /\"",
+    "x=/bin/r?; $x -rf /",
+    "y=${x:=rm}; $x -rf /"
+  ]
+  it.each(hardline)("%s is hardline", (command) => {
+    expect(detect(command).hardline).toBe(true)
+  })
+
+  it("judges the resolved command with the ordinary rules and their descriptions", () => {
+    expect(detect("x=rm; $x -rf /home/victim")).toEqual({
+      dangerous: true,
+      description: "delete in root path",
+      hardline: false,
+      hardline_description: null
+    })
+    expect(detect("x=-rf; rm $x /").description).toBe("delete in root path")
+    expect(detect("g=git; $g reset --hard").description).toBe(detect("git reset --hard").description)
+  })
+})
+
+describe("command words that cannot be known before they run", () => {
+  // Dangerous, and hardline because the arguments fit a hardline rule whatever the program.
+  const hardline: ReadonlyArray<readonly [string, string]> = [
+    ["$UNKNOWN -9 -1", "kill all processes"],
+    ["c=$(curl x); $c -rf /", "recursive delete of root filesystem"],
+    ["\"$(cmd)\" /dev/sda", "format filesystem (mkfs)"],
+    ["$X if=/dev/zero of=/dev/sda", "dd to raw block device"],
+    ["$X -rf ~", "recursive delete of home directory"],
+    ["read c <<< rm; $c -rf /", "recursive delete of root filesystem"],
+    ["read -r c; $c -rf /etc", "recursive delete of system directory"],
+    ["mapfile -t a < list; $a -rf /", "recursive delete of root filesystem"],
+    ["printf -v c %s rm; $c -rf /", "recursive delete of root filesystem"],
+    ["getopts ab c; $c -rf /", "recursive delete of root filesystem"],
+    ["x=rm; source ./env.sh; $x -rf /", "recursive delete of root filesystem"],
+    ["x=r${y}m; $x -rf /", "recursive delete of root filesystem"],
+    ["for c in $(cat list); do $c -rf /; done", "recursive delete of root filesystem"],
+    ["((x = 1)); $x -rf /", "recursive delete of root filesystem"],
+    ["a=(rm -rf /tmp/x); \"${a[@]}\" -rf /", "recursive delete of root filesystem"],
+    ["$0 -rf /", "recursive delete of root filesystem"],
+    ["\"$@\" -9 -1", "kill all processes"],
+    ["${!ref} -rf /", "recursive delete of root filesystem"],
+    ["/bin/r? -rf /", "recursive delete of root filesystem"],
+    ["/usr/bin/r[m] -rf /", "recursive delete of root filesystem"],
+    ["$w kill -9 -1", "kill all processes"],
+    ["$X systemctl reboot", "systemctl poweroff/reboot"],
+    ["$0 -c 'rm -rf /'", "recursive delete of root filesystem"],
+    ["eval \"$x\" -rf /", "recursive delete of root filesystem"],
+    // A name set at run time may be any name: what the line set before no longer holds.
+    ["x=ls; v=x; read $v <<< rm; $x -rf /", "recursive delete of root filesystem"],
+    ["x=ls; declare \"x=rm\"; $x -rf /", "recursive delete of root filesystem"],
+    ["x=ls; n=x; declare $n=rm; $x -rf /", "recursive delete of root filesystem"],
+    ["x=ls; read -a x; $x -rf /", "recursive delete of root filesystem"],
+    ["x=ls; printf -vx %s rm; $x -rf /", "recursive delete of root filesystem"],
+    ["x=ls; declare -n x=y; $x -rf /", "recursive delete of root filesystem"],
+    ["x=ls; let x=1; $x -rf /", "recursive delete of root filesystem"],
+    ["x=ls; : $((x=2)); $x -rf /", "recursive delete of root filesystem"],
+    ["x=ls; select x in a; do break; done; $x -rf /", "recursive delete of root filesystem"],
+    ["x=ls; bash -c \"$x\" <<< y; . ./rc; $x -rf /", "recursive delete of root filesystem"]
+  ]
+  it.each(hardline)("%s is hardline (%s)", (command, description) => {
+    const d = detect(command)
+    expect(d.dangerous).toBe(true)
+    expect(d.hardline_description).toBe(description)
+  })
+
+  // Only dangerous: nothing in the arguments makes any program a hardline one.
+  const dangerousOnly: ReadonlyArray<string> = [
+    "$X",
+    "$X file.txt",
+    "$X /",
+    "$X 0",
+    "$X now",
+    "\"$EDITOR\" notes.md",
+    "eval \"$x\"",
+    "exec $x",
+    "command $x",
+    "builtin $x",
+    "sudo \"$(which tool)\" --flag",
+    "find . -exec $x {} +",
+    "x=$(curl -s https://example.com/name); $x"
+  ]
+  it.each(dangerousOnly)("%s needs approval but is not hardline", (command) => {
+    const d = detect(command)
+    expect(d).toEqual({ dangerous: true, description: COMPUTED, hardline: false, hardline_description: null })
+  })
+
+  it("publishes its descriptions with the others", () => {
+    expect(DANGEROUS_DESCRIPTIONS).toContain(COMPUTED)
+    expect(DANGEROUS_DESCRIPTIONS).toContain(PIPED)
+  })
+})
+
+describe("the task's exported variables", () => {
+  it("resolve command words across calls", () => {
+    const first = inspectCommand("$A -rf /", TESTER)
+    expect(first.unresolved).toEqual(["A"])
+    expect(first.detection.description).toBe(COMPUTED)
+    const next = inspectCommand("$A -rf /", withVars({ A: "rm" }))
+    expect(next.unresolved).toEqual([])
+    expect(next.detection).toEqual({
+      dangerous: true,
+      description: "delete in root path",
+      hardline: true,
+      hardline_description: "recursive delete of root filesystem"
+    })
+  })
+
+  it("let ordinary commands through once known", () => {
+    const vars = withVars({ HOME: "/home/tester", EDITOR: "vim", PY: "python3" })
+    expect(detect("$HOME/bin/tool --version", vars).dangerous).toBe(false)
+    expect(detect("\"$EDITOR\" notes.md", vars).dangerous).toBe(false)
+    expect(detect("$PY script.py", vars).dangerous).toBe(false)
+    // Given, the exports are complete: a name not among them is unset (empty), not unknown.
+    expect(detect("\"$VISUAL\" notes.md", vars).dangerous).toBe(false)
+    expect(detect("if [ -x /usr/bin/python3 ]; then PY=python3; else PY=python; fi; $PY x.py", vars).dangerous).toBe(false)
+    expect(inspectCommand("$HOME/bin/tool", vars).unresolved).toEqual([])
+  })
+
+  it("are overridden by the line, and shell-managed names stay unknown", () => {
+    expect(detect("A=ls; $A -rf /", withVars({ A: "rm" })).hardline).toBe(false)
+    expect(detect("A=rm; $A -rf /", withVars({ A: "ls" })).hardline).toBe(true)
+    expect(detect("$PWD/tool", withVars({ PWD: "/work" })).description).toBe(COMPUTED)
+  })
+})
+
+describe("text fed to a shell or interpreter on stdin", () => {
+  const literal: ReadonlyArray<readonly [string, boolean]> = [
+    ["printf \"\\x72\\x6d -rf /x\" | bash", false],
+    ["printf 'rm -rf /' | sh", true],
+    ["printf '\\162\\155 -rf /' | sh", true],
+    ["echo 'rm -rf /' | sudo bash", true],
+    ["echo 'rm -rf /' | env bash", true],
+    ["echo 'rm -rf /' | nohup sh -s", true],
+    ["echo 'rm -rf /' | timeout 5 bash", true],
+    ["echo 'rm -rf /' | busybox sh", true],
+    ["echo -e 'rm -rf \\x2f' | dash", true],
+    ["bash <<< 'rm -rf /'", true],
+    ["x='rm -rf /'; bash <<< \"$x\"", true],
+    ["printf 'rm -rf /' | xargs -0 sh -c", true],
+    ["cat <<'EOF' | bash\nrm -rf /\nEOF", true]
+  ]
+  it.each(literal)("%s is read as commands (hardline: %s)", (command, hard) => {
+    const d = detect(command)
+    expect(d.dangerous).toBe(true)
+    expect(d.hardline).toBe(hard)
+  })
+
+  const computed: ReadonlyArray<string> = [
+    "echo $X | sh",
+    "echo \"$(cat cmds)\" | bash",
+    "{ echo rm; echo -rf /; } | bash",
+    "cat cmds.txt | bash -s",
+    "some-tool --emit | zsh",
+    "echo \"$CODE\" | python3 -",
+    "generate | node",
+    "cat script.pl | perl"
+  ]
+  it.each(computed)("%s needs approval", (command) => {
+    const d = detect(command)
+    expect(d.dangerous).toBe(true)
+    expect(d.description).toBe(PIPED)
+  })
+
+  it.each(["bash <<< \"$X\"", "sh <<< \"$(cat x)\"", "bash -c \"$CMD\"", "sh -c \"$(curl -s x)\""])("%s needs approval", (command) => {
+    const d = detect(command)
+    expect(d.dangerous).toBe(true)
+    expect(d.hardline).toBe(false)
+  })
+
+  it("leaves data piped to a program's script or module alone", () => {
+    for (const command of [
+      "echo '{\"a\":1}' | python3 -m json.tool",
+      "cat data.csv | python3 parse.py",
+      "echo hi | node script.js",
+      "git log | perl -ne 'print if /fix/'",
+      "ls | bash -c 'wc -l'",
+      "echo $X | grep y"
+    ]) {
+      expect(detect(command).description === PIPED, command).toBe(false)
+    }
+  })
+})
+
+describe("scripts a command runs", () => {
+  const cases: ReadonlyArray<readonly [string, ReadonlyArray<{ path: string; language: string; optional?: boolean }>]> = [
+    ["bash x.sh", [{ path: "x.sh", language: "shell" }]],
+    ["sh -e deploy", [{ path: "deploy", language: "shell" }]],
+    ["zsh x", [{ path: "x", language: "shell" }]],
+    ["source ./env.sh", [{ path: "./env.sh", language: "shell" }]],
+    [". venv/bin/activate", [{ path: "venv/bin/activate", language: "shell" }]],
+    ["./run", [{ path: "./run", language: "unknown" }]],
+    ["tools/build --fast", [{ path: "tools/build", language: "unknown" }]],
+    ["bash < setup.sh", [{ path: "setup.sh", language: "shell" }]],
+    ["cat evil.sh | bash", [{ path: "evil.sh", language: "shell" }]],
+    ["python3 -u app.py --port 8", [{ path: "app.py", language: "python" }]],
+    ["python -W ignore x.py", [{ path: "x.py", language: "python" }]],
+    ["node --require ./hook.js server.js", [{ path: "server.js", language: "node" }]],
+    ["perl -w t.pl", [{ path: "t.pl", language: "perl" }]],
+    ["ruby r.rb", [{ path: "r.rb", language: "ruby" }]],
+    ["php -d x=1 p.php", [{ path: "p.php", language: "php" }]],
+    ["sudo -u app bash /opt/x.sh", [{ path: "/opt/x.sh", language: "shell" }]],
+    ["nohup python3 worker.py &", [{ path: "worker.py", language: "python" }]],
+    ["find . -name t -exec bash t.sh \\;", [{ path: "t.sh", language: "shell" }]],
+    ["s=deploy.sh; bash $s", [{ path: "deploy.sh", language: "shell" }]],
+    ["cd sub && bash x.sh", [{ path: "sub/x.sh", language: "shell" }]],
+    ["cd /srv/app; ./start", [{ path: "/srv/app/start", language: "unknown" }]],
+    ["cd \"$D\" && bash x.sh", [{ path: "x.sh", language: "unknown" }]],
+    ["bash \"$S\"", [{ path: "$S", language: "unknown" }]],
+    ["python3 -c 'print(1)'", []],
+    // A module by name: candidates beside the command, judged only when they exist.
+    [
+      "python3 -m pytest",
+      [
+        { path: "./pytest.py", language: "python", optional: true },
+        { path: "./pytest/__main__.py", language: "python", optional: true },
+        { path: "./pytest/__init__.py", language: "python", optional: true }
+      ]
+    ],
+    ["bash -c 'ls'", []],
+    ["git status", []]
+  ]
+  it.each(cases)("%s", (command, scripts) => {
+    expect(inspectCommand(command, TESTER).scripts).toEqual(scripts)
+  })
+})
+
+describe("paths a command names", () => {
+  const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+    ["cp x.yaml ~/.hermes/config.yaml", ["~/.hermes/config.yaml"]],
+    ["dd if=/dev/zero of=out/disk.img", ["/dev/zero", "out/disk.img"]],
+    ["curl -s --output=./dl/x https://example.com/a/b", ["./dl/x"]],
+    ["echo hi > logs/out.txt", ["logs/out.txt"]],
+    ["cd build && make > ../make.log", ["./build", "build/../make.log"]],
+    ["H=/srv/h; cp x $H/.hermes/config.yaml", ["/srv/h/.hermes/config.yaml"]],
+    ["cp x \"$H/conf.yaml\"", ["\"$H/conf.yaml\""]],
+    ["echo a/b c/d", []],
+    ["ls", []]
+  ]
+  it.each(cases)("%s", (command, paths) => {
+    expect(inspectCommand(command, TESTER).paths).toEqual(paths)
+  })
+
+  it("follows the task's exports", () => {
+    const i = inspectCommand("cp x $HERMES_EFFECT_HOME/conf.yaml", withVars({ HERMES_EFFECT_HOME: "/srv/h" }))
+    expect(i.paths).toEqual(["/srv/h/conf.yaml"])
+    expect(inspectCommand("cp x $HERMES_EFFECT_HOME/conf.yaml", TESTER).unresolved).toEqual(["HERMES_EFFECT_HOME"])
+  })
+})
+
+describe("no false alarms on ordinary commands with variables", () => {
+  const ordinary: ReadonlyArray<string> = [
+    "echo $HOME",
+    "echo \"Building $NAME version ${VERSION:-dev}\"",
+    "cd \"$dir\" && ls",
+    "for f in *.txt; do wc -l \"$f\"; done",
+    "git commit -m \"$(cat msg)\"",
+    "git log --oneline -n 5 | cat",
+    "git diff HEAD~1 -- src/",
+    "python3 script.py",
+    "npm test",
+    "npm run build && ls dist/*.js",
+    "ls -la {src,test}/",
+    "mkdir -p out/{a,b,c}",
+    "cp src/{a,b}.ts out/",
+    "x=$(pwd); echo $x",
+    "n=$(wc -l < file.txt); echo \"$n lines\"",
+    "grep -rn \"TODO\" src | head -20",
+    "rg -n 'fn main' --glob '*.rs'",
+    "sed -n '1,20p' README.md",
+    "cat package.json | python3 -m json.tool",
+    "find . -name '*.py' | xargs grep -l import",
+    "export PATH=\"$HOME/.local/bin:$PATH\"",
+    "VAR=1 npm test",
+    "for i in 1 2 3; do echo $i; done",
+    "while read -r line; do echo \"$line\"; done < list.txt",
+    "[ -f .env ] && echo present",
+    "test -n \"$CI\" && echo ci",
+    "case $1 in a) echo a;; esac",
+    "echo $((1 + 2))",
+    "ls ${OUT_DIR:-build}",
+    "printf '%s\\n' \"$@\"",
+    "tar -czf out.tgz $(git ls-files)",
+    "echo '{\"a\":1,\"b\":2}' | jq .a",
+    "cat <<EOF > notes.md\nHello $USER\n$(date)\nEOF"
+  ]
+  it.each(ordinary)("%s", (command) => {
+    const d = detect(command)
+    expect(d.hardline).toBe(false)
+    expect(d.dangerous, String(d.description)).toBe(false)
+  })
+
+  it("\"$EDITOR\" file is dangerous only while EDITOR is unknown", () => {
+    expect(detect("\"$EDITOR\" file").description).toBe(COMPUTED)
+    expect(detect("\"$EDITOR\" file", withVars({ EDITOR: "nano" })).dangerous).toBe(false)
+  })
+})

@@ -1,0 +1,51 @@
+/**
+ * `make` and `npm test`-style commands run shell text from project files: the
+ * gate must find which text a command would run (targets, prerequisites,
+ * lifecycle scripts, directory options) so it can judge it before it runs.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { makeRecipes, packageScriptText, runnerOf } from "../../../src/layers/approval/policy/projectRunners.js"
+
+describe("project runners", () => {
+  it("knows which commands run project scripts, and in which directory", () => {
+    expect(runnerOf("make", ["-C", "sub", "build"])).toMatchObject({ kind: "make", dir: "sub", targets: ["build"] })
+    expect(runnerOf("make", ["-f", "other.mk"])).toMatchObject({ kind: "make", files: ["other.mk"], targets: [] })
+    expect(runnerOf("make", ["-j4", "CC=clang", "all"])).toMatchObject({ kind: "make", targets: ["all"] })
+    expect(runnerOf("npm", ["test"])).toEqual({ kind: "package", dir: undefined, scripts: ["pretest", "test", "posttest"] })
+    expect(runnerOf("npm", ["--prefix", "pkg", "run", "build"])).toMatchObject({ dir: "pkg", scripts: ["prebuild", "build", "postbuild"] })
+    expect(runnerOf("npm", ["--prefix=pkg", "t"])).toMatchObject({ dir: "pkg", scripts: ["pretest", "test", "posttest"] })
+    expect(runnerOf("yarn", ["lint"])).toMatchObject({ scripts: ["prelint", "lint", "postlint"] })
+    expect(runnerOf("pnpm", ["-C", "web", "run", "dev"])).toMatchObject({ dir: "web", scripts: ["predev", "dev", "postdev"] })
+    // A dependency's install scripts are the registry's, not the project's; other programs run none.
+    expect(runnerOf("npm", ["install", "left-pad"])).toBeNull()
+    expect(runnerOf("npm", ["--version"])).toBeNull()
+    expect(runnerOf("git", ["status"])).toBeNull()
+  })
+
+  it("collects the recipes a target needs, prerequisites first, with make variables substituted", () => {
+    const makefile = [
+      "RM := rm -rf",
+      "OUT = build",
+      "all: clean compile",
+      "clean:",
+      "\t@$(RM) $(OUT)",
+      "compile: ; cc -o $@ main.c",
+      "other:",
+      "\techo never"
+    ].join("\n")
+    const text = makeRecipes(makefile, [])
+    expect(text).toContain("rm -rf build")
+    expect(text).toContain("cc -o target main.c")
+    expect(text).not.toContain("never")
+    expect(makeRecipes(makefile, ["other"])).toBe("echo never")
+    // `$(shell …)` runs while make reads the file, whatever the target.
+    expect(makeRecipes("X := $(shell rm -rf /tmp/x)\nall:\n\ttrue\n", [])).toContain("rm -rf /tmp/x")
+  })
+
+  it("reads the named package.json scripts; a file that is not JSON yields nothing to judge", () => {
+    const pkg = JSON.stringify({ scripts: { pretest: "sh wipe.sh", test: "vitest", lint: "eslint ." } })
+    expect(packageScriptText(pkg, ["pretest", "test", "posttest"])).toBe("sh wipe.sh\nvitest")
+    expect(packageScriptText("{", ["test"])).toBeNull()
+    expect(packageScriptText("{}", ["test"])).toBe("")
+  })
+})
