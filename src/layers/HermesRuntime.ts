@@ -2,7 +2,7 @@
  * HermesRuntime: every service on embedded defaults in one Layer.
  *
  *   Config (config.yaml in HERMES_EFFECT_HOME) → state database (state.db) → Approver, ApprovalAudit
- *   → Approval, ToolGate → TerminalBackend → Environments → Processes
+ *   → Approval, ToolGate → TerminalBackend → Environments → Processes → Shell
  *   → Hooks, ResultStore, TodoStore, SessionStore, MemoryStore, Skills, Model, Prompter → ToolRegistry → built-in tools
  *   → AgentLoop + delegate_task → plugins → MCP servers
  *
@@ -40,6 +40,7 @@ import { ToolRegistry } from "../services/ToolRegistry.js"
 import type { ToolsetSelection } from "../services/ToolRegistry.js"
 import type { Environments } from "../services/Environments.js"
 import type { Processes } from "../services/Processes.js"
+import type { Shell } from "../services/Shell.js"
 import type { TerminalBackend } from "../services/TerminalBackend.js"
 import { BuiltinToolsLive, DelegateToolLive } from "../tools/index.js"
 import { withSubagentApprover } from "./agent/subagentApprover.js"
@@ -55,9 +56,10 @@ import { PrompterNonInteractive } from "./Prompters.js"
 import type { McpOptions } from "./McpLive.js"
 import { PluginsLive } from "./PluginsLive.js"
 import { ProcessesLive } from "./ProcessesLive.js"
+import { ShellLive } from "./terminal/ShellLive.js"
 import { ResultStoreLive } from "./ResultStoreLive.js"
-import { TerminalBackendFromConfig, terminalBackendLayer } from "./TerminalBackendFromConfig.js"
-import type { BackendName } from "./TerminalBackendFromConfig.js"
+import { TerminalBackendFromConfig, terminalBackendLayer } from "./terminal/backends.js"
+import type { BackendName } from "./terminal/backends.js"
 import { MemoryStoreFiles } from "./MemoryStoreFiles.js"
 import { SkillsLive } from "./SkillsLive.js"
 import { SessionRecorder } from "./sql/SessionRecorder.js"
@@ -137,6 +139,7 @@ export type HermesServices =
   | TerminalBackend
   | Environments
   | Processes
+  | Shell
   | FileReadTracker
   | Mcp
   | Model
@@ -170,7 +173,8 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     Layer.provideMerge(approvalDeps)
   )
   // Built in this order, torn down in reverse: processes die before their environments close.
-  const terminal = ProcessesLive.pipe(
+  const terminal = ShellLive.pipe(
+    Layer.provideMerge(ProcessesLive),
     Layer.provideMerge(EnvironmentsLive),
     Layer.provideMerge(backend),
     Layer.provideMerge(gates)

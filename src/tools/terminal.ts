@@ -9,16 +9,13 @@
  * masked.
  */
 import { Duration, Effect, Schema } from "effect"
-import { Approval, CommandDenied } from "../services/Approval.js"
+import { CommandDenied } from "../services/Approval.js"
 import type { ApprovalGranted } from "../services/Approval.js"
-import { Config } from "../services/Config.js"
-import { Environments } from "../services/Environments.js"
 import { Processes, ProcessLimitReached } from "../services/Processes.js"
+import { Shell, SHELL_LIMITS } from "../services/Shell.js"
+import type { ShellUnavailable, WorkdirNotFound } from "../services/Shell.js"
 import { TerminalBackend } from "../services/TerminalBackend.js"
 import { ToolContext } from "../services/ToolContext.js"
-import { approveCommand } from "../layers/terminal/commandGate.js"
-import { TERMINAL_DEFAULTS, terminalSettings } from "../layers/terminal/settings.js"
-import { capOutput, MAX_OUTPUT_CHARS, redactToolOutput, stripAnsiOutput } from "../lib/text.js"
 import { defineTool } from "./defineTool.js"
 import { exitCodeMeaning, foregroundGuidance, workdirProblem } from "./terminal/guards.js"
 
@@ -31,7 +28,7 @@ export const TerminalParameters = Schema.Struct({
   })),
   timeout: Schema.optional(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
     description:
-      `Seconds to wait before the command is killed (default ${TERMINAL_DEFAULTS.timeoutSeconds}, foreground at most ${TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds}). ` +
+      `Seconds to wait before the command is killed (default ${SHELL_LIMITS.defaultTimeoutSeconds}, foreground at most ${SHELL_LIMITS.maxForegroundTimeoutSeconds}). ` +
       "The call returns as soon as the command finishes, so a high value costs nothing. Longer work: background=true."
   })),
   workdir: Schema.optional(Schema.String.annotations({
@@ -60,7 +57,7 @@ const DISPATCH_GRACE_SECONDS = 30
 /** A foreground call may wait up to its own timeout (or the configured default, at most 600 s). */
 export const terminalDispatchTimeout = (args: TerminalArgs): Duration.Duration =>
   Duration.seconds(
-    (args.background === true ? 0 : Math.min(args.timeout ?? TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds, TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds)) +
+    (args.background === true ? 0 : Math.min(args.timeout ?? SHELL_LIMITS.maxForegroundTimeoutSeconds, SHELL_LIMITS.maxForegroundTimeoutSeconds)) +
       DISPATCH_GRACE_SECONDS
   )
 
@@ -81,9 +78,15 @@ const approvalNote = (grant: ApprovalGranted): string | undefined => {
   return undefined
 }
 
+/** The task's environment could not be made, or the workdir is not a directory in it. */
+const targetFailed = (error: ShellUnavailable | WorkdirNotFound): Result =>
+  error._tag === "ShellUnavailable"
+    ? failed(`Terminal tool disabled: environment creation failed (${error.message})`, "disabled")
+    : failed(`workdir does not exist or is not a directory: ${error.path}`, "error")
+
 const WATCH_IGNORED = "watch_patterns ignored because notify_on_complete=true; the two together produce duplicate notifications"
 
-type TerminalServices = Approval | Config | Environments | Processes | TerminalBackend
+type TerminalServices = Processes | Shell | TerminalBackend
 
 export const terminalTool = defineTool<TerminalArgs, typeof TerminalParameters.Encoded, TerminalServices>({
   name: "terminal",
@@ -99,12 +102,11 @@ export const terminalTool = defineTool<TerminalArgs, typeof TerminalParameters.E
   check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
   handler: Effect.fn("terminal")(function*(args) {
     const context = yield* ToolContext
-    const settings = terminalSettings(yield* Effect.flatMap(Config, (c) => c.current))
     const background = args.background === true
 
-    if (!background && args.timeout !== undefined && args.timeout > TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds) {
+    if (!background && args.timeout !== undefined && args.timeout > SHELL_LIMITS.maxForegroundTimeoutSeconds) {
       return {
-        error: `Foreground timeout ${args.timeout}s exceeds the maximum of ${TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds}s. Use background=true with notify_on_complete=true for long-running commands.`
+        error: `Foreground timeout ${args.timeout}s exceeds the maximum of ${SHELL_LIMITS.maxForegroundTimeoutSeconds}s. Use background=true with notify_on_complete=true for long-running commands.`
       }
     }
     if (!background) {
@@ -116,31 +118,17 @@ export const terminalTool = defineTool<TerminalArgs, typeof TerminalParameters.E
       if (problem !== undefined) return failed(problem, "blocked")
     }
 
-    const environments = yield* Environments
-    const created = yield* Effect.either(environments.get(context.taskId))
-    if (created._tag === "Left") {
-      return failed(`Terminal tool disabled: environment creation failed (${created.left.message})`, "disabled")
-    }
-    const env = created.right
-    const approval = yield* Approval
-
-    let workdir: string | undefined
-    if (args.workdir !== undefined && args.workdir.length > 0) {
-      workdir = yield* env.resolvePath(args.workdir)
-      const stat = yield* Effect.either(env.stat(workdir))
-      if (stat._tag === "Left" || stat.right.type !== "directory") {
-        return failed(`workdir does not exist or is not a directory: ${workdir}`, "error")
-      }
-    }
-
+    const shell = yield* Shell
     if (background) {
+      const target = yield* Effect.either(shell.target(context, args.workdir))
+      if (target._tag === "Left") return targetFailed(target.left)
       const processes = yield* Processes
       const watch = args.watch_patterns !== undefined && args.watch_patterns.length > 0 ? args.watch_patterns : undefined
       const notify = args.notify_on_complete === true
       const started = yield* Effect.either(processes.start({
         command: args.command,
         context,
-        cwd: workdir,
+        cwd: target.right.workdir,
         pty: args.pty === true,
         notifyOnComplete: notify,
         watchPatterns: notify ? undefined : watch
@@ -170,28 +158,21 @@ export const terminalTool = defineTool<TerminalArgs, typeof TerminalParameters.E
       return result
     }
 
-    const approved = yield* Effect.either(approveCommand(approval, env, context, args.command, args.pty === true ? "pty" : "foreground"))
-    if (approved._tag === "Left") return failed(approved.left.reason, "blocked")
-
-    const timeoutSeconds = args.timeout ?? settings.timeoutSeconds
-    const ran = yield* Effect.either(env.run(approved.right, {
-      cwd: workdir,
-      timeoutMs: timeoutSeconds * 1000,
-      maxOutputBytes: MAX_OUTPUT_CHARS,
-      pty: args.pty === true
-    }))
+    const ran = yield* Effect.either(shell.run(context, args.command, { workdir: args.workdir, timeoutSeconds: args.timeout, pty: args.pty === true }))
     if (ran._tag === "Left") {
-      return { output: "", exit_code: -1, error: `Command execution failed: ${ran.left.message}` }
+      const error = ran.left
+      switch (error._tag) {
+        case "CommandDenied":
+          return failed(error.reason, "blocked")
+        case "TerminalError":
+          return { output: "", exit_code: -1, error: `Command execution failed: ${error.message}` }
+        default:
+          return targetFailed(error)
+      }
     }
     const run = ran.right
-    let output = capOutput(run.output, MAX_OUTPUT_CHARS)
-    if (run.timedOut) output = `${output.trimEnd()}\n[Command timed out after ${timeoutSeconds}s]`
-    if (run.interrupted) output = `${output.trimEnd()}\n[Command interrupted]`
-    output = stripAnsiOutput(output)
-    output = output.length === 0 ? "" : redactToolOutput(output.trim(), args.command)
-
-    const result: Record<string, unknown> = { output, exit_code: run.exitCode, error: null }
-    const note = approvalNote(approved.right.grant)
+    const result: Record<string, unknown> = { output: run.output, exit_code: run.exitCode, error: null }
+    const note = approvalNote(run.grant)
     if (note !== undefined) result["approval"] = run.interrupted ? `${note.replace(/\.$/, "")}, then interrupted.` : note
     const meaning = run.timedOut || run.interrupted ? undefined : exitCodeMeaning(args.command, run.exitCode)
     if (meaning !== undefined) result["exit_code_meaning"] = meaning

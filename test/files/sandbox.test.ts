@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process"
 import { describe, it } from "@effect/vitest"
-import { TerminalBackendSandbox } from "../../src/layers/TerminalBackendSandbox.js"
+import { TerminalBackendSandbox } from "../../src/layers/terminal/sandbox/TerminalBackendSandbox.js"
 import { fileToolsSuite } from "./suite.js"
 
 const bwrapWorks =

@@ -1,6 +1,6 @@
 /** The file tools on the ssh backend, against a real sshd on loopback (its files are this machine's). */
 import { afterAll, describe, it } from "@effect/vitest"
-import { TerminalBackendSsh } from "../../src/layers/TerminalBackendSsh.js"
+import { TerminalBackendSsh } from "../../src/layers/terminal/ssh/TerminalBackendSsh.js"
 import { sshdProblem, startSshd } from "../support/sshd.js"
 import { fileToolsSuite } from "./suite.js"
 

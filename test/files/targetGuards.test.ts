@@ -11,8 +11,8 @@ import { tmpdir } from "node:os"
 import { join, posix } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { makeTargetFiles } from "../../src/layers/ssh/targetFiles.js"
-import type { ClientResult } from "../../src/layers/ssh/transportProcess.js"
+import { makeTargetFiles } from "../../src/layers/terminal/targetFiles.js"
+import type { ClientResult } from "../../src/layers/terminal/transportProcess.js"
 
 const dir = mkdtempSync(join(tmpdir(), "hermes-target-guards-"))
 

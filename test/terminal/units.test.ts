@@ -13,6 +13,10 @@ import {
   WATCH_GLOBAL_COOLDOWN_MS,
   WATCH_MIN_INTERVAL_MS
 } from "../../src/layers/processes/watchLimiter.js"
+import { TERMINAL_BACKENDS } from "../../src/services/Config.js"
+import { SHELL_LIMITS } from "../../src/services/Shell.js"
+import { TERMINAL_BACKEND_TABLE } from "../../src/layers/terminal/backends.js"
+import { TERMINAL_DEFAULTS } from "../../src/layers/terminal/settings.js"
 import { processDispatchTimeout } from "../../src/tools/process.js"
 import { terminalDispatchTimeout } from "../../src/tools/terminal.js"
 import { exitCodeMeaning, foregroundGuidance, workdirProblem } from "../../src/tools/terminal/guards.js"
@@ -199,5 +203,16 @@ describe("watch limiter", () => {
     expect(verdicts[15]).toBe("Drop")
     expect(onWatchMatch(makeWatchState(), global, 1000 + WATCH_GLOBAL_COOLDOWN_MS - 1)._tag).toBe("Drop")
     expect(onWatchMatch(makeWatchState(), global, 1000 + WATCH_GLOBAL_COOLDOWN_MS)._tag).toBe("Deliver")
+  })
+})
+
+describe("terminal wiring", () => {
+  it("the limits the tools state are the settings' defaults", () => {
+    expect(SHELL_LIMITS.defaultTimeoutSeconds).toBe(TERMINAL_DEFAULTS.timeoutSeconds)
+    expect(SHELL_LIMITS.maxForegroundTimeoutSeconds).toBe(TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds)
+  })
+
+  it("every backend name the config accepts has a layer in the table", () => {
+    expect(Object.keys(TERMINAL_BACKEND_TABLE).sort()).toEqual([...TERMINAL_BACKENDS].sort())
   })
 })

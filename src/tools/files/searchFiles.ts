@@ -17,10 +17,10 @@
  */
 import { posix } from "node:path"
 import { Effect, Schema } from "effect"
-import { Approval } from "../../services/Approval.js"
 import { Config } from "../../services/Config.js"
 import { Environments } from "../../services/Environments.js"
 import { FileReadTracker } from "../../services/FileReadTracker.js"
+import { Shell } from "../../services/Shell.js"
 import type { TerminalEnvironment } from "../../services/TerminalBackend.js"
 import { TerminalBackend } from "../../services/TerminalBackend.js"
 import { redactFileText } from "../../lib/text.js"
@@ -76,7 +76,7 @@ const densify = (matches: ReadonlyArray<MatchEntry>): string => {
 export const searchFilesTool = defineTool<
   SearchFilesArgs,
   typeof SearchFilesParameters.Encoded,
-  Approval | Config | Environments | FileReadTracker | TerminalBackend
+  Config | Environments | FileReadTracker | Shell | TerminalBackend
 >({
   name: "search_files",
   toolset: "file",
@@ -137,7 +137,7 @@ export const searchFilesTool = defineTool<
     }
     let answer: SearchAnswer = { _tag: "Unavailable" }
     if (settings.searchEngine !== "builtin" && !withoutRipgrep.has(env)) {
-      answer = yield* ripgrepSearch(env, yield* Approval, files.context, request)
+      answer = yield* ripgrepSearch(env, yield* Shell, files.context, request)
       if (answer._tag === "Unavailable") withoutRipgrep.add(env)
     }
     if (answer._tag === "Unavailable") {

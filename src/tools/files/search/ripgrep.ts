@@ -8,10 +8,9 @@
  * what `rg --files` lists and sorts it newest first in the same pipeline.
  */
 import { Effect } from "effect"
-import type { ApprovalService } from "../../../services/Approval.js"
+import type { ShellService } from "../../../services/Shell.js"
 import type { TerminalEnvironment } from "../../../services/TerminalBackend.js"
 import type { ToolCallContext } from "../../../services/ToolContext.js"
-import { approveCommand } from "../../../layers/terminal/commandGate.js"
 import { MATCH_CONTENT_CHARS, wantsMultiline } from "./engine.js"
 import type { MatchEntry, SearchAnswer, SearchRequest } from "./engine.js"
 
@@ -101,12 +100,12 @@ export const parseRipgrepOutput = (request: SearchRequest, output: string): Sear
 /** Run the search with ripgrep in `env`; Unavailable when rg is missing or the command was not approved. */
 export const ripgrepSearch = (
   env: TerminalEnvironment,
-  approval: ApprovalService,
+  shell: ShellService,
   context: ToolCallContext,
   request: SearchRequest
 ): Effect.Effect<SearchAnswer> =>
   Effect.gen(function*() {
-    const approved = yield* Effect.either(approveCommand(approval, env, context, ripgrepScript(request), "foreground"))
+    const approved = yield* Effect.either(shell.approve(env, context, ripgrepScript(request), "foreground"))
     if (approved._tag === "Left") return { _tag: "Unavailable" } as const
     const ran = yield* Effect.either(env.run(approved.right, { timeoutMs: TIMEOUT_MS, maxOutputBytes: MAX_OUTPUT_BYTES }))
     if (ran._tag === "Left") return { _tag: "Failed", error: `Search failed: ${ran.left.message}` } as const

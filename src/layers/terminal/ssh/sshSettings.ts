@@ -1,8 +1,8 @@
 /**
  * The `terminal.ssh_*` keys with defaults filled in.
  */
-import { expandHome } from "../../lib/text.js"
-import type { HermesConfig } from "../../services/Config.js"
+import { expandHome } from "../../../lib/text.js"
+import type { HermesConfig } from "../../../services/Config.js"
 
 export interface SshSettings {
   readonly host: string | undefined

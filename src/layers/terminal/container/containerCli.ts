@@ -7,8 +7,8 @@
  */
 import { createHash, randomBytes } from "node:crypto"
 import { Effect } from "effect"
-import { TerminalError } from "../../services/TerminalBackend.js"
-import { runClient } from "../ssh/transportProcess.js"
+import { TerminalError } from "../../../services/TerminalBackend.js"
+import { runClient } from "../transportProcess.js"
 import type { ContainerSettings } from "./containerSettings.js"
 import { flavourOf, globalArgs, runArgs } from "./runArgs.js"
 

@@ -25,7 +25,7 @@ import type {
   TerminalEnvironment
 } from "../../services/TerminalBackend.js"
 import { TerminalError } from "../../services/TerminalBackend.js"
-import { DEFAULT_CAPTURE_BYTES, makeBoundedCapture } from "../terminal/boundedCapture.js"
+import { DEFAULT_CAPTURE_BYTES, makeBoundedCapture } from "./boundedCapture.js"
 import {
   CLEANUP_SCRIPT,
   cwdFile,
@@ -42,22 +42,11 @@ import {
 } from "./remoteScripts.js"
 import { TOOL_RUN_VARIABLE } from "../../services/Environments.js"
 import { MARKER_KILL_SCRIPT } from "../processes/markedProcesses.js"
-import { parseExportSnapshot } from "../terminal/exportSnapshot.js"
+import { parseExportSnapshot } from "./exportSnapshot.js"
 import { makeTargetFiles } from "./targetFiles.js"
 import { runClient, startClient } from "./transportProcess.js"
-import type { ClientHandle, ClientResult, Invocation, Marker } from "./transportProcess.js"
-
-export interface Transport {
-  /** How to run `argv` on the target. `done` is called once that client has exited. */
-  readonly open: (
-    argv: ReadonlyArray<string>,
-    options: { readonly tty: boolean; readonly stdin: boolean }
-  ) => Invocation & { readonly done: () => void }
-  /** Environment of the local client processes. */
-  readonly env: Readonly<Record<string, string>>
-  /** Why a client's exit is a transport failure (not the command's), or undefined. */
-  readonly failure: (code: number, diagnostics: string) => string | undefined
-}
+import type { ClientHandle, ClientResult, Marker } from "./transportProcess.js"
+import type { Transport } from "./transport.js"
 
 export interface ExecEnvironmentConfig {
   readonly kind: string

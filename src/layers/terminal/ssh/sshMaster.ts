@@ -4,11 +4,11 @@
  * closes. Its control socket lives in a private temp directory of this backend.
  */
 import { Effect } from "effect"
-import { TerminalError } from "../../services/TerminalBackend.js"
+import { TerminalError } from "../../../services/TerminalBackend.js"
 import { explain, sshControl, sshStartMaster } from "./sshCommand.js"
 import { describeTarget } from "./sshSettings.js"
 import type { SshSettings } from "./sshSettings.js"
-import { runClient } from "./transportProcess.js"
+import { runClient } from "../transportProcess.js"
 
 /** Enough for ConnectTimeout (10 s) plus authentication. */
 const START_TIMEOUT_MS = 30_000

@@ -15,14 +15,10 @@ import { spawn } from "node:child_process"
 import { constants } from "node:os"
 import { Effect } from "effect"
 import { TerminalError } from "../../services/TerminalBackend.js"
-import { startChild } from "../terminal/child.js"
-import { killGroup } from "../terminal/processGroup.js"
+import { startChild } from "./child.js"
+import { killGroup } from "./processGroup.js"
+import type { Invocation } from "./transport.js"
 
-/** A program and its arguments. */
-export interface Invocation {
-  readonly file: string
-  readonly args: ReadonlyArray<string>
-}
 
 export interface ClientSpec extends Invocation {
   readonly env: Readonly<Record<string, string>>

@@ -4,8 +4,8 @@
  * later ones are sessions on it, one round trip each. A master left behind by
  * a crash exits by itself once idle for CONTROL_PERSIST_SECONDS.
  */
-import type { Invocation } from "./transportProcess.js"
-import { shellQuote } from "../terminal/shellScript.js"
+import type { Invocation } from "../transport.js"
+import { shellQuote } from "../shellScript.js"
 import { describeTarget } from "./sshSettings.js"
 import type { SshSettings } from "./sshSettings.js"
 

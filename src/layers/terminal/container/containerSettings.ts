@@ -5,7 +5,7 @@
  */
 import { homedir } from "node:os"
 import { join } from "node:path"
-import type { HermesConfig } from "../../services/Config.js"
+import type { HermesConfig } from "../../../services/Config.js"
 
 /** Hermes' default image. */
 export const DEFAULT_IMAGE = "nikolaik/python-nodejs:python3.11-nodejs20"

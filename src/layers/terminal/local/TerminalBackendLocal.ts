@@ -4,23 +4,23 @@
  *
  * With `terminal.protect_home` (default) and bubblewrap usable, commands run
  * in a mount namespace where the runtime's home is read-only
- * (`terminal/homeGuard.ts`); otherwise as before, said once at debug level.
+ * (`homeGuard.ts`); otherwise as before, said once at debug level.
  * Per-run state lives under the home (`terminal/runState.ts`); folders left
  * by killed runs are swept when the backend starts.
  */
 import { realpathSync } from "node:fs"
 import { resolve } from "node:path"
 import { Effect, Layer } from "effect"
-import { expandHome } from "../lib/text.js"
-import { Config } from "../services/Config.js"
-import { TerminalBackend, TerminalError } from "../services/TerminalBackend.js"
-import { childEnv } from "./terminal/childEnv.js"
-import { makeHomeGuard } from "./terminal/homeGuard.js"
-import type { HomeGuard } from "./terminal/homeGuard.js"
-import { makeRunFolder, sweepRuns } from "./terminal/runState.js"
-import type { RunFolder } from "./terminal/runState.js"
-import { terminalSettings } from "./terminal/settings.js"
-import { makeShellEnvironment } from "./terminal/shellEnvironment.js"
+import { expandHome } from "../../../lib/text.js"
+import { Config } from "../../../services/Config.js"
+import { TerminalBackend, TerminalError } from "../../../services/TerminalBackend.js"
+import { childEnv } from "../childEnv.js"
+import { makeHomeGuard } from "./homeGuard.js"
+import type { HomeGuard } from "./homeGuard.js"
+import { makeRunFolder, sweepRuns } from "../runState.js"
+import type { RunFolder } from "../runState.js"
+import { terminalSettings } from "../settings.js"
+import { makeShellEnvironment } from "../shellEnvironment.js"
 
 const stateError = (e: unknown) =>
   new TerminalError({ message: `cannot create environment state: ${e instanceof Error ? e.message : String(e)}` })

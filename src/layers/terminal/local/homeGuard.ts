@@ -25,7 +25,7 @@
 import { execFile, spawn } from "node:child_process"
 import { statSync } from "node:fs"
 import { Effect } from "effect"
-import { TerminalError } from "../../services/TerminalBackend.js"
+import { TerminalError } from "../../../services/TerminalBackend.js"
 
 interface Holder {
   readonly monitor: number

@@ -23,7 +23,7 @@ import {
   WRITE_ATOMIC_SCRIPT,
   WRITE_SCRIPT
 } from "./remoteScripts.js"
-import { notRegularRefusal, systemTreeRefusal } from "../terminal/environmentFiles.js"
+import { notRegularRefusal, systemTreeRefusal } from "./environmentFiles.js"
 import type { ClientResult } from "./transportProcess.js"
 
 /** Exit codes of the guards below (the helper scripts use 20-24). */

@@ -19,7 +19,7 @@
  *
  * Helper scripts (setup, kill, files) are POSIX sh: only the command wrapper needs bash.
  */
-import { shellQuote } from "../terminal/shellScript.js"
+import { shellQuote } from "./shellScript.js"
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process"
 import { describe, it } from "@effect/vitest"
-import { TerminalBackendSandbox } from "../../src/layers/TerminalBackendSandbox.js"
-import { terminalSuite } from "./suite.js"
+import { TerminalBackendSandbox } from "../../../src/layers/terminal/sandbox/TerminalBackendSandbox.js"
+import { terminalSuite } from "../suite.js"
 
 const bwrapWorks =
   spawnSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "true"]).status === 0

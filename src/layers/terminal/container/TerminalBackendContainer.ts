@@ -1,28 +1,28 @@
 /**
  * The container backend: one long-lived container per task, made with a
  * Docker-compatible CLI (`terminal.container_cli`: docker or podman) from
- * `terminal.container_image`, hardened as Hermes does (`container/runArgs.ts`),
+ * `terminal.container_image`, hardened as Hermes does (`runArgs.ts`),
  * with commands run through `exec` like the ssh backend runs them over ssh
- * (`ssh/execEnvironment.ts`). The container is removed when the task's
+ * (`../execEnvironment.ts`, over a `Transport`). The container is removed when the task's
  * environment closes; a running one with the task's labels is reused.
  *
  * It declares itself isolated unless a host path is mounted into it: the
  * approval flow may then skip non-hardline prompts (`approvals.isolated_skip`).
  * Only `container_env` and the variables named in `container_forward_env` or
  * `env_passthrough` reach the container. The runtime's home is never mounted
- * writable (`terminal.protect_home`, `container/homeMounts.ts`).
+ * writable (`terminal.protect_home`, `homeMounts.ts`).
  */
 import { Effect, Layer } from "effect"
-import { Config } from "../services/Config.js"
-import { TerminalBackend } from "../services/TerminalBackend.js"
-import type { TerminalError } from "../services/TerminalBackend.js"
-import { detectCli, execFailure, obtainContainer, removeContainer } from "./container/containerCli.js"
-import { containerSettings } from "./container/containerSettings.js"
-import { protectHomeMounts } from "./container/homeMounts.js"
-import { mountsHostPath } from "./container/runArgs.js"
-import { makeExecEnvironment } from "./ssh/execEnvironment.js"
-import type { Transport } from "./ssh/execEnvironment.js"
-import { clientEnvironment, forwardedVariables } from "./ssh/hostEnv.js"
+import { Config } from "../../../services/Config.js"
+import { TerminalBackend } from "../../../services/TerminalBackend.js"
+import type { TerminalError } from "../../../services/TerminalBackend.js"
+import { detectCli, execFailure, obtainContainer, removeContainer } from "./containerCli.js"
+import { containerSettings } from "./containerSettings.js"
+import { protectHomeMounts } from "./homeMounts.js"
+import { mountsHostPath } from "./runArgs.js"
+import { makeExecEnvironment } from "../execEnvironment.js"
+import type { Transport } from "../transport.js"
+import { clientEnvironment, forwardedVariables } from "../hostEnv.js"
 
 /** The container backend; `cli` is used when `terminal.container_cli` is not set (backend names docker/podman). */
 export const makeTerminalBackendContainer = (defaults: { readonly cli?: string } = {}): Layer.Layer<TerminalBackend, never, Config> =>
