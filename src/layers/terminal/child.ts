@@ -4,9 +4,13 @@
  * its own process group, output arrives as raw byte chunks, and `onExit` is
  * called once, after the last chunk.
  *
- * When the leader exits, whatever it left running in its group is killed:
- * a foreground command that leaks children would otherwise hold the output
- * pipe open and outlive the call. Long-lived work belongs in `background`.
+ * When the leader exits, whatever it left running in its group is killed
+ * (unless `keepGroup`): a foreground command that leaks children would
+ * otherwise hold the output pipe open and outlive the call. Long-lived work
+ * belongs in `background`.
+ *
+ * Shell backends run `bash` (or bwrap) with it; transport backends run their
+ * `ssh` or `docker exec` clients with it (`transportProcess.ts`).
  */
 import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
@@ -24,15 +28,20 @@ const loadPty = (): NodePty => (nodePty ??= createRequire(import.meta.url)("@lyd
 export interface ChildSpec {
   readonly file: string
   readonly args: ReadonlyArray<string>
-  readonly cwd: string
+  /** The runtime's own cwd when absent. */
+  readonly cwd?: string | undefined
   readonly env: Readonly<Record<string, string>>
   readonly pty: boolean
   /** Pipes only: whether stdin is a pipe we can write (otherwise /dev/null). A PTY is always writable. */
   readonly stdin: boolean
+  /** Leave the group alone when the leader exits (a client that daemonised part of itself, e.g. an ssh master). */
+  readonly keepGroup?: boolean | undefined
 }
 
 export interface ChildEvents {
   readonly onData: (chunk: Buffer) => void
+  /** Pipes only: stderr, when it is a separate channel (otherwise it goes to `onData`). */
+  readonly onStderr?: ((chunk: Buffer) => void) | undefined
   /** Exit code, 128+n for a signal. Called once, after the last `onData`. */
   readonly onExit: (code: number) => void
 }
@@ -41,15 +50,17 @@ export interface ChildHandle {
   readonly pid: number
   readonly pty: boolean
   /** False when stdin is not writable (closed, or not a pipe). */
-  readonly write: (data: string) => boolean
+  readonly write: (data: string | Uint8Array) => boolean
   /** EOF: close the pipe, or ^D on a PTY. */
   readonly end: () => boolean
+  /** SIGKILL the process and its group at once. */
+  readonly kill: () => void
 }
 
 /** After the leader exits, how long to wait for the output pipes to drain before closing them. */
-const DRAIN_AFTER_EXIT_MS = 500
+export const DRAIN_AFTER_EXIT_MS = 500
 
-const signalCode = (signal: NodeJS.Signals | null): number =>
+export const signalCode = (signal: NodeJS.Signals | null): number =>
   signal === null ? 1 : 128 + (constants.signals[signal] ?? 0)
 
 const startPiped = (spec: ChildSpec, events: ChildEvents): Effect.Effect<ChildHandle, TerminalError> =>
@@ -71,7 +82,7 @@ const startPiped = (spec: ChildSpec, events: ChildEvents): Effect.Effect<ChildHa
       events.onExit(exitCode)
     }
     child.stdout?.on("data", events.onData)
-    child.stderr?.on("data", events.onData)
+    child.stderr?.on("data", events.onStderr ?? events.onData)
     child.stdin?.on("error", () => {
       // EPIPE when the process exits before reading its input: nothing to do.
     })
@@ -82,7 +93,7 @@ const startPiped = (spec: ChildSpec, events: ChildEvents): Effect.Effect<ChildHa
     })
     child.once("exit", (code, signal) => {
       exitCode = code ?? signalCode(signal)
-      if (child.pid !== undefined) killGroup(child.pid)
+      if (child.pid !== undefined && spec.keepGroup !== true) killGroup(child.pid)
       if (closed) return finish()
       drainTimer = setTimeout(() => {
         // Something outside the group (setsid) still holds the pipe: stop reading it.
@@ -110,7 +121,8 @@ const startPiped = (spec: ChildSpec, events: ChildEvents): Effect.Effect<ChildHa
         if (stdin === null || stdin.destroyed || stdin.writableEnded) return false
         stdin.end()
         return true
-      }
+      },
+      kill: () => killGroup(pid)
     }))
   })
 
@@ -123,7 +135,7 @@ const startPty = (spec: ChildSpec, events: ChildEvents): Effect.Effect<ChildHand
         name: "xterm-256color",
         cols: 120,
         rows: 30,
-        cwd: spec.cwd,
+        cwd: spec.cwd ?? process.cwd(),
         env: { ...spec.env },
         encoding: null
       })
@@ -132,7 +144,7 @@ const startPty = (spec: ChildSpec, events: ChildEvents): Effect.Effect<ChildHand
       // node-pty reports exit only after the terminal's output is drained.
       term.onExit(({ exitCode, signal }) => {
         open = false
-        killGroup(term.pid)
+        if (spec.keepGroup !== true) killGroup(term.pid)
         events.onExit(signal !== undefined && signal > 0 ? 128 + signal : exitCode)
       })
       const handle: ChildHandle = {
@@ -140,14 +152,15 @@ const startPty = (spec: ChildSpec, events: ChildEvents): Effect.Effect<ChildHand
         pty: true,
         write: (data) => {
           if (!open) return false
-          term.write(data)
+          term.write(typeof data === "string" ? data : Buffer.from(data).toString("utf8"))
           return true
         },
         end: () => {
           if (!open) return false
           term.write("\x04")
           return true
-        }
+        },
+        kill: () => killGroup(term.pid)
       }
       return handle
     },
