@@ -6,7 +6,6 @@
 import { Effect, Layer } from "effect"
 import { Config } from "../services/Config.js"
 import { TerminalBackend, TerminalError } from "../services/TerminalBackend.js"
-import { terminalSettings } from "./terminal/settings.js"
 import { TerminalBackendLocal } from "./TerminalBackendLocal.js"
 import { TerminalBackendSandbox } from "./TerminalBackendSandbox.js"
 import { makeTerminalBackendContainer, TerminalBackendContainer } from "./TerminalBackendContainer.js"
@@ -43,7 +42,7 @@ export const terminalBackendLayer = (name: string): Layer.Layer<TerminalBackend,
 }
 
 export const TerminalBackendFromConfig: Layer.Layer<TerminalBackend, never, Config> = Layer.unwrapEffect(
-  Effect.map(Config, (config) => Effect.map(config.current, (c) => terminalBackendLayer(terminalSettings(c).backend))).pipe(
+  Effect.map(Config, (config) => Effect.map(config.current, (c) => terminalBackendLayer(c.terminal.backend))).pipe(
     Effect.flatten
   )
 )

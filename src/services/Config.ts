@@ -10,7 +10,7 @@
  * values. Defaults exist only in the decoded value; writes edit the YAML document,
  * so they never reach the user's file.
  */
-import { Context, Schema } from "effect"
+import { Context, Option, Schema } from "effect"
 import type { Effect } from "effect"
 
 const Extra = Schema.Record({ key: Schema.String, value: Schema.Unknown })
@@ -108,8 +108,11 @@ export const MAX_FOREGROUND_TIMEOUT_SECONDS = 600
 const TerminalKeys = Schema.Struct({
   /** local | sandbox | ssh | container (docker, podman: the container backend with that CLI). */
   backend: withDefault(TerminalBackendName, "local"),
-  /** Starting directory for new environments ("." / "auto" / "cwd" = the process cwd). */
-  cwd: Schema.optional(Schema.String),
+  /** Starting directory for new environments ("." / "auto" / "cwd" = the process cwd, read as unset, as Hermes does). */
+  cwd: Schema.optionalToOptional(Schema.String, Schema.String, {
+    decode: Option.filter((cwd) => !["", ".", "auto", "cwd"].includes(cwd)),
+    encode: (cwd) => cwd
+  }),
   /** Default foreground timeout in seconds (capped at MAX_FOREGROUND_TIMEOUT_SECONDS). */
   timeout: positive(180, MAX_FOREGROUND_TIMEOUT_SECONDS),
   /** Idle seconds before an environment without background processes is torn down. */

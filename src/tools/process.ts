@@ -8,11 +8,10 @@
  */
 import { Clock, Duration, Effect, Schema } from "effect"
 import { CommandDenied } from "../services/Approval.js"
-import { Config } from "../services/Config.js"
+import { Config, CONFIG_DEFAULTS, MAX_FOREGROUND_TIMEOUT_SECONDS } from "../services/Config.js"
 import { Processes, ProcessNotFound, ProcessStdinUnavailable } from "../services/Processes.js"
 import type { ProcessInfo } from "../services/Processes.js"
 import { ToolContext } from "../services/ToolContext.js"
-import { TERMINAL_DEFAULTS, terminalSettings } from "../layers/terminal/settings.js"
 import { redactToolOutput, stripAnsiOutput, tailText } from "../lib/text.js"
 import { defineTool } from "./defineTool.js"
 
@@ -43,7 +42,7 @@ export const ProcessParameters = Schema.Struct({
     description: "Text for write/submit: plain text and newlines (control keys such as Tab, Escape or Backspace are refused; Ctrl-C is allowed on a PTY)."
   })),
   timeout: Schema.optional(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
-    description: `Most seconds to wait (wait only; capped at the terminal timeout, ${TERMINAL_DEFAULTS.timeoutSeconds} by default).`
+    description: `Most seconds to wait (wait only; capped at the terminal timeout, ${CONFIG_DEFAULTS.terminal.timeout} by default).`
   })),
   offset: Schema.optional(Schema.Int.annotations({ description: "First line to show (log only; default: the last `limit` lines)." })),
   limit: Schema.optional(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({ description: "Most lines to show (log only; default 200)." }))
@@ -68,7 +67,7 @@ const exitFields = (info: ProcessInfo): Result =>
 export const processDispatchTimeout = (args: ProcessArgs): Duration.Duration =>
   Duration.seconds(
     args.action === "wait"
-      ? Math.min(args.timeout ?? TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds, TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds) + 30
+      ? Math.min(args.timeout ?? MAX_FOREGROUND_TIMEOUT_SECONDS, MAX_FOREGROUND_TIMEOUT_SECONDS) + 30
       : 60
   )
 
@@ -155,7 +154,7 @@ export const processTool = defineTool({
             }
           }))
       case "wait": {
-        const max = terminalSettings(yield* Effect.flatMap(Config, (c) => c.current)).timeoutSeconds
+        const max = (yield* Effect.flatMap(Config, (c) => c.current)).terminal.timeout
         const requested = args.timeout ?? max
         const seconds = Math.min(requested, max)
         const clampNote = requested > max ? `Requested wait of ${requested}s was clamped to configured limit of ${max}s` : undefined

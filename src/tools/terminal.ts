@@ -11,13 +11,12 @@
 import { Duration, Effect, Schema } from "effect"
 import { Approval, CommandDenied } from "../services/Approval.js"
 import type { ApprovalGranted } from "../services/Approval.js"
-import { Config } from "../services/Config.js"
+import { Config, CONFIG_DEFAULTS, MAX_FOREGROUND_TIMEOUT_SECONDS } from "../services/Config.js"
 import { Environments } from "../services/Environments.js"
 import { Processes, ProcessLimitReached } from "../services/Processes.js"
 import { TerminalBackend } from "../services/TerminalBackend.js"
 import { ToolContext } from "../services/ToolContext.js"
 import { approveCommand } from "../layers/terminal/commandGate.js"
-import { TERMINAL_DEFAULTS, terminalSettings } from "../layers/terminal/settings.js"
 import { capOutput, MAX_OUTPUT_CHARS, redactToolOutput, stripAnsiOutput } from "../lib/text.js"
 import { defineTool } from "./defineTool.js"
 import { exitCodeMeaning, foregroundGuidance, workdirProblem } from "./terminal/guards.js"
@@ -31,7 +30,7 @@ export const TerminalParameters = Schema.Struct({
   })),
   timeout: Schema.optional(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
     description:
-      `Seconds to wait before the command is killed (default ${TERMINAL_DEFAULTS.timeoutSeconds}, foreground at most ${TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds}). ` +
+      `Seconds to wait before the command is killed (default ${CONFIG_DEFAULTS.terminal.timeout}, foreground at most ${MAX_FOREGROUND_TIMEOUT_SECONDS}). ` +
       "The call returns as soon as the command finishes, so a high value costs nothing. Longer work: background=true."
   })),
   workdir: Schema.optional(Schema.String.annotations({
@@ -60,7 +59,7 @@ const DISPATCH_GRACE_SECONDS = 30
 /** A foreground call may wait up to its own timeout (or the configured default, at most 600 s). */
 export const terminalDispatchTimeout = (args: TerminalArgs): Duration.Duration =>
   Duration.seconds(
-    (args.background === true ? 0 : Math.min(args.timeout ?? TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds, TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds)) +
+    (args.background === true ? 0 : Math.min(args.timeout ?? MAX_FOREGROUND_TIMEOUT_SECONDS, MAX_FOREGROUND_TIMEOUT_SECONDS)) +
       DISPATCH_GRACE_SECONDS
   )
 
@@ -99,12 +98,12 @@ export const terminalTool = defineTool<TerminalArgs, typeof TerminalParameters.E
   check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
   handler: Effect.fn("terminal")(function*(args) {
     const context = yield* ToolContext
-    const settings = terminalSettings(yield* Effect.flatMap(Config, (c) => c.current))
+    const settings = (yield* Effect.flatMap(Config, (c) => c.current)).terminal
     const background = args.background === true
 
-    if (!background && args.timeout !== undefined && args.timeout > TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds) {
+    if (!background && args.timeout !== undefined && args.timeout > MAX_FOREGROUND_TIMEOUT_SECONDS) {
       return {
-        error: `Foreground timeout ${args.timeout}s exceeds the maximum of ${TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds}s. Use background=true with notify_on_complete=true for long-running commands.`
+        error: `Foreground timeout ${args.timeout}s exceeds the maximum of ${MAX_FOREGROUND_TIMEOUT_SECONDS}s. Use background=true with notify_on_complete=true for long-running commands.`
       }
     }
     if (!background) {
@@ -173,7 +172,7 @@ export const terminalTool = defineTool<TerminalArgs, typeof TerminalParameters.E
     const approved = yield* Effect.either(approveCommand(approval, env, context, args.command, args.pty === true ? "pty" : "foreground"))
     if (approved._tag === "Left") return failed(approved.left.reason, "blocked")
 
-    const timeoutSeconds = args.timeout ?? settings.timeoutSeconds
+    const timeoutSeconds = args.timeout ?? settings.timeout
     const ran = yield* Effect.either(env.run(approved.right, {
       cwd: workdir,
       timeoutMs: timeoutSeconds * 1000,
