@@ -72,8 +72,10 @@ export const ToolsSection = Schema.Struct({
   check_timeout_seconds: positive(5)
 }, Extra)
 
+/** `plugins.entries.<name>:` handed to the plugin as written, so no defaults are added here. */
 export const PluginEntry = Schema.Struct({
-  allow_tool_override: withDefault(Schema.Boolean, false)
+  /** The plugin may replace or remove tools it does not own (only `true` allows it). */
+  allow_tool_override: Schema.optional(Schema.Boolean)
 }, Extra)
 
 export const PluginsSection = Schema.Struct({
