@@ -2,22 +2,25 @@
  * In-memory Config for tests. Edits go through the same YAML Document edit and
  * schema validation as ConfigLive, so a value refused there is refused here too.
  */
-import { Effect, Layer, SynchronizedRef } from "effect"
+import { Effect, Layer, Schema, SynchronizedRef } from "effect"
 import { Document } from "yaml"
 import { tmpdir } from "node:os"
 import * as NodePath from "node:path"
-import { Config } from "../services/Config.js"
-import type { ConfigPath, HermesConfig, HermesHome } from "../services/Config.js"
+import { Config, HermesConfigSchema } from "../services/Config.js"
+import type { ConfigPath, HermesConfig, HermesConfigInput, HermesHome } from "../services/Config.js"
 import { applyEdit } from "./config/yamlConfig.js"
 import type { ConfigEdit } from "./config/yamlConfig.js"
 import { resolveHome } from "./ConfigLive.js"
 
 interface State {
+  /** As given and edited (what a file would hold): edits start from this, never from the defaults. */
+  readonly raw: HermesConfigInput
   readonly config: HermesConfig
   readonly revision: number
 }
 
-export const ConfigTest = (config: HermesConfig = {}, home?: Partial<HermesHome>): Layer.Layer<Config> =>
+/** `config` is what a config.yaml would hold; it is decoded (defaults applied) like the file is. */
+export const ConfigTest = (config: HermesConfigInput = {}, home?: Partial<HermesHome>): Layer.Layer<Config> =>
   Layer.effect(
     Config,
     Effect.gen(function*() {
@@ -26,14 +29,17 @@ export const ConfigTest = (config: HermesConfig = {}, home?: Partial<HermesHome>
         ...resolveHome(home?.root ?? NodePath.join(tmpdir(), "hermes-effect-test")),
         ...home
       }
-      const state = yield* SynchronizedRef.make<State>({ config, revision: 0 })
+      const decoded = Schema.decodeUnknownSync(HermesConfigSchema)(config)
+      const state = yield* SynchronizedRef.make<State>({ raw: config, config: decoded, revision: 0 })
 
       const edit = (change: ConfigEdit) =>
-        SynchronizedRef.updateEffect(state, (s) =>
-          Effect.map(applyEdit(resolved.configFile, new Document(s.config), change), (result) => ({
-            config: result._tag === "Changed" ? result.config : s.config,
-            revision: s.revision + 1
-          })))
+        SynchronizedRef.updateEffect(state, (s) => {
+          const doc = new Document(s.raw)
+          return Effect.map(applyEdit(resolved.configFile, doc, change), (result): State =>
+            result._tag === "Changed"
+              ? { raw: doc.toJS(), config: result.config, revision: s.revision + 1 }
+              : { ...s, revision: s.revision + 1 })
+        })
 
       return Config.of({
         home: resolved,

@@ -25,7 +25,6 @@ import { Environments, TOOL_RUN_VARIABLE } from "../services/Environments.js"
 import { TerminalBackend } from "../services/TerminalBackend.js"
 import type { TerminalEnvironment, TerminalError } from "../services/TerminalBackend.js"
 import { killMarked } from "./processes/markedProcesses.js"
-import { TERMINAL_DEFAULTS, terminalSettings } from "./terminal/settings.js"
 
 interface Entry {
   readonly ready: Deferred.Deferred<TerminalEnvironment, TerminalError>
@@ -99,7 +98,7 @@ export const EnvironmentsLive: Layer.Layer<Environments, never, TerminalBackend 
 
     const sweep = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      const lifetimeMs = terminalSettings(yield* config.current).lifetimeSeconds * 1000
+      const lifetimeMs = (yield* config.current).terminal.lifetime_seconds * 1000
       const stale: Array<string> = []
       for (const [taskId, entry] of [...entries]) {
         const env = yield* Deferred.poll(entry.ready)
@@ -117,7 +116,8 @@ export const EnvironmentsLive: Layer.Layer<Environments, never, TerminalBackend 
       return stale as ReadonlyArray<string>
     })
 
-    const interval = Duration.seconds(TERMINAL_DEFAULTS.sweepIntervalSeconds)
+    // Hermes checks for idle environments once a minute.
+    const interval = Duration.seconds(60)
     const sweepSafely = Effect.catchAllCause(sweep, (cause) => Effect.logWarning("terminal environment sweep failed", cause))
     yield* Effect.forkScoped(Effect.schedule(sweepSafely, Schedule.spaced(interval)))
 

@@ -14,8 +14,6 @@ import { Config } from "../services/Config.js"
 import { ENTRY_SEPARATOR, MemoryStore, MemoryStoreError } from "../services/MemoryStore.js"
 import type { MemoryDrift, MemoryTarget } from "../services/MemoryStore.js"
 
-export const DEFAULT_MEMORY_LIMIT = 2200
-export const DEFAULT_USER_LIMIT = 1375
 const LOCK_WAIT_MS = 10_000
 const STALE_EMPTY_LOCK_MS = 5_000
 
@@ -107,8 +105,8 @@ export const MemoryStoreFiles = Layer.effect(
     const settings = (yield* config.current).memory
     const dir = join(config.home.root, "memories")
     const limits: Record<MemoryTarget, number> = {
-      memory: settings?.memory_char_limit ?? DEFAULT_MEMORY_LIMIT,
-      user: settings?.user_char_limit ?? DEFAULT_USER_LIMIT
+      memory: settings.memory_char_limit,
+      user: settings.user_char_limit
     }
     const files: Record<MemoryTarget, string> = { memory: join(dir, "MEMORY.md"), user: join(dir, "USER.md") }
     const locks: Record<MemoryTarget, Effect.Semaphore> = { memory: yield* Effect.makeSemaphore(1), user: yield* Effect.makeSemaphore(1) }

@@ -146,8 +146,8 @@ export const PluginsLive = Layer.effect(
     const registry = yield* ToolRegistry
     const hooks = yield* Hooks
     const current = yield* config.current
-    const enabled = new Set(current.plugins?.enabled ?? [])
-    const disabled = new Set(current.plugins?.disabled ?? [])
+    const enabled = new Set(current.plugins.enabled)
+    const disabled = new Set(current.plugins.disabled)
     const root = config.home.pluginsDir
     const present = existsSync(root)
       ? readdirSync(root).filter((n) => statSync(join(root, n), { throwIfNoEntry: false })?.isDirectory() === true)
@@ -184,7 +184,7 @@ export const PluginsLive = Layer.effect(
           const pendingHooks: Record<string, (event: never) => unknown> = {}
           const ctx: PluginContext = {
             name,
-            config: current.plugins?.entries?.[name],
+            config: current.plugins.entries[name],
             Schema,
             Effect,
             registerTool: (spec) => void pendingTools.push(toRegisteredTool(name, spec)),

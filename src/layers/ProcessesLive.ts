@@ -40,18 +40,13 @@ export const PROCESS_LIMITS = {
   /** Most processes tracked; the oldest finished ones go first. */
   maxProcesses: 64,
   /** Output carried by a completion notification. */
-  completionOutputChars: 2000,
-  /** Running at once, per task and per runtime, unless `terminal.max_background_per_task` / `terminal.max_background` say otherwise. */
-  maxRunningPerTask: 16,
-  maxRunning: 64
+  completionOutputChars: 2000
 } as const
 
-const capOf = (value: number | undefined, fallback: number): number =>
-  value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback
-
+/** Running at once, per task and per runtime: `terminal.max_background_per_task` / `terminal.max_background`. */
 const runningCaps = (config: HermesConfig) => ({
-  perTask: capOf(config.terminal?.max_background_per_task, PROCESS_LIMITS.maxRunningPerTask),
-  total: capOf(config.terminal?.max_background, PROCESS_LIMITS.maxRunning)
+  perTask: config.terminal.max_background_per_task,
+  total: config.terminal.max_background
 })
 
 /** How much earlier input to a process is judged with each new write. */

@@ -8,7 +8,6 @@ import { ApprovalAudit } from "../services/ApprovalAudit.js"
 import { Approver } from "../services/Approver.js"
 import { Config } from "../services/Config.js"
 import { ToolApprovalDenied, ToolGate } from "../services/ToolGate.js"
-import { APPROVAL_TIMEOUT_SECONDS } from "./approval/ApprovalLive.js"
 
 export const ToolGateApproval = Layer.effect(
   ToolGate,
@@ -35,9 +34,9 @@ export const ToolGateApproval = Layer.effect(
               decidedBy,
               key
             })
-          if ((cfg.command_allowlist ?? []).includes(key)) return yield* record("allowed", "allowlist")
+          if (cfg.command_allowlist.includes(key)) return yield* record("allowed", "allowlist")
           if (sessions.get(sessionKey)?.has(key) === true) return yield* record("allowed", "session")
-          const seconds = cfg.approvals?.timeout_seconds ?? APPROVAL_TIMEOUT_SECONDS
+          const seconds = cfg.approvals.timeout_seconds
           const answer = yield* approver
             .ask({ command: request.tool, description: `${request.tool} (plugin approval rule): ${request.message}`, key, allowPermanent: true, context: request.context })
             .pipe(Effect.timeoutOption(seconds * 1000))
@@ -57,7 +56,7 @@ export const ToolGateApproval = Layer.effect(
           }
           if (choice !== "once") sessions.set(sessionKey, (sessions.get(sessionKey) ?? new Set()).add(key))
           if (choice === "always") {
-            yield* config.set(["command_allowlist"], [...(cfg.command_allowlist ?? []), key]).pipe(Effect.catchAll((e) => Effect.logWarning(e.oneLine)))
+            yield* config.set(["command_allowlist"], [...cfg.command_allowlist, key]).pipe(Effect.catchAll((e) => Effect.logWarning(e.oneLine)))
           }
           yield* record("allowed", via === "non-interactive" || via === "policy" ? "non-interactive" : "human")
         })

@@ -36,14 +36,6 @@ import { executeCall } from "./registry/dispatch.js"
 import { planBatch } from "./registry/planBatch.js"
 import { errorJson } from "./registry/sanitize.js"
 
-export const DEFAULTS = {
-  callTimeoutSeconds: 300,
-  batchTimeoutSeconds: 420,
-  resultChars: 100_000,
-  maxParallel: 8,
-  checkTimeoutSeconds: 5
-} as const
-
 const DEFINITIONS_CACHE_MAX = 8
 
 /** realpath when the path exists, else the lexical absolute path (the planner only compares). */
@@ -84,17 +76,18 @@ export const makeToolRegistryLive = (defaults?: ToolsetSelection) => Layer.effec
     }
 
     const tuning = Effect.map(config.current, (c) => ({
-      callTimeoutMs: (c.tools?.call_timeout_seconds ?? DEFAULTS.callTimeoutSeconds) * 1000,
-      batchTimeoutMs: (c.tools?.batch_timeout_seconds ?? DEFAULTS.batchTimeoutSeconds) * 1000,
-      resultChars: c.tools?.result_size_chars ?? DEFAULTS.resultChars,
-      maxParallel: Math.max(1, c.tools?.max_parallel ?? DEFAULTS.maxParallel)
+      callTimeoutMs: c.tools.call_timeout_seconds * 1000,
+      batchTimeoutMs: c.tools.batch_timeout_seconds * 1000,
+      resultChars: c.tools.result_size_chars,
+      maxParallel: Math.max(1, c.tools.max_parallel)
     }))
-    let checkTimeoutMs: number = DEFAULTS.checkTimeoutSeconds * 1000
+    // Read once at startup, as before (probes are cached across config changes).
+    const checkTimeoutMs = (yield* config.current).tools.check_timeout_seconds * 1000
     const availabilityCache = makeAvailabilityCache(() => checkTimeoutMs)
 
     const pluginMayOverride = (source: ToolSource) =>
       Effect.map(config.current, (c) =>
-        source.kind !== "plugin" || c.plugins?.entries?.[source.plugin]?.allow_tool_override === true
+        source.kind !== "plugin" || c.plugins.entries[source.plugin]?.allow_tool_override === true
       )
 
     const register: ToolRegistryService["register"] = (tool) =>
@@ -295,10 +288,6 @@ export const makeToolRegistryLive = (defaults?: ToolsetSelection) => Layer.effec
           }
         })
       }).pipe(Effect.withSpan("ToolRegistry.executeBatch", { attributes: { calls: calls.length } }))
-
-    const initial = yield* config.current
-    const seconds = initial.tools?.["check_timeout_seconds"]
-    if (typeof seconds === "number" && seconds > 0) checkTimeoutMs = seconds * 1000
 
     return ToolRegistry.of({
       register,

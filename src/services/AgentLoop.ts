@@ -12,13 +12,14 @@
  */
 import { Context, Data, FiberRef } from "effect"
 import type { Effect } from "effect"
+import { CONFIG_DEFAULTS } from "./Config.js"
 import type { CallStatus } from "./Hooks.js"
 import type { AssistantMessage, ChatMessage, ModelError, ToolCallRequest } from "./Model.js"
 import type { SessionNotFound, SessionStoreError } from "./SessionStore.js"
 import type { ToolsetSelection } from "./ToolRegistry.js"
 
-/** Model calls per run unless `agent.max_turns` or the request says otherwise (Hermes' default). */
-export const DEFAULT_MAX_ITERATIONS = 90
+/** Model calls per run unless `agent.max_turns` or the request says otherwise (Hermes' default, from the Config schema). */
+export const DEFAULT_MAX_ITERATIONS = CONFIG_DEFAULTS.agent.max_turns
 
 /** Turns in a row with calls that cannot run (unknown tool, arguments that are not JSON) before the run stops. */
 export const MAX_INVALID_TOOL_RETRIES = 3

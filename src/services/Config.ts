@@ -4,34 +4,84 @@
  * Known sections are decoded with effect/Schema; unknown keys are kept (every
  * struct has a string index signature) so a file shared with other tools or
  * written by a newer version loses nothing when we write it back.
+ *
+ * Every default lives here and nowhere else: decoding fills in absent keys (and
+ * replaces out-of-range numbers the way Hermes does), so readers get plain typed
+ * values. Defaults exist only in the decoded value; writes edit the YAML document,
+ * so they never reach the user's file.
  */
-import { Context, Schema } from "effect"
+import { Context, Option, Schema } from "effect"
 import type { Effect } from "effect"
 
 const Extra = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+/** An optional key that decodes to `value` when absent. */
+const withDefault = <A, I>(schema: Schema.Schema<A, I>, value: A) =>
+  Schema.optionalWith(schema, { default: () => value })
+
+/** A section that decodes as if written empty when absent, so its own defaults apply. */
+const section = <A, I>(schema: Schema.Schema<A, I>) =>
+  Schema.optionalWith(schema, { default: () => Schema.decodeUnknownSync(schema)({}) })
+
+/** A number normalised on decode (a value out of range is replaced, never refused). */
+const normalised = (normalise: (value: number) => number) =>
+  Schema.transform(Schema.Number, Schema.Number, { strict: true, decode: normalise, encode: (value) => value })
+
+const finite = (value: number) => Number.isFinite(value)
+
+/** A positive number; anything else (0, negative, NaN) reads as the default. */
+const positive = (fallback: number, max = Infinity) =>
+  withDefault(normalised((v) => Math.min(finite(v) && v > 0 ? v : fallback, max)), fallback)
+
+/** A count ≥ `min`, rounded down; anything smaller reads as the default. */
+const count = (fallback: number, min = 1) =>
+  withDefault(normalised((v) => (finite(v) && v >= min ? Math.floor(v) : fallback)), fallback)
+
+/** A count rounded down and raised to at least `floor`; a non-finite value reads as the default. */
+const atLeast = (floor: number, fallback: number) =>
+  withDefault(normalised((v) => (finite(v) ? Math.max(floor, Math.floor(v)) : fallback)), fallback)
+
+/** An integer in [min, max]; anything else reads as the default. */
+const integer = (fallback: number, min: number, max = Infinity) =>
+  withDefault(normalised((v) => (Number.isInteger(v) && v >= min && v <= max ? v : fallback)), fallback)
+
+/** A string trimmed on decode; blank reads as the default. */
+const nonBlank = (fallback: string) =>
+  withDefault(
+    Schema.transform(Schema.String, Schema.String, {
+      strict: true,
+      decode: (v) => (v.trim() === "" ? fallback : v.trim()),
+      encode: (v) => v
+    }),
+    fallback
+  )
 
 /** A list given either as a YAML sequence or as a comma-separated string. */
 const NameList = Schema.Array(Schema.String)
 
 export const ToolsSection = Schema.Struct({
   /** Per-call timeout for one tool handler, seconds (tools may set their own). */
-  call_timeout_seconds: Schema.optional(Schema.Number),
+  call_timeout_seconds: withDefault(Schema.Number, 300),
   /** Timeout for one whole batch of calls from a model turn, seconds (≤0 disables). */
-  batch_timeout_seconds: Schema.optional(Schema.Number),
+  batch_timeout_seconds: withDefault(Schema.Number, 420),
   /** Results longer than this many characters are persisted and previewed. */
-  result_size_chars: Schema.optional(Schema.Number),
-  /** Most tool calls running at once in one batch. */
-  max_parallel: Schema.optional(Schema.Number)
+  result_size_chars: withDefault(Schema.Number, 100_000),
+  /** Most tool calls running at once in one batch (at least 1 is used). */
+  max_parallel: withDefault(Schema.Number, 8),
+  /** Seconds one tool availability probe may take. */
+  check_timeout_seconds: positive(5)
 }, Extra)
 
+/** `plugins.entries.<name>:` handed to the plugin as written, so no defaults are added here. */
 export const PluginEntry = Schema.Struct({
+  /** The plugin may replace or remove tools it does not own (only `true` allows it). */
   allow_tool_override: Schema.optional(Schema.Boolean)
 }, Extra)
 
 export const PluginsSection = Schema.Struct({
-  enabled: Schema.optional(NameList),
-  disabled: Schema.optional(NameList),
-  entries: Schema.optional(Schema.Record({ key: Schema.String, value: PluginEntry }))
+  enabled: withDefault(NameList, []),
+  disabled: withDefault(NameList, []),
+  entries: withDefault(Schema.Record({ key: Schema.String, value: PluginEntry }), {})
 }, Extra)
 
 /**
@@ -41,59 +91,69 @@ export const PluginsSection = Schema.Struct({
  */
 export const TERMINAL_BACKENDS = ["local", "sandbox", "ssh", "container", "docker", "podman"] as const
 
-/** A backend name, refused at decode when nothing would run it (not later as "unavailable"). */
-const TerminalBackendName = Schema.String.pipe(
-  Schema.filter((name) =>
-    (TERMINAL_BACKENDS as ReadonlyArray<string>).includes(name.trim().toLowerCase()) ||
-    `unknown terminal backend ${JSON.stringify(name)}; allowed: ${TERMINAL_BACKENDS.join(", ")}`
-  )
+/** A backend name, refused at decode when nothing would run it (not later as "unavailable"); read trimmed and lower-case. */
+const TerminalBackendName = Schema.transform(
+  Schema.String.pipe(
+    Schema.filter((name) =>
+      (TERMINAL_BACKENDS as ReadonlyArray<string>).includes(name.trim().toLowerCase()) ||
+      `unknown terminal backend ${JSON.stringify(name)}; allowed: ${TERMINAL_BACKENDS.join(", ")}`
+    )
+  ),
+  Schema.String,
+  { strict: true, decode: (name) => name.trim().toLowerCase(), encode: (name) => name }
 )
 
+/** The most a foreground command may run, seconds; `terminal.timeout` and per-call timeouts are capped here. */
+export const MAX_FOREGROUND_TIMEOUT_SECONDS = 600
+
 /** `terminal:` — the shell backends (Hermes' `terminal.*` keys where they exist). */
-export const TerminalSection = Schema.Struct({
+const TerminalKeys = Schema.Struct({
   /** local | sandbox | ssh | container (docker, podman: the container backend with that CLI). */
-  backend: Schema.optional(TerminalBackendName),
-  /** Starting directory for new environments ("." / "auto" / "cwd" = the process cwd). */
-  cwd: Schema.optional(Schema.String),
-  /** Default foreground timeout in seconds (capped at 600). */
-  timeout: Schema.optional(Schema.Number),
+  backend: withDefault(TerminalBackendName, "local"),
+  /** Starting directory for new environments ("." / "auto" / "cwd" = the process cwd, read as unset, as Hermes does). */
+  cwd: Schema.optionalToOptional(Schema.String, Schema.String, {
+    decode: Option.filter((cwd) => !["", ".", "auto", "cwd"].includes(cwd)),
+    encode: (cwd) => cwd
+  }),
+  /** Default foreground timeout in seconds (capped at MAX_FOREGROUND_TIMEOUT_SECONDS). */
+  timeout: positive(180, MAX_FOREGROUND_TIMEOUT_SECONDS),
   /** Idle seconds before an environment without background processes is torn down. */
-  lifetime_seconds: Schema.optional(Schema.Number),
+  lifetime_seconds: positive(300),
   /** Variable names passed to commands even though they look like credentials. */
-  env_passthrough: Schema.optional(NameList),
+  env_passthrough: withDefault(NameList, []),
   /** Give the bubblewrap sandbox network access. */
-  sandbox_network: Schema.optional(Schema.Boolean),
+  sandbox_network: withDefault(Schema.Boolean, false),
   /** Where sandbox workspaces live (default: the home's workspace dir). */
   sandbox_dir: Schema.optional(Schema.String),
   /** ssh backend: the host (required), user (default: ssh's own), port (22) and private key file. */
   ssh_host: Schema.optional(Schema.String),
   ssh_user: Schema.optional(Schema.String),
-  ssh_port: Schema.optional(Schema.Number),
+  ssh_port: integer(22, 1, 65535),
   ssh_key: Schema.optional(Schema.String),
   /** ssh backend: remote starting directory (default: the remote user's home). */
   ssh_cwd: Schema.optional(Schema.String),
   /** ssh backend: extra `-o Key=Value` options (they win over the defaults, e.g. `StrictHostKeyChecking=yes`). */
-  ssh_options: Schema.optional(NameList),
+  ssh_options: withDefault(NameList, []),
   /** ssh backend: local variables exported on the remote side (with `env_passthrough`). */
-  ssh_forward_env: Schema.optional(NameList),
+  ssh_forward_env: withDefault(NameList, []),
   /** ssh backend: sessions one connection carries (sshd MaxSessions, default 10); more get their own connection. */
-  ssh_max_sessions: Schema.optional(Schema.Number),
+  ssh_max_sessions: integer(10, 1),
   /** container backend: `docker` or `podman` (a name or a path; default: the first that answers). */
   container_cli: Schema.optional(Schema.String),
   /** container backend: image (default Hermes' `nikolaik/python-nodejs:python3.11-nodejs20`). */
-  container_image: Schema.optional(Schema.String),
+  container_image: nonBlank("nikolaik/python-nodejs:python3.11-nodejs20"),
   /** container backend: starting directory inside the container (default /workspace, a tmpfs). */
-  container_cwd: Schema.optional(Schema.String),
+  container_cwd: nonBlank("/workspace"),
   /** container backend: network access (default false: `--network none`). */
-  container_network: Schema.optional(Schema.Boolean),
+  container_network: withDefault(Schema.Boolean, false),
   /** container backend: `source:target[:options]` mounts; a host path makes the backend not isolated. */
-  container_volumes: Schema.optional(NameList),
+  container_volumes: withDefault(NameList, []),
   /** container backend: variables set in the container. */
-  container_env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+  container_env: withDefault(Schema.Record({ key: Schema.String, value: Schema.String }), {}),
   /** container backend: local variables exported inside the container (with `env_passthrough`). */
-  container_forward_env: Schema.optional(NameList),
+  container_forward_env: withDefault(NameList, []),
   /** container backend: extra `run` arguments, appended before the image. */
-  container_extra_args: Schema.optional(NameList),
+  container_extra_args: withDefault(NameList, []),
   /** container backend: OCI runtime (e.g. runc); podman takes it as a global flag, docker as a `run` flag. */
   container_runtime: Schema.optional(Schema.String),
   /** container backend: CPU limit (`--cpus`) and memory limit in MB (`--memory`); unset = no limit. */
@@ -103,14 +163,53 @@ export const TerminalSection = Schema.Struct({
    * Mount the runtime's home read-only for commands where the backend can (local with bubblewrap
    * installed, sandbox, container). Default true.
    */
-  protect_home: Schema.optional(Schema.Boolean),
+  protect_home: withDefault(Schema.Boolean, true),
   /** Background processes one task may have running at once (default 16). */
-  max_background_per_task: Schema.optional(Schema.Number),
+  max_background_per_task: count(16),
   /** Background processes the whole runtime may have running at once (default 64). */
-  max_background: Schema.optional(Schema.Number),
+  max_background: count(64),
   /** sandbox backend: host directories under a home (/root, /home/…) made visible read-only; homes are hidden otherwise. */
-  sandbox_home_binds: Schema.optional(NameList)
+  sandbox_home_binds: withDefault(NameList, [])
 }, Extra)
+
+const strings = (value: unknown): ReadonlyArray<string> | undefined =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : undefined
+
+const stringRecord = (value: unknown): Readonly<Record<string, string>> | undefined => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[k] = String(v)
+  }
+  return out
+}
+
+const isBlank = (value: unknown): boolean => typeof value !== "string" || value.trim() === ""
+
+/**
+ * Hermes' `docker_*` keys (image, volumes, env, forward_env, network, extra_args) stand in for
+ * an absent `container_*` key, so a Hermes config.yaml keeps working; then the defaults apply.
+ */
+const withDockerFallbacks = (raw: { readonly [key: string]: unknown }): { readonly [key: string]: unknown } => {
+  const out: Record<string, unknown> = { ...raw }
+  const image = raw["docker_image"]
+  if (isBlank(raw["container_image"]) && typeof image === "string" && !isBlank(image)) out["container_image"] = image
+  if (raw["container_network"] === undefined && typeof raw["docker_network"] === "boolean") out["container_network"] = raw["docker_network"]
+  const lists = [["container_volumes", "docker_volumes"], ["container_forward_env", "docker_forward_env"], ["container_extra_args", "docker_extra_args"]]
+  for (const [key, docker] of lists) {
+    const list = strings(raw[docker!])
+    if (raw[key!] === undefined && list !== undefined) out[key!] = list
+  }
+  const env = stringRecord(raw["docker_env"])
+  if (raw["container_env"] === undefined && env !== undefined) out["container_env"] = env
+  return out
+}
+
+export const TerminalSection = Schema.transform(Extra, TerminalKeys, {
+  strict: false,
+  decode: withDockerFallbacks,
+  encode: (keys) => keys
+})
 
 /** One ordered policy rule: the strictest matching rule wins (deny > ask > allow). */
 export const ApprovalRule = Schema.Struct({
@@ -127,58 +226,58 @@ export const ApprovalRule = Schema.Struct({
 
 export const ApprovalsSection = Schema.Struct({
   /** manual | smart | off; YAML `off` unquoted decodes as `false`. Validated by the Approval layer. */
-  mode: Schema.optional(Schema.Union(Schema.String, Schema.Boolean)),
+  mode: withDefault(Schema.Union(Schema.String, Schema.Boolean), "manual"),
   /** What a run with nobody to ask does with a command that needs approval: deny (default) or allow. */
-  non_interactive: Schema.optional(Schema.String),
-  /** Seconds a human has to answer before the answer is no. */
-  timeout_seconds: Schema.optional(Schema.Number),
+  non_interactive: withDefault(Schema.String, "deny"),
+  /** Seconds a human has to answer before the answer is no (default 60). */
+  timeout_seconds: withDefault(Schema.Number, 60),
   /** Globs that always block (checked on every backend). */
-  deny: Schema.optional(NameList),
-  rules: Schema.optional(Schema.Array(ApprovalRule)),
+  deny: withDefault(NameList, []),
+  rules: withDefault(Schema.Array(ApprovalRule), []),
   /** Skip non-hardline prompts on backends that declare full isolation (default true). */
-  isolated_skip: Schema.optional(Schema.Boolean)
+  isolated_skip: withDefault(Schema.Boolean, true)
 }, Extra)
 
 /** `mcp_servers.<name>.tools:` which of the server's tools register. */
 export const McpToolsFilter = Schema.Struct({
   /** Only these tools (server names or `*` globs); wins over `exclude`. */
   include: Schema.optional(NameList),
-  exclude: Schema.optional(NameList),
+  exclude: withDefault(NameList, []),
   /** Register list_resources/read_resource when the server offers resources (default true). */
-  resources: Schema.optional(Schema.Boolean),
+  resources: withDefault(Schema.Boolean, true),
   /** Register list_prompts/get_prompt when the server offers prompts (default true). */
-  prompts: Schema.optional(Schema.Boolean)
+  prompts: withDefault(Schema.Boolean, true)
 }, Extra)
 
 /** `mcp_servers.<name>:` one MCP server, stdio (`command`) or Streamable HTTP (`url`). Hermes' keys. */
 export const McpServerEntry = Schema.Struct({
   command: Schema.optional(Schema.String),
-  args: Schema.optional(Schema.Array(Schema.Union(Schema.String, Schema.Number))),
+  args: withDefault(Schema.Array(Schema.Union(Schema.String, Schema.Number)), []),
   /** Added to the filtered environment the stdio server gets. */
-  env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number, Schema.Boolean) })),
+  env: withDefault(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number, Schema.Boolean) }), {}),
   cwd: Schema.optional(Schema.String),
   url: Schema.optional(Schema.String),
-  headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+  headers: withDefault(Schema.Record({ key: Schema.String, value: Schema.String }), {}),
   /** stdio | http (default: from `command` / `url`). */
   transport: Schema.optional(Schema.String),
-  enabled: Schema.optional(Schema.Boolean),
+  enabled: withDefault(Schema.Boolean, true),
   /** Seconds one tool call may take (default 300). */
-  timeout: Schema.optional(Schema.Number),
+  timeout: positive(300),
   /** Seconds to start and initialize (default 60). */
-  connect_timeout: Schema.optional(Schema.Number),
-  tools: Schema.optional(McpToolsFilter),
+  connect_timeout: positive(60),
+  tools: section(McpToolsFilter),
   /** The server's tools may run in parallel with other parallel-safe calls. */
-  supports_parallel_tool_calls: Schema.optional(Schema.Boolean)
+  supports_parallel_tool_calls: withDefault(Schema.Boolean, false)
 }, Extra)
 
 /** `files:` — the file tools (read_file, write_file, patch, search_files). */
 export const FilesSection = Schema.Struct({
   /** When set, write_file and patch may only write inside these directories (`~` allowed). */
-  write_roots: Schema.optional(NameList),
+  write_roots: withDefault(NameList, []),
   /** Characters one read_file result may hold before it is cut on a line boundary (default 100000). */
-  read_max_chars: Schema.optional(Schema.Number),
+  read_max_chars: count(100_000, Number.MIN_VALUE),
   /** search_files engine: auto (ripgrep in the environment when present), rg, or builtin. */
-  search_engine: Schema.optional(Schema.Literal("auto", "rg", "builtin"))
+  search_engine: withDefault(Schema.Literal("auto", "rg", "builtin"), "auto")
 }, Extra)
 
 /** `model:` — the language model the agent loop talks to (layers in src/layers/model/). */
@@ -195,53 +294,60 @@ export const ModelSection = Schema.Struct({
   /** JSONL script of assistant turns for `provider: scripted` (relative to the current directory). */
   script: Schema.optional(Schema.String),
   /** Seconds to wait for an answer, or for the next chunk of a stream (default 300). */
-  timeout_seconds: Schema.optional(Schema.Number),
+  timeout_seconds: positive(300),
   /** Retries after 429, 5xx, timeouts and network failures (default 3). */
-  max_retries: Schema.optional(Schema.Number),
+  max_retries: count(3, 0),
   /** First retry delay in seconds, doubled on each retry (default 1). */
-  retry_base_seconds: Schema.optional(Schema.Number),
+  retry_base_seconds: positive(1),
   /** Longest wait before a retry, Retry-After included (default 60). */
-  retry_max_seconds: Schema.optional(Schema.Number),
+  retry_max_seconds: positive(60),
   temperature: Schema.optional(Schema.Number),
   max_tokens: Schema.optional(Schema.Number),
   /** Extra request headers (e.g. OpenRouter's HTTP-Referer). */
   headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
 }, Extra)
 
+/** A bare model name: the section `{name}`. */
+const ModelFromName = Schema.transform(Schema.String, ModelSection, {
+  strict: true,
+  decode: (name) => ({ name }),
+  encode: (section) => section.name ?? ""
+})
+
 /** `sessions:` — the state database (`state.db`) behind sessions, todo lists and the approval audit. */
 export const SessionsSection = Schema.Struct({
   /** How long a write waits for another process's transaction, milliseconds (default 5000). */
-  busy_timeout_ms: Schema.optional(Schema.Number),
+  busy_timeout_ms: withDefault(Schema.Number, 5000),
   /** normal (default; survives a killed process) | full (also survives power loss; slower commits). */
-  synchronous: Schema.optional(Schema.Literal("normal", "full"))
+  synchronous: withDefault(Schema.Literal("normal", "full"), "normal")
 }, Extra)
 
 /** `memory:` — the memory tool's two stores (Hermes' keys). */
 export const MemorySection = Schema.Struct({
   /** Characters in MEMORY.md, entries and separators included (default 2200). */
-  memory_char_limit: Schema.optional(Schema.Number),
+  memory_char_limit: withDefault(Schema.Number, 2200),
   /** Characters in USER.md (default 1375). */
-  user_char_limit: Schema.optional(Schema.Number)
+  user_char_limit: withDefault(Schema.Number, 1375)
 }, Extra)
 
 /** `skills:` — skill documents (Hermes' keys, plus the install guard's trust settings). */
 export const SkillsSection = Schema.Struct({
   /** More skill roots, read-only here (`~` and `${VAR}` expanded; relative to the home). */
-  external_dirs: Schema.optional(Schema.Union(Schema.String, NameList)),
+  external_dirs: withDefault(Schema.Union(Schema.String, NameList), []),
   /** Skill names hidden from skills_list and refused by skill_view. */
-  disabled: Schema.optional(NameList),
+  disabled: withDefault(NameList, []),
   /** Scan what skill_manage writes with the guard, as an agent-created skill (default false). */
-  guard_agent_created: Schema.optional(Schema.Boolean),
+  guard_agent_created: withDefault(Schema.Boolean, false),
   /** Sources (`owner/repo` ids) and folders whose skills install as trusted: caution allowed, dangerous blocked. */
-  trusted_sources: Schema.optional(NameList),
+  trusted_sources: withDefault(NameList, []),
   /** Seed and update the bundled skills on first use (default true). */
-  seed_bundled: Schema.optional(Schema.Boolean)
+  seed_bundled: withDefault(Schema.Boolean, true)
 }, Extra)
 
 /** `agent:` — the agent loop (Hermes' keys). */
 export const AgentSection = Schema.Struct({
   /** Model calls one run may make (default 90); warnings at 70% and 90%. */
-  max_turns: Schema.optional(Schema.Number),
+  max_turns: count(90),
   /** Text appended to the system prompt of new sessions. */
   system_prompt: Schema.optional(Schema.String)
 }, Extra)
@@ -249,38 +355,44 @@ export const AgentSection = Schema.Struct({
 /** `delegation:` — `delegate_task` subagents (Hermes' keys). */
 export const DelegationSection = Schema.Struct({
   /** How deep delegation may nest: 1 (default) = children cannot delegate. */
-  max_spawn_depth: Schema.optional(Schema.Number),
+  max_spawn_depth: atLeast(1, 1),
   /** Tasks one delegate_task call may run at once (default 3; more are refused). */
-  max_concurrent_children: Schema.optional(Schema.Number),
+  max_concurrent_children: atLeast(1, 3),
   /** Model calls per child (default 50). */
-  max_iterations: Schema.optional(Schema.Number),
+  max_iterations: atLeast(1, 50),
   /** Seconds a child may run; 0 (default) = no limit, else at least 30. */
-  child_timeout_seconds: Schema.optional(Schema.Number),
+  child_timeout_seconds: withDefault(normalised((v) => (finite(v) && v > 0 ? Math.max(30, v) : 0)), 0),
   /** Characters of a child's summary returned to the parent (default 24000). */
-  summary_max_chars: Schema.optional(Schema.Number)
+  summary_max_chars: atLeast(100, 24_000)
 }, Extra)
 
 export const HermesConfigSchema = Schema.Struct({
   /** Toolsets enabled when the caller names none (default: hermes-cli). */
   toolsets: Schema.optional(NameList),
-  disabled_toolsets: Schema.optional(NameList),
-  tools: Schema.optional(ToolsSection),
-  plugins: Schema.optional(PluginsSection),
-  approvals: Schema.optional(ApprovalsSection),
-  command_allowlist: Schema.optional(NameList),
-  terminal: Schema.optional(TerminalSection),
-  sessions: Schema.optional(SessionsSection),
-  memory: Schema.optional(MemorySection),
-  mcp_servers: Schema.optional(Schema.Record({ key: Schema.String, value: McpServerEntry })),
-  files: Schema.optional(FilesSection),
-  skills: Schema.optional(SkillsSection),
-  /** A model name alone, or the `model:` section. */
-  model: Schema.optional(Schema.Union(Schema.String, ModelSection)),
-  agent: Schema.optional(AgentSection),
-  delegation: Schema.optional(DelegationSection)
+  disabled_toolsets: withDefault(NameList, []),
+  tools: section(ToolsSection),
+  plugins: section(PluginsSection),
+  approvals: section(ApprovalsSection),
+  command_allowlist: withDefault(NameList, []),
+  terminal: section(TerminalSection),
+  sessions: section(SessionsSection),
+  memory: section(MemorySection),
+  mcp_servers: withDefault(Schema.Record({ key: Schema.String, value: McpServerEntry }), {}),
+  files: section(FilesSection),
+  skills: section(SkillsSection),
+  /** A model name alone (read as `{name}`), or the `model:` section; absent = no model configured. */
+  model: Schema.optional(Schema.Union(ModelFromName, ModelSection)),
+  agent: section(AgentSection),
+  delegation: section(DelegationSection)
 }, Extra)
 
+/** The config as readers see it: every default applied. */
 export type HermesConfig = typeof HermesConfigSchema.Type
+/** The config as written in the file (or given to ConfigTest): every key optional. */
+export type HermesConfigInput = typeof HermesConfigSchema.Encoded
+
+/** What an empty config.yaml means (e.g. for tool descriptions written before any config is read). */
+export const CONFIG_DEFAULTS: HermesConfig = Schema.decodeUnknownSync(HermesConfigSchema)({})
 
 /** Where the runtime keeps its files. */
 export interface HermesHome {

@@ -8,16 +8,17 @@
  */
 import { Context, Schema } from "effect"
 import type { Effect } from "effect"
+import { CONFIG_DEFAULTS, MAX_FOREGROUND_TIMEOUT_SECONDS } from "./Config.js"
 import type { ApprovalGranted, CodeLanguage, CommandDenied, CommandPath } from "./Approval.js"
 import type { ApprovedCommand, TerminalEnvironment, TerminalError } from "./TerminalBackend.js"
 import type { ToolCallContext } from "./ToolContext.js"
 
 /** Fixed limits the terminal tools state in their schemas and dispatch timeouts. */
 export const SHELL_LIMITS = {
-  /** `terminal.timeout` when not set. */
-  defaultTimeoutSeconds: 180,
+  /** `terminal.timeout` when not set (the Config schema's default). */
+  defaultTimeoutSeconds: CONFIG_DEFAULTS.terminal.timeout,
   /** No foreground command (or `process wait`) runs longer. */
-  maxForegroundTimeoutSeconds: 600
+  maxForegroundTimeoutSeconds: MAX_FOREGROUND_TIMEOUT_SECONDS
 } as const
 
 /** The `terminal` settings tools read, defaults applied. */

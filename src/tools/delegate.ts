@@ -16,7 +16,7 @@
 import { Clock, Duration, Effect, FiberRef, Layer, Option, Schema } from "effect"
 import { AgentLoop, CurrentAgentRun } from "../services/AgentLoop.js"
 import type { AgentResult, AgentRunInfo } from "../services/AgentLoop.js"
-import { Config } from "../services/Config.js"
+import { Config, CONFIG_DEFAULTS } from "../services/Config.js"
 import type { HermesConfig } from "../services/Config.js"
 import { registerTool } from "../layers/registry/provideTool.js"
 import { defineTool } from "./defineTool.js"
@@ -28,29 +28,8 @@ export class DelegationRefused extends Schema.TaggedError<DelegationRefused>()("
 /** Tools a child never gets (Hermes' list). */
 export const DELEGATE_BLOCKED_TOOLS: ReadonlyArray<string> = ["delegate_task", "clarify", "memory", "send_message", "execute_code"]
 
-export interface DelegationSettings {
-  readonly maxSpawnDepth: number
-  readonly maxConcurrentChildren: number
-  readonly maxIterations: number
-  /** 0 = no limit. */
-  readonly childTimeoutSeconds: number
-  readonly summaryMaxChars: number
-}
-
-const atLeast = (value: number | undefined, floor: number, fallback: number) =>
-  value === undefined || !Number.isFinite(value) ? fallback : Math.max(floor, Math.floor(value))
-
-export const delegationSettings = (config: HermesConfig): DelegationSettings => {
-  const d = config.delegation ?? {}
-  const timeout = d.child_timeout_seconds
-  return {
-    maxSpawnDepth: atLeast(d.max_spawn_depth, 1, 1),
-    maxConcurrentChildren: atLeast(d.max_concurrent_children, 1, 3),
-    maxIterations: atLeast(d.max_iterations, 1, 50),
-    childTimeoutSeconds: timeout === undefined || !Number.isFinite(timeout) || timeout <= 0 ? 0 : Math.max(30, timeout),
-    summaryMaxChars: atLeast(d.summary_max_chars, 100, 24_000)
-  }
-}
+/** `delegation:` with its defaults and floors applied by the Config schema. */
+export type DelegationSettings = HermesConfig["delegation"]
 
 const Toolsets = Schema.NullOr(Schema.Array(Schema.String))
 
@@ -78,10 +57,10 @@ export const DelegateParameters = Schema.Struct({
 
 const description = (s: DelegationSettings) =>
   "Hand work to subagents that run in their own context and return only a summary, so intermediate tool output never fills " +
-  "your context. Give either `goal` (one task) or `tasks` (up to " + s.maxConcurrentChildren + " tasks run in parallel; results " +
+  "your context. Give either `goal` (one task) or `tasks` (up to " + s.max_concurrent_children + " tasks run in parallel; results " +
   "come back together, one entry per task). Subagents share your terminal environment and working directory, but know nothing " +
   "of this conversation: put file paths, errors and constraints in `context`. They cannot ask the user questions, cannot use " +
-  "memory, and " + (s.maxSpawnDepth > 1 ? `may delegate further down to depth ${s.maxSpawnDepth}.` : "cannot delegate further.") +
+  "memory, and " + (s.max_spawn_depth > 1 ? `may delegate further down to depth ${s.max_spawn_depth}.` : "cannot delegate further.") +
   " Their summaries are their own reports: check side effects that matter (files written, commands run) yourself. Use it for " +
   "reasoning-heavy subtasks or parallel independent work, not for a single tool call."
 
@@ -146,9 +125,9 @@ const runChild = (agent: typeof AgentLoop.Service, parent: AgentRunInfo, setting
       cwd: parent.cwd,
       toolsets: task.toolsets === undefined ? parent.toolsets : { enabled: task.toolsets },
       onlyTools: parent.tools,
-      excludeTools: childDepth < settings.maxSpawnDepth ? DELEGATE_BLOCKED_TOOLS.filter((t) => t !== "delegate_task") : DELEGATE_BLOCKED_TOOLS,
+      excludeTools: childDepth < settings.max_spawn_depth ? DELEGATE_BLOCKED_TOOLS.filter((t) => t !== "delegate_task") : DELEGATE_BLOCKED_TOOLS,
       model: parent.model,
-      maxIterations: settings.maxIterations,
+      maxIterations: settings.max_iterations,
       systemPrompt: childSystemPrompt(task.goal, task.context, parent.cwd),
       depth: childDepth,
       nonInteractive: true,
@@ -158,7 +137,7 @@ const runChild = (agent: typeof AgentLoop.Service, parent: AgentRunInfo, setting
           else if (event._tag === "ModelResponded") apiCalls++
         })
     })
-    const limited = settings.childTimeoutSeconds > 0 ? Effect.timeoutOption(run, Duration.seconds(settings.childTimeoutSeconds)) : Effect.map(run, Option.some)
+    const limited = settings.child_timeout_seconds > 0 ? Effect.timeoutOption(run, Duration.seconds(settings.child_timeout_seconds)) : Effect.map(run, Option.some)
     const exit = yield* Effect.either(limited)
     const duration = seconds((yield* Clock.currentTimeMillis) - started)
     const base = { task_index: index, session_id: sessionId ?? null, api_calls: apiCalls, duration_seconds: duration }
@@ -170,7 +149,7 @@ const runChild = (agent: typeof AgentLoop.Service, parent: AgentRunInfo, setting
         ...base,
         status: "timeout",
         summary: null,
-        error: `Subagent timed out after ${settings.childTimeoutSeconds}s with ${apiCalls} API call(s) completed.`,
+        error: `Subagent timed out after ${settings.child_timeout_seconds}s with ${apiCalls} API call(s) completed.`,
         exit_reason: "timeout"
       }
     }
@@ -180,7 +159,7 @@ const runChild = (agent: typeof AgentLoop.Service, parent: AgentRunInfo, setting
     return {
       ...base,
       status: summary.length > 0 ? "completed" : "failed",
-      summary: summary.length > 0 ? capSummary(summary, settings.summaryMaxChars) : null,
+      summary: summary.length > 0 ? capSummary(summary, settings.summary_max_chars) : null,
       ...(summary.length > 0 ? {} : { error: "Subagent did not produce a response." }),
       exit_reason: exitReason,
       api_calls: result.iterations,
@@ -192,29 +171,29 @@ export const delegateTool = defineTool({
   name: "delegate_task",
   toolset: "delegation",
   emoji: "🔀",
-  description: description(delegationSettings({})),
+  description: description(CONFIG_DEFAULTS.delegation),
   parameters: DelegateParameters,
   // Children have their own limits (iterations, child_timeout_seconds); the per-call timeout would cut them short.
   timeout: Duration.infinity,
   dynamicSchema: Effect.map(Config, (config) => config.current).pipe(
     Effect.flatten,
-    Effect.map((c) => ({ description: description(delegationSettings(c)) }))
+    Effect.map((c) => ({ description: description(c.delegation) }))
   ),
   handler: Effect.fn("delegate_task")(function*(args) {
     const parent = yield* FiberRef.get(CurrentAgentRun)
     if (parent === undefined) return yield* new DelegationRefused({ message: "delegate_task requires a parent agent context." })
-    const settings = delegationSettings(yield* Effect.flatMap(Config, (c) => c.current))
-    if (parent.depth >= settings.maxSpawnDepth) {
+    const settings = (yield* Effect.flatMap(Config, (c) => c.current)).delegation
+    if (parent.depth >= settings.max_spawn_depth) {
       return yield* new DelegationRefused({
-        message: `Delegation depth limit reached (depth=${parent.depth}, max_spawn_depth=${settings.maxSpawnDepth}). ` +
+        message: `Delegation depth limit reached (depth=${parent.depth}, max_spawn_depth=${settings.max_spawn_depth}). ` +
           "Raise delegation.max_spawn_depth in config.yaml if deeper nesting is required."
       })
     }
-    const tasks = yield* taskList(args, settings.maxConcurrentChildren)
+    const tasks = yield* taskList(args, settings.max_concurrent_children)
     const agent = yield* AgentLoop
     const started = yield* Clock.currentTimeMillis
     const results = yield* Effect.forEach(tasks, (task, i) => runChild(agent, parent, settings, task, i), {
-      concurrency: settings.maxConcurrentChildren
+      concurrency: settings.max_concurrent_children
     })
     return { results, total_duration_seconds: seconds((yield* Clock.currentTimeMillis) - started) }
   })

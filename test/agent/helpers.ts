@@ -6,7 +6,7 @@ import { registerTool } from "../../src/layers/registry/provideTool.js"
 import type { RuntimeOptions } from "../../src/layers/HermesRuntime.js"
 import { AgentLoop } from "../../src/services/AgentLoop.js"
 import type { AgentEvent, AgentRequest } from "../../src/services/AgentLoop.js"
-import type { HermesConfig } from "../../src/services/Config.js"
+import type { HermesConfigInput } from "../../src/services/Config.js"
 import type { ModelRequest } from "../../src/services/Model.js"
 import { Processes } from "../../src/services/Processes.js"
 import { ToolContext } from "../../src/services/ToolContext.js"
@@ -24,7 +24,7 @@ export interface ScriptedAgent {
 /** A test runtime whose model replays `turns`, with the echo/fails test tools plus `extra` registered. */
 export const scriptedAgent = (
   turns: ReadonlyArray<ScriptTurnInput | string>,
-  config: HermesConfig = {},
+  config: HermesConfigInput = {},
   options: Omit<RuntimeOptions, "config" | "model"> = {},
   extra: ReadonlyArray<Layer.Layer<never, never, ToolRegistry>> = []
 ): ScriptedAgent => {

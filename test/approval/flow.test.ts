@@ -14,7 +14,7 @@ import type { CommandApprovalRequest } from "../../src/services/Approval.js"
 import { ApprovalAudit } from "../../src/services/ApprovalAudit.js"
 import type { Approver } from "../../src/services/Approver.js"
 import { Config } from "../../src/services/Config.js"
-import type { HermesConfig } from "../../src/services/Config.js"
+import type { HermesConfigInput } from "../../src/services/Config.js"
 import { human, scriptedApprover } from "../support/approvers.js"
 import { tempHome } from "../support/runtime.js"
 
@@ -26,7 +26,7 @@ const request = (command: string, session = "s1", backend: CommandApprovalReques
   path: "foreground"
 })
 
-const flow = (approver: Layer.Layer<Approver, never, Config>, config: HermesConfig = {}) =>
+const flow = (approver: Layer.Layer<Approver, never, Config>, config: HermesConfigInput = {}) =>
   ApprovalLive.pipe(Layer.provideMerge(Layer.mergeAll(approver, ApprovalAuditMemory)), Layer.provideMerge(ConfigTest(config)))
 
 const decide = (command: string, session?: string, backend?: CommandApprovalRequest["backend"]) =>

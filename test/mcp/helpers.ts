@@ -3,14 +3,14 @@ import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect, Option, Stream } from "effect"
-import type { HermesConfig } from "../../src/services/Config.js"
+import type { HermesConfigInput } from "../../src/services/Config.js"
 import { Mcp } from "../../src/services/Mcp.js"
 import type { McpServerStatus } from "../../src/services/Mcp.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
 
 export const STDIO_SERVER = fileURLToPath(new URL("../support/mcpServers/stdio-server.mjs", import.meta.url))
 
-export type ServerEntry = NonNullable<HermesConfig["mcp_servers"]>[string]
+export type ServerEntry = NonNullable<HermesConfigInput["mcp_servers"]>[string]
 
 /** A `mcp_servers` entry that runs the demo server over stdio with `flags`. */
 export const stdioEntry = (flags: ReadonlyArray<string> = [], extra: Partial<ServerEntry> = {}): ServerEntry => ({

@@ -8,8 +8,10 @@ import { scanDescription } from "../../src/layers/mcp/injection.js"
 import { filteredOut, mcpToolName, mcpToolset, sanitizeName } from "../../src/layers/mcp/names.js"
 import { callOutput, callResultText, promptOutput, readResourceOutput } from "../../src/layers/mcp/render.js"
 import { jsonArgsDecoder, parametersOf } from "../../src/layers/mcp/tools.js"
+import { resolveMcpEntry } from "../support/config.js"
+import type { McpEntryInput } from "../support/config.js"
 
-const spec = (entry: Parameters<typeof decodeServer>[1]): McpServerSpec => Either.getOrThrow(decodeServer("srv", entry))
+const spec = (entry: McpEntryInput): McpServerSpec => Either.getOrThrow(decodeServer("srv", resolveMcpEntry(entry)))
 
 describe("MCP config entries", () => {
   it("stdio and http entries, Hermes' defaults", () => {
@@ -24,7 +26,7 @@ describe("MCP config entries", () => {
   })
 
   it("entries that cannot work say why, and name the transport they meant", () => {
-    const bad = (entry: Parameters<typeof decodeServer>[1]) => Either.flip(decodeServer("srv", entry)).pipe(Either.getOrThrow)
+    const bad = (entry: McpEntryInput) => Either.flip(decodeServer("srv", resolveMcpEntry(entry))).pipe(Either.getOrThrow)
     expect(bad({})).toMatchObject({ error: "server 'srv' needs `command` (stdio) or `url` (Streamable HTTP)", transport: undefined })
     expect(bad({ url: "not a url" })).toMatchObject({ error: "`url` is not a valid URL: not a url", transport: "http" })
     expect(bad({ transport: "http", command: "x" })).toMatchObject({ error: "an http server needs `url`" })

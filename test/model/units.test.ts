@@ -3,9 +3,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Duration, Effect, Stream } from "effect"
 import { makeAssembler } from "../../src/layers/model/assemble.js"
 import { retryAfter } from "../../src/layers/model/retry.js"
-import { modelSettings } from "../../src/layers/model/settings.js"
+import { modelSettings as settingsOf } from "../../src/layers/model/settings.js"
+import type { HermesConfigInput } from "../../src/services/Config.js"
+import { resolveConfig } from "../support/config.js"
 import { sseData } from "../../src/layers/model/sse.js"
 import { ModelDelta } from "../../src/services/Model.js"
+
+/** Settings from config as a file would hold it. */
+const modelSettings = (input: HermesConfigInput) => settingsOf(resolveConfig(input))
 
 describe("model settings from config", () => {
   it("nothing configured says what to set", () => {

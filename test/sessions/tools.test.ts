@@ -11,7 +11,7 @@ import { ConfigTest } from "../../src/layers/ConfigTest.js"
 import { MemoryStoreFiles } from "../../src/layers/MemoryStoreFiles.js"
 import { ApprovalAudit } from "../../src/services/ApprovalAudit.js"
 import { Approval } from "../../src/services/Approval.js"
-import type { HermesConfig } from "../../src/services/Config.js"
+import type { HermesConfigInput } from "../../src/services/Config.js"
 import { MemoryStore } from "../../src/services/MemoryStore.js"
 import { SessionStore } from "../../src/services/SessionStore.js"
 import type { NewMessage } from "../../src/services/SessionStore.js"
@@ -55,7 +55,7 @@ interface Result {
 }
 
 /** A runtime on a given home, so two runtimes (two "processes") can share one. */
-const runtimeAt = (root: string, config: HermesConfig = {}, options: Omit<RuntimeOptions, "config"> = {}) =>
+const runtimeAt = (root: string, config: HermesConfigInput = {}, options: Omit<RuntimeOptions, "config"> = {}) =>
   hermesRuntime({ plugins: false, mcp: false, ...options, config: ConfigTest(config, { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") }) })
 
 const call = (tool: string, args: unknown, context: Partial<ToolCallContext> = { taskId: "t", sessionId: "current" }) =>

@@ -6,7 +6,7 @@ import { Layer } from "effect"
 import { ConfigTest } from "../../src/layers/ConfigTest.js"
 import { makeSkillsLive } from "../../src/layers/SkillsLive.js"
 import type { SkillsOptions } from "../../src/layers/SkillsLive.js"
-import type { HermesConfig } from "../../src/services/Config.js"
+import type { HermesConfigInput } from "../../src/services/Config.js"
 import { tempHome } from "../support/runtime.js"
 
 export const skillMd = (name: string, description: string, extra = "", body = `# ${name}\n\nStep 1: do the thing.\n`) =>
@@ -30,7 +30,7 @@ export interface SkillsHome {
 }
 
 /** The Skills service alone on a fresh temp home (no bundled skills unless given). */
-export const skillsHome = (config: HermesConfig = {}, options: SkillsOptions = {}): SkillsHome => {
+export const skillsHome = (config: HermesConfigInput = {}, options: SkillsOptions = {}): SkillsHome => {
   const root = tempHome("hermes-skills-")
   const configLayer = ConfigTest(config, { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") })
   const layer = makeSkillsLive({ bundled: [], hasCommand: () => true, ...options }).pipe(Layer.provideMerge(configLayer))

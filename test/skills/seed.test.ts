@@ -10,7 +10,7 @@ import { ConfigTest } from "../../src/layers/ConfigTest.js"
 import type { BundledSkill } from "../../src/layers/skills/bundled/types.js"
 import { BUNDLED_SKILLS } from "../../src/layers/skills/bundled/index.js"
 import { makeSkillsLive } from "../../src/layers/SkillsLive.js"
-import type { HermesConfig } from "../../src/services/Config.js"
+import type { HermesConfigInput } from "../../src/services/Config.js"
 import { Skills } from "../../src/services/Skills.js"
 import { tempHome } from "../support/runtime.js"
 import { skillMd, skillsHome, writeSkill } from "./helpers.js"
@@ -31,7 +31,7 @@ const v2: ReadonlyArray<BundledSkill> = [
 ]
 
 /** One "install" of the package with `bundled`, on the home at `root`. */
-const release = (root: string, bundled: ReadonlyArray<BundledSkill>, config: HermesConfig = {}) =>
+const release = (root: string, bundled: ReadonlyArray<BundledSkill>, config: HermesConfigInput = {}) =>
   makeSkillsLive({ bundled, hasCommand: () => true }).pipe(
     Layer.provide(ConfigTest(config, { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") }))
   )

@@ -6,11 +6,11 @@ import type { Layer } from "effect"
 import { ConfigTest } from "../../src/layers/ConfigTest.js"
 import { layer } from "../../src/layers/HermesRuntime.js"
 import type { RuntimeOptions } from "../../src/layers/HermesRuntime.js"
-import type { HermesConfig } from "../../src/services/Config.js"
+import type { HermesConfigInput } from "../../src/services/Config.js"
 
 export const tempHome = (prefix = "hermes-effect-test-") => mkdtempSync(join(tmpdir(), prefix))
 
-export const testRuntime = (config: HermesConfig = {}, options: Omit<RuntimeOptions, "config"> = {}) => {
+export const testRuntime = (config: HermesConfigInput = {}, options: Omit<RuntimeOptions, "config"> = {}) => {
   const root = tempHome()
   return layer({ plugins: false, ...options, config: ConfigTest(config, { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") }) })
 }

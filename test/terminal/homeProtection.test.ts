@@ -11,7 +11,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Stream } from "effect"
 import { protectHomeMounts } from "../../src/layers/terminal/container/homeMounts.js"
-import { containerSettings } from "../../src/layers/terminal/container/containerSettings.js"
+import { containerSettings as settingsOf } from "../../src/layers/terminal/container/containerSettings.js"
 import { ConfigTest } from "../../src/layers/ConfigTest.js"
 import { layer as hermesRuntime } from "../../src/layers/HermesRuntime.js"
 import { approveCommand } from "../../src/layers/terminal/commandGate.js"
@@ -20,18 +20,22 @@ import { snapshotScript } from "../../src/layers/terminal/shellScript.js"
 import { TerminalBackendLocal } from "../../src/layers/terminal/local/TerminalBackendLocal.js"
 import { TerminalBackendSandbox } from "../../src/layers/terminal/sandbox/TerminalBackendSandbox.js"
 import { Approval } from "../../src/services/Approval.js"
-import type { Config, HermesConfig } from "../../src/services/Config.js"
+import type { Config, HermesConfigInput } from "../../src/services/Config.js"
 import { Environments } from "../../src/services/Environments.js"
 import type { TerminalBackend } from "../../src/services/TerminalBackend.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
 import { RecordingApproval } from "../support/approval.js"
 import { tempHome } from "../support/runtime.js"
+import { resolveConfig } from "../support/config.js"
+
+/** Container settings from config as a file would hold it. */
+const containerSettings = (input: HermesConfigInput) => settingsOf(resolveConfig(input))
 
 const bwrapWorks = spawnSync("bwrap", ["--dev-bind", "/", "/", "true"]).status === 0
 const sandboxWorks =
   spawnSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "true"]).status === 0
 
-type Terminal = NonNullable<HermesConfig["terminal"]>
+type Terminal = NonNullable<HermesConfigInput["terminal"]>
 type Json = Record<string, unknown>
 
 /** A runtime whose home is `home`, on `backend`. */

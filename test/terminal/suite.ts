@@ -13,7 +13,7 @@ import { ConfigTest } from "../../src/layers/ConfigTest.js"
 import { layer as hermesRuntime } from "../../src/layers/HermesRuntime.js"
 import { approveCommand } from "../../src/layers/terminal/commandGate.js"
 import { Approval } from "../../src/services/Approval.js"
-import type { Config, HermesConfig } from "../../src/services/Config.js"
+import type { Config, HermesConfigInput } from "../../src/services/Config.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Processes } from "../../src/services/Processes.js"
 import type { TerminalBackend } from "../../src/services/TerminalBackend.js"
@@ -36,7 +36,7 @@ export interface SuiteOptions {
   readonly ownFilesystem?: boolean
 }
 
-type TerminalConfig = NonNullable<HermesConfig["terminal"]>
+type TerminalConfig = NonNullable<HermesConfigInput["terminal"]>
 
 type Json = Record<string, unknown>
 const parse = (s: string): Json => JSON.parse(s) as Json

@@ -16,7 +16,7 @@ import {
 import { TERMINAL_BACKENDS } from "../../src/services/Config.js"
 import { SHELL_LIMITS } from "../../src/services/Shell.js"
 import { TERMINAL_BACKEND_TABLE } from "../../src/layers/terminal/backends.js"
-import { TERMINAL_DEFAULTS } from "../../src/layers/terminal/settings.js"
+import { CONFIG_DEFAULTS, MAX_FOREGROUND_TIMEOUT_SECONDS } from "../../src/services/Config.js"
 import { processDispatchTimeout } from "../../src/tools/process.js"
 import { terminalDispatchTimeout } from "../../src/tools/terminal.js"
 import { exitCodeMeaning, foregroundGuidance, workdirProblem } from "../../src/tools/terminal/guards.js"
@@ -207,9 +207,9 @@ describe("watch limiter", () => {
 })
 
 describe("terminal wiring", () => {
-  it("the limits the tools state are the settings' defaults", () => {
-    expect(SHELL_LIMITS.defaultTimeoutSeconds).toBe(TERMINAL_DEFAULTS.timeoutSeconds)
-    expect(SHELL_LIMITS.maxForegroundTimeoutSeconds).toBe(TERMINAL_DEFAULTS.maxForegroundTimeoutSeconds)
+  it("the limits the tools state are the config schema's defaults", () => {
+    expect(SHELL_LIMITS.defaultTimeoutSeconds).toBe(CONFIG_DEFAULTS.terminal.timeout)
+    expect(SHELL_LIMITS.maxForegroundTimeoutSeconds).toBe(MAX_FOREGROUND_TIMEOUT_SECONDS)
   })
 
   it("every backend name the config accepts has a layer in the table", () => {

@@ -14,7 +14,7 @@
  * recorded as interrupted.
  */
 import { Effect, Exit, Stream } from "effect"
-import { AgentEvent, CurrentAgentRun, DEFAULT_MAX_ITERATIONS, MAX_INVALID_TOOL_RETRIES, NonInteractiveApprovals } from "../../services/AgentLoop.js"
+import { AgentEvent, CurrentAgentRun, MAX_INVALID_TOOL_RETRIES, NonInteractiveApprovals } from "../../services/AgentLoop.js"
 import type { AgentError, AgentRequest, AgentResult, AgentRunInfo, AgentStatus } from "../../services/AgentLoop.js"
 import type { ConfigService } from "../../services/Config.js"
 import type { HooksService } from "../../services/Hooks.js"
@@ -105,7 +105,7 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
   Effect.scoped(Effect.gen(function*() {
     const cfg = yield* deps.config.current
     const emit = request.onEvent ?? (() => Effect.void)
-    const maxIterations = positive(request.maxIterations) ?? positive(cfg.agent?.max_turns) ?? DEFAULT_MAX_ITERATIONS
+    const maxIterations = positive(request.maxIterations) ?? cfg.agent.max_turns
     const depth = request.depth ?? 0
     const modelName = request.model ?? deps.model.model
 
@@ -122,7 +122,7 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     const conversation: Array<ChatMessage> = repairHistory(stripBudgetWarnings(history.map(fromStored)))
     const opening: Array<NewMessage> = []
     if (!conversation.some((m) => m.role === "system")) {
-      const content = request.systemPrompt ?? (yield* deps.systemPrompt({ tools: names, cwd: request.cwd, extra: cfg.agent?.system_prompt }))
+      const content = request.systemPrompt ?? (yield* deps.systemPrompt({ tools: names, cwd: request.cwd, extra: cfg.agent.system_prompt }))
       conversation.unshift({ role: "system", content })
       // A session some other writer started keeps its history as is; the prompt is only sent.
       if (history.length === 0) opening.push({ role: "system", content })

@@ -40,8 +40,6 @@ import {
 } from "./policy/denialMessages.js"
 import { normalizeMode } from "./policy/approvalMode.js"
 
-export const APPROVAL_TIMEOUT_SECONDS = 60
-
 const SUDO_STDIN = /(?:^|[;&|`\n]|&&|\|\||\$\()\s*sudo\s+-s\b/i
 
 export const ApprovalLive = Layer.effect(
@@ -109,14 +107,14 @@ export const ApprovalLive = Layer.effect(
       rule: { readonly action: string; readonly pattern: string } | undefined
     ) {
       const cfg = yield* config.current
-      const approvals = cfg.approvals ?? {}
+      const approvals = cfg.approvals
       const record = recorder(subject)
       const deny = denial(subject)
       const allow = (decidedBy: DecidedBy, key: string | null) =>
         Effect.as(record("allowed", decidedBy, key), { decidedBy, key: key ?? undefined } satisfies ApprovalGranted)
       const sessionKey = subject.context.sessionId ?? subject.context.taskId
 
-      if (subject.backend.isolated && approvals.isolated_skip !== false) return yield* allow("isolation", null)
+      if (subject.backend.isolated && approvals.isolated_skip) return yield* allow("isolation", null)
       const { mode, warning } = normalizeMode(approvals.mode)
       if (warning !== undefined && !warnedMode) {
         warnedMode = true
@@ -126,7 +124,7 @@ export const ApprovalLive = Layer.effect(
       if (!needs.dangerous && rule?.action !== "ask") return yield* allow("not-dangerous", null)
 
       const { key, description } = needs
-      const allowlist = cfg.command_allowlist ?? []
+      const allowlist = cfg.command_allowlist
       if (allowlist.includes(key) || allowlist.some((entry) => allowlistCovers(entry, subject.command))) {
         return yield* allow("allowlist", key)
       }
@@ -138,7 +136,7 @@ export const ApprovalLive = Layer.effect(
         warnedSmart = true
         yield* Effect.logWarning("approvals.mode smart: no auxiliary model is configured, so approvals go to the approver")
       }
-      const seconds = approvals.timeout_seconds ?? APPROVAL_TIMEOUT_SECONDS
+      const seconds = approvals.timeout_seconds
       const answer = yield* approver
         .ask({ command: redactAuditText(subject.command), description, key, allowPermanent: true, context: subject.context })
         .pipe(Effect.timeoutOption(seconds * 1000))
@@ -155,7 +153,7 @@ export const ApprovalLive = Layer.effect(
         sessions.set(sessionKey, set)
       }
       if (choice === "always" && !allowlist.includes(key)) {
-        const latest = (yield* config.current).command_allowlist ?? []
+        const latest = (yield* config.current).command_allowlist
         yield* config.set(["command_allowlist"], [...latest.filter((k) => k !== key), key]).pipe(
           Effect.catchAll((e) => Effect.logWarning(`could not save '${key}' to command_allowlist: ${e.oneLine}`))
         )
@@ -167,7 +165,7 @@ export const ApprovalLive = Layer.effect(
       const { command } = request
       const subject: Subject = { command, context: request.context, backend: request.backend, path: request.path }
       const deny = denial(subject)
-      const approvals = (yield* config.current).approvals ?? {}
+      const approvals = (yield* config.current).approvals
       const { detection, note } = yield* judge(request)
 
       // 1. What never runs, on any backend and in any mode.
@@ -179,9 +177,9 @@ export const ApprovalLive = Layer.effect(
       if (SUDO_STDIN.test(normalized) && !process.env["SUDO_PASSWORD"]) {
         return yield* deny("sudo-guard", "sudo password guessing via stdin", sudoGuardMessage())
       }
-      const denyGlob = matchingDenyGlob(approvals.deny ?? [], [command, normalized])
+      const denyGlob = matchingDenyGlob(approvals.deny, [command, normalized])
       if (denyGlob !== undefined) return yield* deny("user-deny", denyGlob, userDenyMessage(denyGlob))
-      const rule = strictestRule(approvals.rules ?? [], command)
+      const rule = strictestRule(approvals.rules, command)
       if (rule?.action === "deny") return yield* deny("deny-rule", rule.pattern, ruleDenyMessage(rule.pattern, rule.reason))
 
       // The note (which script, which link) helps the approver; the key stays the rule's description.

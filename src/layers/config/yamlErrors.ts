@@ -119,8 +119,13 @@ const offsetOf = (doc: Document, path: ReadonlyArray<PropertyKey>): number | und
   return best
 }
 
-/** `Expected { readonly a?: ...; ... }, actual 5` says too much; say "a mapping" instead. */
+/**
+ * `Expected { readonly a?: ...; ... }, actual 5` says too much, and a section with defaults
+ * says `Expected Struct (Encoded side), actual 5`; say "a mapping" instead.
+ */
 const shorten = (message: string): string => {
+  const struct = "Expected Struct (Encoded side), actual "
+  if (message.startsWith(struct)) return `Expected a mapping, actual ${message.slice(struct.length)}`
   const marker = "}, actual "
   const at = message.indexOf(marker)
   return message.startsWith("Expected {") && at >= 0

@@ -8,9 +8,6 @@ import type { HermesConfig } from "../../services/Config.js"
 import type { McpTransportKind } from "../../services/Mcp.js"
 import { redactAuditText } from "../../lib/text.js"
 
-export const DEFAULT_CALL_TIMEOUT_SECONDS = 300
-export const DEFAULT_CONNECT_TIMEOUT_SECONDS = 60
-
 export type McpTransportSpec =
   | {
     readonly kind: "stdio"
@@ -43,10 +40,7 @@ export interface McpInvalidServer {
   readonly error: string
 }
 
-type Entry = NonNullable<HermesConfig["mcp_servers"]>[string]
-
-const seconds = (value: number | undefined, fallback: number) =>
-  (value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback) * 1000
+type Entry = HermesConfig["mcp_servers"][string]
 
 const quoteArg = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)
 
@@ -80,25 +74,25 @@ const transportOf = (name: string, entry: Entry): Either.Either<McpTransportSpec
     return Either.left(`server '${name}' needs \`command\` (stdio) or \`url\` (Streamable HTTP)`)
   }
   const env: Record<string, string> = {}
-  for (const [key, value] of Object.entries(entry.env ?? {})) env[key] = String(value)
+  for (const [key, value] of Object.entries(entry.env)) env[key] = String(value)
   return Either.right({
     kind: "stdio",
     command: entry.command,
-    args: (entry.args ?? []).map(String),
+    args: entry.args.map(String),
     env,
     cwd: entry.cwd
   })
 }
 
 export const decodeServer = (name: string, entry: Entry): Either.Either<McpServerSpec, McpInvalidServer> => {
-  const enabled = entry.enabled !== false
+  const enabled = entry.enabled
   return Either.match(transportOf(name, entry), {
     onLeft: (error) =>
       Either.left({
         name,
         enabled,
         transport: entry.url !== undefined ? "http" : entry.command !== undefined ? "stdio" : undefined,
-        target: redactAuditText(entry.url ?? [entry.command ?? "", ...(entry.args ?? []).map(String)].join(" ").trim()),
+        target: redactAuditText(entry.url ?? [entry.command ?? "", ...entry.args.map(String)].join(" ").trim()),
         error
       }),
     onRight: (transport) =>
@@ -106,19 +100,19 @@ export const decodeServer = (name: string, entry: Entry): Either.Either<McpServe
         name,
         enabled,
         transport,
-        callTimeoutMs: seconds(entry.timeout, DEFAULT_CALL_TIMEOUT_SECONDS),
-        connectTimeoutMs: seconds(entry.connect_timeout, DEFAULT_CONNECT_TIMEOUT_SECONDS),
-        include: entry.tools?.include,
-        exclude: entry.tools?.exclude ?? [],
-        resources: entry.tools?.resources !== false,
-        prompts: entry.tools?.prompts !== false,
-        parallelSafe: entry.supports_parallel_tool_calls === true
+        callTimeoutMs: entry.timeout * 1000,
+        connectTimeoutMs: entry.connect_timeout * 1000,
+        include: entry.tools.include,
+        exclude: entry.tools.exclude,
+        resources: entry.tools.resources,
+        prompts: entry.tools.prompts,
+        parallelSafe: entry.supports_parallel_tool_calls
       })
   })
 }
 
 /** Every configured server, in name order. */
 export const decodeServers = (config: HermesConfig): ReadonlyArray<Either.Either<McpServerSpec, McpInvalidServer>> =>
-  Object.entries(config.mcp_servers ?? {})
+  Object.entries(config.mcp_servers)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, entry]) => decodeServer(name, entry))

@@ -40,24 +40,16 @@ export const KNOWN_PROVIDERS: Readonly<Record<string, { readonly baseUrl: string
   openrouter: { baseUrl: "https://openrouter.ai/api/v1", apiKeyEnv: "OPENROUTER_API_KEY" }
 }
 
-export const DEFAULT_TIMEOUT_SECONDS = 300
-export const DEFAULT_MAX_RETRIES = 3
-export const DEFAULT_RETRY_BASE_SECONDS = 1
-export const DEFAULT_RETRY_MAX_SECONDS = 60
-
 const HOW =
   "set model.provider, model.name, model.base_url and model.api_key_env in config.yaml " +
   "(or model.provider: scripted with model.script: <file.jsonl>)"
 
-const positive = (value: number | undefined, fallback: number) =>
-  value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback
-
 const nonEmpty = (value: string | undefined) => (value === undefined || value.trim().length === 0 ? undefined : value.trim())
 
 export const modelSettings = (config: HermesConfig): ModelSettings => {
-  const raw = config.model
-  if (raw === undefined) return { kind: "none", reason: `config.yaml has no model section; ${HOW}` }
-  const section = typeof raw === "string" ? { name: raw } : raw
+  // A bare model name was read as `{name}`; numbers not given already hold their defaults.
+  const section = config.model
+  if (section === undefined) return { kind: "none", reason: `config.yaml has no model section; ${HOW}` }
   const name = nonEmpty(section.name) ?? nonEmpty(section.default)
   const baseUrl = nonEmpty(section.base_url)
   const provider = nonEmpty(section.provider)?.toLowerCase() ?? (baseUrl !== undefined ? "custom" : name !== undefined ? "openai" : undefined)
@@ -73,7 +65,6 @@ export const modelSettings = (config: HermesConfig): ModelSettings => {
   if (name === undefined) return { kind: "none", reason: `model.name is not set (the model to request from provider '${provider}')` }
   const url = baseUrl ?? known?.baseUrl
   if (url === undefined) return { kind: "none", reason: `model.base_url is not set and provider '${provider}' has no default URL` }
-  const maxRetries = section.max_retries
   return {
     kind: "openai",
     options: {
@@ -81,10 +72,10 @@ export const modelSettings = (config: HermesConfig): ModelSettings => {
       baseUrl: url,
       model: name,
       apiKeyEnv: nonEmpty(section.api_key_env) ?? known?.apiKeyEnv,
-      timeout: Duration.seconds(positive(section.timeout_seconds, DEFAULT_TIMEOUT_SECONDS)),
-      maxRetries: maxRetries !== undefined && Number.isFinite(maxRetries) && maxRetries >= 0 ? Math.floor(maxRetries) : DEFAULT_MAX_RETRIES,
-      retryBase: Duration.seconds(positive(section.retry_base_seconds, DEFAULT_RETRY_BASE_SECONDS)),
-      retryMax: Duration.seconds(positive(section.retry_max_seconds, DEFAULT_RETRY_MAX_SECONDS)),
+      timeout: Duration.seconds(section.timeout_seconds),
+      maxRetries: section.max_retries,
+      retryBase: Duration.seconds(section.retry_base_seconds),
+      retryMax: Duration.seconds(section.retry_max_seconds),
       temperature: section.temperature,
       maxTokens: section.max_tokens,
       headers: section.headers

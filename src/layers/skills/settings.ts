@@ -45,7 +45,7 @@ export const skillsSettings = (config: HermesConfig, home: HermesHome): SkillsSe
   const localReal = real(local)
   const seen = new Set<string>([localReal])
   const roots: Array<SkillRoot> = [{ path: local, kind: "local" }]
-  for (const entry of listOf(section?.external_dirs)) {
+  for (const entry of listOf(section.external_dirs)) {
     if (entry.trim().length === 0) continue
     const dir = expandUserPath(entry, home.root)
     const resolved = real(dir)
@@ -62,9 +62,9 @@ export const skillsSettings = (config: HermesConfig, home: HermesHome): SkillsSe
     home,
     local,
     roots,
-    disabled: new Set(listOf(section?.disabled).map((s) => s.trim()).filter((s) => s.length > 0)),
-    guardAgentCreated: section?.guard_agent_created === true,
-    trustedSources: listOf(section?.trusted_sources).map((s) => s.trim()).filter((s) => s.length > 0),
-    seedBundled: section?.seed_bundled !== false
+    disabled: new Set(section.disabled.map((s) => s.trim()).filter((s) => s.length > 0)),
+    guardAgentCreated: section.guard_agent_created,
+    trustedSources: section.trusted_sources.map((s) => s.trim()).filter((s) => s.length > 0),
+    seedBundled: section.seed_bundled
   }
 }

@@ -201,8 +201,8 @@ export const StateDatabaseLive: Layer.Layer<SqliteClient.SqliteClient | SqlClien
       const sessions = (yield* config.current).sessions
       return stateDatabaseLayer({
         filename: config.home.database,
-        busyTimeoutMs: sessions?.busy_timeout_ms,
-        synchronous: sessions?.synchronous
+        busyTimeoutMs: sessions.busy_timeout_ms,
+        synchronous: sessions.synchronous
       })
     })
   )

@@ -11,7 +11,6 @@ import type { ShellOutput, ShellRunOptions, ShellTarget } from "../../services/S
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import { capOutput, MAX_OUTPUT_CHARS, redactToolOutput, stripAnsiOutput } from "../../lib/text.js"
 import { approveCommand } from "./commandGate.js"
-import { terminalSettings } from "./settings.js"
 
 export const ShellLive: Layer.Layer<Shell, never, Environments | Approval | Config> = Layer.effect(
   Shell,
@@ -19,7 +18,7 @@ export const ShellLive: Layer.Layer<Shell, never, Environments | Approval | Conf
     const environments = yield* Environments
     const approval = yield* Approval
     const config = yield* Config
-    const settings = Effect.map(config.current, (current) => ({ timeoutSeconds: terminalSettings(current).timeoutSeconds }))
+    const settings = Effect.map(config.current, (current) => ({ timeoutSeconds: current.terminal.timeout }))
 
     const target = (context: ToolCallContext, workdir?: string): Effect.Effect<ShellTarget, ShellUnavailable | WorkdirNotFound> =>
       Effect.gen(function*() {

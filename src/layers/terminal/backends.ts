@@ -14,7 +14,6 @@ import { TerminalBackend, TerminalError } from "../../services/TerminalBackend.j
 import { makeTerminalBackendContainer, TerminalBackendContainer } from "./container/TerminalBackendContainer.js"
 import { TerminalBackendLocal } from "./local/TerminalBackendLocal.js"
 import { TerminalBackendSandbox } from "./sandbox/TerminalBackendSandbox.js"
-import { terminalSettings } from "./settings.js"
 import { TerminalBackendSsh } from "./ssh/TerminalBackendSsh.js"
 
 type BackendLayer = Layer.Layer<TerminalBackend, never, Config>
@@ -50,7 +49,7 @@ export const terminalBackendLayer = (name: string): BackendLayer =>
   isBackendName(name) ? TERMINAL_BACKEND_TABLE[name]() : unknownBackend(name)
 
 export const TerminalBackendFromConfig: BackendLayer = Layer.unwrapEffect(
-  Effect.map(Config, (config) => Effect.map(config.current, (c) => terminalBackendLayer(terminalSettings(c).backend))).pipe(
+  Effect.map(Config, (config) => Effect.map(config.current, (c) => terminalBackendLayer(c.terminal.backend))).pipe(
     Effect.flatten
   )
 )

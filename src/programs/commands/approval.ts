@@ -77,8 +77,8 @@ const list = Command.make("list", { json: jsonOption }, (opts) =>
   configOnly(Effect.gen(function*() {
     const config = yield* Config
     const cfg = yield* config.current
-    const allowlist = cfg.command_allowlist ?? []
-    const rules = cfg.approvals?.rules ?? []
+    const allowlist = cfg.command_allowlist
+    const rules = cfg.approvals.rules
     const recent = yield* Effect.flatMap(ApprovalAudit, (a) => a.recent(10))
     if (opts.json) return yield* writeOut(JSON.stringify({ command_allowlist: allowlist, rules, recent }, null, 2))
     const ruleRows = rules.map((r) => [r.action, r.prefix !== undefined ? `prefix:${r.prefix}` : r.glob !== undefined ? `glob:${r.glob}` : `regex:${r.regex ?? ""}`, r.reason ?? ""])
@@ -100,7 +100,7 @@ const keyArg = Args.text({ name: "key" }).pipe(Args.withDescription("A rule desc
 const allow = Command.make("allow", { key: keyArg }, operatorOnly("approvals allow", ({ key }) =>
   configOnly(Effect.gen(function*() {
     const config = yield* Config
-    const current = (yield* config.current).command_allowlist ?? []
+    const current = (yield* config.current).command_allowlist
     if (current.includes(key)) return yield* writeOut(`already allowed: ${key}`)
     yield* config.set(["command_allowlist"], [...current, key])
     yield* writeOut(`allowed: ${key}`)
@@ -110,7 +110,7 @@ const allow = Command.make("allow", { key: keyArg }, operatorOnly("approvals all
 const revoke = Command.make("revoke", { key: keyArg }, operatorOnly("approvals revoke", ({ key }) =>
   configOnly(Effect.gen(function*() {
     const config = yield* Config
-    const current = (yield* config.current).command_allowlist ?? []
+    const current = (yield* config.current).command_allowlist
     if (!current.includes(key)) return yield* Effect.fail(new ApprovalInputError({ message: `not in command_allowlist: ${key}` }))
     yield* config.set(["command_allowlist"], current.filter((k) => k !== key))
     yield* writeOut(`revoked: ${key}`)

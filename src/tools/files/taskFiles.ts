@@ -34,8 +34,6 @@ export class FileToolError extends Schema.TaggedError<FileToolError>()("FileTool
 
 export const fail = (message: string) => Effect.fail(new FileToolError({ message }))
 
-export const DEFAULT_READ_MAX_CHARS = 100_000
-
 export interface FileSettings {
   readonly writeRoots: ReadonlyArray<string>
   readonly readMaxChars: number
@@ -46,15 +44,14 @@ export interface FileSettings {
 export const fileSettings = (config: HermesConfig): FileSettings => {
   const files = config.files
   const fromEnv = (process.env["HERMES_WRITE_SAFE_ROOT"] ?? "").split(":")
-  const roots = [...(files?.write_roots ?? []), ...fromEnv]
+  const roots = [...files.write_roots, ...fromEnv]
     .map((r) => r.trim())
     .filter((r) => r.length > 0)
     .map((r) => resolve(expandHome(r)))
-  const max = files?.read_max_chars
   return {
     writeRoots: [...new Set(roots)],
-    readMaxChars: typeof max === "number" && max > 0 ? Math.floor(max) : DEFAULT_READ_MAX_CHARS,
-    searchEngine: files?.search_engine ?? "auto"
+    readMaxChars: files.read_max_chars,
+    searchEngine: files.search_engine
   }
 }
 

@@ -12,12 +12,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Scope } from "effect"
 import type { Context } from "effect"
 import { homeLabel } from "../../../src/layers/terminal/container/containerCli.js"
-import { containerSettings } from "../../../src/layers/terminal/container/containerSettings.js"
+import { containerSettings as settingsOf } from "../../../src/layers/terminal/container/containerSettings.js"
 import { globalArgs, mountsHostPath, runArgs } from "../../../src/layers/terminal/container/runArgs.js"
 import { ConfigTest } from "../../../src/layers/ConfigTest.js"
 import { layer as hermesRuntime } from "../../../src/layers/HermesRuntime.js"
 import { TerminalBackendContainer } from "../../../src/layers/terminal/container/TerminalBackendContainer.js"
-import type { HermesConfig } from "../../../src/services/Config.js"
+import type { HermesConfigInput } from "../../../src/services/Config.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { TerminalBackend } from "../../../src/services/TerminalBackend.js"
 import { ToolRegistry } from "../../../src/services/ToolRegistry.js"
@@ -26,9 +26,13 @@ import { containersOfHome, inspect, podmanTerminal, preparePodman } from "../../
 import { liveProcesses } from "../../support/processes.js"
 import { tempHome } from "../../support/runtime.js"
 import { terminalSuite } from "../suite.js"
+import { resolveConfig } from "../../support/config.js"
+
+/** Container settings from config as a file would hold it. */
+const containerSettings = (input: HermesConfigInput) => settingsOf(resolveConfig(input))
 
 type Json = Record<string, unknown>
-type Terminal = NonNullable<HermesConfig["terminal"]>
+type Terminal = NonNullable<HermesConfigInput["terminal"]>
 type Services = Layer.Layer.Success<ReturnType<typeof hermesRuntime>>
 type Call = (tool: string, args: Json, taskId?: string) => Effect.Effect<Json>
 

@@ -16,7 +16,7 @@ import { layer as hermesRuntime } from "../../../src/layers/HermesRuntime.js"
 import { approveCommand } from "../../../src/layers/terminal/commandGate.js"
 import { TerminalBackendSsh } from "../../../src/layers/terminal/ssh/TerminalBackendSsh.js"
 import { Approval } from "../../../src/services/Approval.js"
-import type { HermesConfig } from "../../../src/services/Config.js"
+import type { HermesConfigInput } from "../../../src/services/Config.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { TerminalBackend } from "../../../src/services/TerminalBackend.js"
 import { ToolRegistry } from "../../../src/services/ToolRegistry.js"
@@ -29,7 +29,7 @@ import type { TestSshd } from "../../support/sshd.js"
 import { terminalSuite } from "../suite.js"
 
 type Json = Record<string, unknown>
-type Terminal = NonNullable<HermesConfig["terminal"]>
+type Terminal = NonNullable<HermesConfigInput["terminal"]>
 type Services = Layer.Layer.Success<ReturnType<typeof hermesRuntime>>
 
 const problem = sshdProblem()

@@ -17,7 +17,7 @@ export const ApproverNonInteractive = Layer.effect(
       interactive: false,
       ask: () =>
         Effect.map(config.current, (c): ApproverAnswer =>
-          String(c.approvals?.non_interactive ?? "deny").trim().toLowerCase() === "allow"
+          c.approvals.non_interactive.trim().toLowerCase() === "allow"
             ? { choice: "once", via: "policy" }
             : { choice: "deny", via: "non-interactive" })
     }))

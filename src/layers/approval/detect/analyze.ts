@@ -14,7 +14,7 @@ import { basename, deobfuscate } from "../shell/words.js"
 import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/codeSources.js"
 import { Resolver } from "./resolve/resolver.js"
-import { ShellAliases } from "./shellAliases.js"
+import { ShellAliases } from "./aliases.js"
 
 export interface CmdInfo {
   /** Program word index, -1 when none. */

@@ -32,7 +32,7 @@ export const makeTerminalBackendContainer = (defaults: { readonly cli?: string }
       const config = yield* Config
       const current = yield* config.current
       // protect_home: a mount of (or over) the runtime's home is read-only inside.
-      const settings = current.terminal?.protect_home === false
+      const settings = !current.terminal.protect_home
         ? containerSettings(current)
         : protectHomeMounts(containerSettings(current), config.home.root)
       const clientEnv = clientEnvironment()

@@ -19,7 +19,6 @@ import { makeHomeGuard } from "./homeGuard.js"
 import type { HomeGuard } from "./homeGuard.js"
 import { makeRunFolder, sweepRuns } from "../runState.js"
 import type { RunFolder } from "../runState.js"
-import { terminalSettings } from "../settings.js"
 import { makeShellEnvironment } from "../shellEnvironment.js"
 
 const stateError = (e: unknown) =>
@@ -65,11 +64,11 @@ export const TerminalBackendLocal: Layer.Layer<TerminalBackend, never, Config> =
       available: Effect.succeed(true),
       makeEnvironment: (spec) =>
         Effect.gen(function*() {
-          const settings = terminalSettings(yield* config.current)
+          const settings = (yield* config.current).terminal
           const start = resolve(expandHome(spec.cwd ?? settings.cwd ?? process.cwd()))
           const run = yield* runFolder
           const dirs = run.environment()
-          const protect = settings.protectHome ? yield* homeGuard(run) : null
+          const protect = settings.protect_home ? yield* homeGuard(run) : null
           return yield* makeShellEnvironment({
             kind: "local",
             isolated: false,
@@ -77,7 +76,7 @@ export const TerminalBackendLocal: Layer.Layer<TerminalBackend, never, Config> =
             home: start,
             stateDir: dirs.state,
             outDir: dirs.out,
-            env: childEnv(process.env, settings.envPassthrough, spec.env),
+            env: childEnv(process.env, settings.env_passthrough, spec.env),
             launch: (args) => (protect === null ? Effect.succeed({ file: "bash", args }) : protect.launch(args)),
             hostPath: (path) => path,
             hostPathIsIdentity: true,

@@ -27,7 +27,6 @@ import { TerminalBackend, TerminalError } from "../../../services/TerminalBacken
 import { childEnv } from "../childEnv.js"
 import { makeRunFolder, sweepRuns } from "../runState.js"
 import type { RunFolder } from "../runState.js"
-import { terminalSettings } from "../settings.js"
 import { makeShellEnvironment } from "../shellEnvironment.js"
 
 /** A directory name for a task id: readable prefix plus a hash, never a path. */
@@ -144,8 +143,8 @@ export const TerminalBackendSandbox: Layer.Layer<TerminalBackend, never, Config>
       available,
       makeEnvironment: (spec) =>
         Effect.gen(function*() {
-          const settings = terminalSettings(yield* config.current)
-          const root = resolve(settings.sandboxDir ?? config.home.workspaceDir, taskDirName(spec.taskId))
+          const settings = (yield* config.current).terminal
+          const root = resolve(settings.sandbox_dir ?? config.home.workspaceDir, taskDirName(spec.taskId))
           const dirs = yield* Effect.try({
             try: () => (folder ??= makeRunFolder(config.home.root)).environment(),
             catch: (e) => new TerminalError({ message: `cannot create environment state: ${e instanceof Error ? e.message : String(e)}` })
@@ -164,7 +163,7 @@ export const TerminalBackendSandbox: Layer.Layer<TerminalBackend, never, Config>
             catch: (e) => new TerminalError({ message: `cannot create the sandbox workspace: ${e instanceof Error ? e.message : String(e)}` })
           })
           // protect_home: false leaves the runtime's home visible (read-only, as the rest of the host).
-          const view = sandboxView(settings.protectHome ? config.home.root : "/", settings.sandboxHomeBinds)
+          const view = sandboxView(settings.protect_home ? config.home.root : "/", settings.sandbox_home_binds)
           const writable = [layout.workspace, layout.home, layout.out]
           const visible = [...writable, layout.state, ...view.binds]
           // What commands cannot see, file tools cannot read either: it maps to a path that does not exist.
@@ -179,8 +178,8 @@ export const TerminalBackendSandbox: Layer.Layer<TerminalBackend, never, Config>
             home: spec.cwd ?? layout.workspace,
             stateDir: layout.state,
             outDir: layout.out,
-            env: { ...childEnv(process.env, settings.envPassthrough, spec.env), HOME: layout.home, TMPDIR: "/tmp" },
-            launch: (bashArgs) => Effect.succeed({ file: "bwrap", args: bwrapArgs(layout, settings.sandboxNetwork, bashArgs, view) }),
+            env: { ...childEnv(process.env, settings.env_passthrough, spec.env), HOME: layout.home, TMPDIR: "/tmp" },
+            launch: (bashArgs) => Effect.succeed({ file: "bwrap", args: bwrapArgs(layout, settings.sandbox_network, bashArgs, view) }),
             // Binds first (they may sit under the host's /tmp), then the private /tmp.
             hostPath: (path) =>
               visible.some((dir) => within(path, dir))

@@ -1,5 +1,6 @@
 /**
- * The `terminal.ssh_*` keys with defaults filled in.
+ * The `terminal.ssh_*` keys as the ssh backend uses them (defaults come from the
+ * Config schema): blanks read as unset, `~` expanded, forwarded names merged.
  */
 import { expandHome } from "../../../lib/text.js"
 import type { HermesConfig } from "../../../services/Config.js"
@@ -20,30 +21,23 @@ export interface SshSettings {
   readonly maxSessions: number
 }
 
-/** OpenSSH's default `MaxSessions`. */
-export const DEFAULT_MAX_SESSIONS = 10
-
 const nonEmpty = (value: string | undefined): string | undefined => {
   const trimmed = value?.trim()
   return trimmed === undefined || trimmed === "" ? undefined : trimmed
 }
 
 export const sshSettings = (config: HermesConfig): SshSettings => {
-  const t = config.terminal ?? {}
-  const port = t.ssh_port !== undefined && Number.isInteger(t.ssh_port) && t.ssh_port > 0 && t.ssh_port < 65536 ? t.ssh_port : 22
+  const t = config.terminal
   const key = nonEmpty(t.ssh_key)
-  const maxSessions = t.ssh_max_sessions !== undefined && Number.isInteger(t.ssh_max_sessions) && t.ssh_max_sessions > 0
-    ? t.ssh_max_sessions
-    : DEFAULT_MAX_SESSIONS
   return {
     host: nonEmpty(t.ssh_host),
     user: nonEmpty(t.ssh_user),
-    port,
+    port: t.ssh_port,
     key: key === undefined ? undefined : expandHome(key),
     cwd: nonEmpty(t.ssh_cwd),
-    options: t.ssh_options ?? [],
-    forwardEnv: [...new Set([...(t.ssh_forward_env ?? []), ...(t.env_passthrough ?? [])])],
-    maxSessions
+    options: t.ssh_options,
+    forwardEnv: [...new Set([...t.ssh_forward_env, ...t.env_passthrough])],
+    maxSessions: t.ssh_max_sessions
   }
 }
 

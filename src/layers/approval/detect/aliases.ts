@@ -5,9 +5,9 @@
  * its arguments, and the alias text itself is judged where it is defined
  * (it runs as soon as the name is used, perhaps from a later script).
  */
-import type { Cmd, Origin } from "./shellAst.js"
-import type { ParseCtx } from "./shellParse.js"
-import { parseInto } from "./shellParse.js"
+import type { Cmd, Origin } from "../shell/ast.js"
+import type { ParseCtx } from "../shell/parser.js"
+import { parseInto } from "../shell/parser.js"
 
 const DEFINITION = /^([^\s=/$`'"\\]+)=([\s\S]*)$/
 /** Alias text is re-read at most this deep (`alias a=b b=a` cannot loop). */

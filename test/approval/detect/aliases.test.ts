@@ -4,8 +4,8 @@
  * judged as the alias text plus its arguments, and the text where it is defined.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { DetectionEnv } from "../../src/layers/approval/detect.js"
-import { detectCommand } from "../../src/layers/approval/detect.js"
+import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
+import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 
 const TESTER: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", env: {} }
 const verdict = (command: string) => {
