@@ -88,7 +88,7 @@ export type { PostLlmCallEvent, PreLlmCallEvent, PreLlmDirective } from "./servi
 export { FileReadTracker } from "./services/FileReadTracker.js"
 export type { FileReadTrackerService } from "./services/FileReadTracker.js"
 export { FileReadTrackerMemory } from "./tools/files/readTracker.js"
-export * as PathSafety from "./tools/files/pathSafety.js"
+export * as PathSafety from "./lib/pathSafety.js"
 export { patchTool, readFileTool, searchFilesTool, writeFileTool } from "./tools/index.js"
 export { MessageNotFound, SessionExists, SessionNotFound, SessionStore, SessionStoreError, sessionKey, TASK_SESSION_SOURCE } from "./services/SessionStore.js"
 export type {

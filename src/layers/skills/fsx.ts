@@ -9,7 +9,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Effect } from "effect"
 import { SkillsIoError } from "../../services/Skills.js"
-import { isWithin } from "../../tools/files/pathSafety.js"
+import { isWithin } from "../../lib/pathSafety.js"
 
 const code = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code
 
