@@ -111,7 +111,7 @@ export type {
 export { StateDatabaseError } from "./services/StateDatabase.js"
 export { MEMORY_DATABASE, StateDatabaseLive, StateDatabaseMemory, stateDatabaseLayer } from "./layers/sql/StateDatabase.js"
 export type { StateDatabaseOptions } from "./layers/sql/StateDatabase.js"
-export { SessionStoreMemory, SessionStoreSql } from "./layers/sql/SessionStoreSql.js"
+export { SessionStoreMemory, SessionStoreSql } from "./layers/sql/sessions/SessionStoreSql.js"
 export { TodoStoreSql } from "./layers/sql/TodoStoreSql.js"
 export { ApprovalAuditSql } from "./layers/sql/ApprovalAuditSql.js"
 export { MemoryStore, MemoryStoreError } from "./services/MemoryStore.js"
