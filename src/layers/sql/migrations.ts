@@ -11,7 +11,7 @@ export const APPLICATION_ID = 0x48455246
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 
-/** better-sqlite3 prepares one statement at a time, so a migration is a list of them. */
+/** better-sqlite3 prepares one statement at a time, so a migration is a list of them (fixed DDL text, hence `unsafe`). */
 const statements = (list: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(list, (s) => sql.unsafe(s), { discard: true }))
 
