@@ -87,7 +87,7 @@ export interface RuntimeOptions {
   /** The memory tool's stores (default: `<home>/memories/MEMORY.md` and `USER.md`). */
   readonly memoryStore?: Layer.Layer<MemoryStore, never, Config>
   /** Skill documents (default: `<home>/skills` + `skills.external_dirs`, bundled skills seeded on first use; `makeSkillsLive(options)`). */
-  readonly skills?: Layer.Layer<Skills, never, Config>
+  readonly skills?: Layer.Layer<Skills, never, Config | FileSystem.FileSystem | Path.Path>
   /** The gate for tool approvals requested by hooks (default: asks the approver). */
   readonly toolGate?: Layer.Layer<ToolGate, never, Config | Approver | ApprovalAudit>
   readonly hooks?: Layer.Layer<Hooks>
