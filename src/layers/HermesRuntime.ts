@@ -85,7 +85,7 @@ export interface RuntimeOptions {
   /** Sessions, messages and search (default: `SessionStoreSql` on the state database). */
   readonly sessionStore?: Layer.Layer<SessionStore, never, SqlClient>
   /** The memory tool's stores (default: `<home>/memories/MEMORY.md` and `USER.md`). */
-  readonly memoryStore?: Layer.Layer<MemoryStore, never, Config>
+  readonly memoryStore?: Layer.Layer<MemoryStore, never, Config | FileSystem.FileSystem | Path.Path>
   /** Skill documents (default: `<home>/skills` + `skills.external_dirs`, bundled skills seeded on first use; `makeSkillsLive(options)`). */
   readonly skills?: Layer.Layer<Skills, never, Config | FileSystem.FileSystem | Path.Path>
   /** The gate for tool approvals requested by hooks (default: asks the approver). */

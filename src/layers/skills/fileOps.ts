@@ -12,23 +12,16 @@ import { FileSystem, Path } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { Effect } from "effect"
 import { isWithin } from "../../lib/pathSafety.js"
+import { errnoCode, nodeMessage } from "../../lib/platformErrors.js"
 import { SkillsIoError } from "../../services/Skills.js"
 
 /** What every operation here needs from the context (NodeContext provides both). */
 export type Disk = FileSystem.FileSystem | Path.Path
 
-/** The Node error under a PlatformError, so messages and codes read as Node's. */
-const nodeError = (e: unknown): unknown =>
-  e !== null && typeof e === "object" && "_tag" in e && e._tag === "SystemError" && "cause" in e && e.cause !== undefined ? e.cause : e
+// Messages and codes are Node's own (under the PlatformError), as they were before FileSystem.
+const describe = (what: string, target: string) => (e: unknown) => new SkillsIoError({ message: `cannot ${what} ${target}: ${nodeMessage(e)}` })
 
-const code = (e: unknown): string | undefined => (nodeError(e) as NodeJS.ErrnoException | undefined)?.code
-
-const describe = (what: string, target: string) => (e: unknown) => {
-  const cause = nodeError(e)
-  return new SkillsIoError({ message: `cannot ${what} ${target}: ${cause instanceof Error ? cause.message : String(cause)}` })
-}
-
-const isMissing = (e: unknown) => code(e) === "ENOENT" || code(e) === "ENOTDIR"
+const isMissing = (e: unknown) => errnoCode(e) === "ENOENT" || errnoCode(e) === "ENOTDIR"
 
 /** A FileSystem call with its failure described. */
 const attempt = <A, R>(what: string, target: string, run: Effect.Effect<A, PlatformError, R>): Effect.Effect<A, SkillsIoError, R> =>
