@@ -61,7 +61,7 @@ export const skillDocument = (input: DocumentInput, env: ReadinessEnv): Effect.E
       skillDir: input.dir,
       root: input.root,
       linkedFiles: yield* linkedFiles(input.dir),
-      readiness: readiness(frontmatter, env),
+      readiness: yield* readiness(frontmatter, env),
       ...(truthy(frontmatter["compatibility"]) ? { compatibility: frontmatter["compatibility"] } : {}),
       ...(metadata === undefined ? {} : { metadata })
     }
