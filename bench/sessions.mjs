@@ -10,14 +10,14 @@ import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { SessionStore, SessionStoreSql, stateDatabaseLayer } from "../dist/index.js"
-import { RANK_WINDOW } from "../dist/layers/sql/SessionStoreSql.js"
-import { quoteTerms, substringTerms, usesFtsSyntax } from "../dist/layers/sql/searchQuery.js"
+import { RANK_WINDOW } from "../dist/layers/sql/sessions/SessionStoreSql.js"
+import { quoteTerms, substringTerms, usesFtsSyntax } from "../dist/layers/sql/sessions/searchQuery.js"
 import { median } from "./_stats.mjs"
 
 const MESSAGES = 100_000
 const TURN = 5 // user, assistant + tool call, tool result, assistant + tool call, tool result
 const SESSIONS = 100
-const INDEX_BATCH = 2000 // WORDS_BATCH and INDEX_CHUNK in src/layers/sql/searchIndex.ts
+const INDEX_BATCH = 2000 // WORDS_BATCH and INDEX_CHUNK in src/layers/sql/sessions/searchIndex.ts
 
 // A deterministic corpus of real technical text: lines of the installed packages' docs and type declarations
 // (node_modules/**/*.md, *.d.ts; fixed by the lockfile), shuffled into messages of 10–600 characters (~300 on average).

@@ -93,7 +93,7 @@ export type { PostLlmCallEvent, PreLlmCallEvent, PreLlmDirective } from "./servi
 export { FileReadTracker } from "./services/FileReadTracker.js"
 export type { FileReadTrackerService } from "./services/FileReadTracker.js"
 export { FileReadTrackerMemory } from "./tools/files/readTracker.js"
-export * as PathSafety from "./tools/files/pathSafety.js"
+export * as PathSafety from "./lib/pathSafety.js"
 export { patchTool, readFileTool, searchFilesTool, writeFileTool } from "./tools/index.js"
 export { MessageNotFound, SessionExists, SessionNotFound, SessionStore, SessionStoreError, sessionKey, TASK_SESSION_SOURCE } from "./services/SessionStore.js"
 export type {
@@ -116,7 +116,7 @@ export type {
 export { StateDatabaseError } from "./services/StateDatabase.js"
 export { MEMORY_DATABASE, StateDatabaseLive, StateDatabaseMemory, stateDatabaseLayer } from "./layers/sql/StateDatabase.js"
 export type { StateDatabaseOptions } from "./layers/sql/StateDatabase.js"
-export { SessionStoreMemory, SessionStoreSql } from "./layers/sql/SessionStoreSql.js"
+export { SessionStoreMemory, SessionStoreSql } from "./layers/sql/sessions/SessionStoreSql.js"
 export { TodoStoreSql } from "./layers/sql/TodoStoreSql.js"
 export { ApprovalAuditSql } from "./layers/approval/audit/ApprovalAuditSql.js"
 export { MemoryStore, MemoryStoreError } from "./services/MemoryStore.js"

@@ -65,7 +65,7 @@ import { SkillsLive } from "./SkillsLive.js"
 import { SessionRecorder } from "./sql/SessionRecorder.js"
 import type { RecordSessionsOptions } from "./sql/SessionRecorder.js"
 import { ApprovalAuditSql } from "./approval/audit/ApprovalAuditSql.js"
-import { SessionStoreSql } from "./sql/SessionStoreSql.js"
+import { SessionStoreSql } from "./sql/sessions/SessionStoreSql.js"
 import { StateDatabaseLive } from "./sql/StateDatabase.js"
 import { TodoStoreSql } from "./sql/TodoStoreSql.js"
 import type { FileReadTracker } from "../services/FileReadTracker.js"
@@ -87,9 +87,9 @@ export interface RuntimeOptions {
   /** Sessions, messages and search (default: `SessionStoreSql` on the state database). */
   readonly sessionStore?: Layer.Layer<SessionStore, never, SqlClient>
   /** The memory tool's stores (default: `<home>/memories/MEMORY.md` and `USER.md`). */
-  readonly memoryStore?: Layer.Layer<MemoryStore, never, Config>
+  readonly memoryStore?: Layer.Layer<MemoryStore, never, Config | FileSystem.FileSystem | Path.Path>
   /** Skill documents (default: `<home>/skills` + `skills.external_dirs`, bundled skills seeded on first use; `makeSkillsLive(options)`). */
-  readonly skills?: Layer.Layer<Skills, never, Config>
+  readonly skills?: Layer.Layer<Skills, never, Config | FileSystem.FileSystem | Path.Path>
   /** The gate for tool approvals requested by hooks (default: asks the approver). */
   readonly toolGate?: Layer.Layer<ToolGate, never, Config | Approver | ApprovalAudit>
   readonly hooks?: Layer.Layer<Hooks>

@@ -7,9 +7,10 @@
  * so readers never see half a file and concurrent writers never lose an entry.
  */
 import { randomBytes } from "node:crypto"
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
-import { dirname, join } from "node:path"
-import { Effect, Layer } from "effect"
+import { FileSystem, Path } from "@effect/platform"
+import type { PlatformError } from "@effect/platform/Error"
+import { Clock, Duration, Effect, Layer } from "effect"
+import { errnoCode, nodeMessage } from "../lib/platformErrors.js"
 import { Config } from "../services/Config.js"
 import { ENTRY_SEPARATOR, MemoryStore, MemoryStoreError } from "../services/MemoryStore.js"
 import type { MemoryDrift, MemoryTarget } from "../services/MemoryStore.js"
@@ -30,14 +31,16 @@ export const parseEntries = (raw: string): ReadonlyArray<string> => {
   return out
 }
 
-const readText = async (file: string): Promise<string> => {
-  try {
-    return await readFile(file, "utf8")
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return ""
-    throw e
-  }
-}
+// Node's "utf8": a byte-order mark is kept as text, as before (TextDecoder would drop it).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
+const encoder = new TextEncoder()
+
+/** The file's text, "" when it does not exist. */
+const readText = (fs: FileSystem.FileSystem, file: string): Effect.Effect<string, PlatformError> =>
+  fs.readFile(file).pipe(
+    Effect.map((bytes) => decoder.decode(bytes)),
+    Effect.catchIf((e) => errnoCode(e) === "ENOENT", () => Effect.succeed(""))
+  )
 
 const alive = (pid: number) => {
   try {
@@ -48,45 +51,46 @@ const alive = (pid: number) => {
   }
 }
 
-const acquireLock = async (lock: string): Promise<void> => {
-  const deadline = Date.now() + LOCK_WAIT_MS
-  for (;;) {
-    try {
-      const handle = await open(lock, "wx")
-      await handle.writeFile(String(process.pid))
-      await handle.close()
-      return
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
-    }
-    const holder = Number.parseInt(await readText(lock), 10)
-    const stale = Number.isInteger(holder) && holder > 0
-      ? !alive(holder)
-      : Date.now() - (await stat(lock).then((s) => s.mtimeMs, () => Date.now())) > STALE_EMPTY_LOCK_MS
-    if (stale) {
-      await rm(lock, { force: true })
-      continue
-    }
-    if (Date.now() > deadline) throw new Error(`${lock} is held by process ${holder}`)
-    await new Promise((resolve) => setTimeout(resolve, 15))
-  }
-}
+/** The lock is shared with other processes, so waiting for it takes wall-clock time whatever the Effect clock is (tests run a TestClock). */
+const wallClock = Clock.make()
 
-const writeAtomically = async (file: string, text: string) => {
-  const temp = join(dirname(file), `.mem_${randomBytes(6).toString("hex")}.tmp`)
-  try {
-    const handle = await open(temp, "w")
-    try {
-      await handle.writeFile(text, "utf8")
-      await handle.sync()
-    } finally {
-      await handle.close()
+const acquireLock = (fs: FileSystem.FileSystem, lock: string): Effect.Effect<void, PlatformError | Error> =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + LOCK_WAIT_MS
+    for (;;) {
+      // Created exclusively: whoever creates the file holds the lock.
+      const created = yield* fs.writeFileString(lock, String(process.pid), { flag: "wx" }).pipe(
+        Effect.as(true),
+        Effect.catchIf((e) => errnoCode(e) === "EEXIST", () => Effect.succeed(false))
+      )
+      if (created) return
+      const holder = Number.parseInt(yield* readText(fs, lock), 10)
+      const stale = Number.isInteger(holder) && holder > 0
+        ? !alive(holder)
+        : Date.now() - (yield* fs.stat(lock).pipe(
+          Effect.map((info) => info.mtime._tag === "Some" ? info.mtime.value.getTime() : Date.now()),
+          Effect.orElseSucceed(() => Date.now())
+        )) > STALE_EMPTY_LOCK_MS
+      if (stale) {
+        yield* fs.remove(lock, { force: true })
+        continue
+      }
+      if (Date.now() > deadline) return yield* Effect.fail(new Error(`${lock} is held by process ${holder}`))
+      yield* Effect.sleep(Duration.millis(15)).pipe(Effect.withClock(wallClock))
     }
-    await rename(temp, file)
-  } catch (e) {
-    await rm(temp, { force: true })
-    throw e
-  }
+  })
+
+/** Temp file, fsync, rename: readers never see half a file, and a crash leaves the old one. */
+const writeAtomically = (fs: FileSystem.FileSystem, path: Path.Path, file: string, text: string): Effect.Effect<void, PlatformError> => {
+  const temp = path.join(path.dirname(file), `.mem_${randomBytes(6).toString("hex")}.tmp`)
+  return Effect.scoped(Effect.gen(function*() {
+    const handle = yield* fs.open(temp, { flag: "w" })
+    yield* handle.writeAll(encoder.encode(text))
+    yield* handle.sync
+  })).pipe(
+    Effect.zipRight(fs.rename(temp, file)),
+    Effect.tapError(() => Effect.ignore(fs.remove(temp, { force: true })))
+  )
 }
 
 /** Text the tool did not write: it would not survive parse + join, or one entry exceeds the whole store's budget. */
@@ -96,23 +100,25 @@ export const hasDrift = (raw: string, limit: number): boolean => {
   return raw.trim() !== parts.join(ENTRY_SEPARATOR) || parts.some((e) => e.length > limit)
 }
 
-const failed = (what: string) => (e: unknown) => new MemoryStoreError({ message: `memory: ${what}: ${e instanceof Error ? e.message : String(e)}` })
+const failed = (what: string) => (e: unknown) => new MemoryStoreError({ message: `memory: ${what}: ${nodeMessage(e)}` })
 
-export const MemoryStoreFiles = Layer.effect(
+export const MemoryStoreFiles: Layer.Layer<MemoryStore, never, Config | FileSystem.FileSystem | Path.Path> = Layer.effect(
   MemoryStore,
   Effect.gen(function*() {
     const config = yield* Config
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
     const settings = (yield* config.current).memory
-    const dir = join(config.home.root, "memories")
+    const dir = path.join(config.home.root, "memories")
     const limits: Record<MemoryTarget, number> = {
       memory: settings.memory_char_limit,
       user: settings.user_char_limit
     }
-    const files: Record<MemoryTarget, string> = { memory: join(dir, "MEMORY.md"), user: join(dir, "USER.md") }
+    const files: Record<MemoryTarget, string> = { memory: path.join(dir, "MEMORY.md"), user: path.join(dir, "USER.md") }
     const locks: Record<MemoryTarget, Effect.Semaphore> = { memory: yield* Effect.makeSemaphore(1), user: yield* Effect.makeSemaphore(1) }
 
     const entries = (target: MemoryTarget) =>
-      Effect.tryPromise({ try: () => readText(files[target]), catch: failed(`cannot read ${files[target]}`) }).pipe(Effect.map(parseEntries))
+      readText(fs, files[target]).pipe(Effect.mapError(failed(`cannot read ${files[target]}`)), Effect.map(parseEntries))
 
     const modify = <A>(
       target: MemoryTarget,
@@ -121,31 +127,24 @@ export const MemoryStoreFiles = Layer.effect(
     ) => {
       const file = files[target]
       const lock = `${file}.lock`
-      const critical = Effect.tryPromise({
-        try: async (): Promise<A | MemoryDrift> => {
-          const raw = await readText(file)
-          if (options.guardDrift === true && hasDrift(raw, limits[target])) {
-            const backup = `${file}.bak.${Math.floor(Date.now() / 1000)}`
-            await writeFile(backup, raw, "utf8")
-            return { _tag: "MemoryDrift", file, backup }
-          }
-          const decided = change(parseEntries(raw))
-          if (decided.entries !== undefined) await writeAtomically(file, decided.entries.join(ENTRY_SEPARATOR))
-          return decided.result
-        },
-        catch: failed(`cannot update ${file}`)
-      })
+      const critical = Effect.gen(function*() {
+        const raw = yield* readText(fs, file)
+        if (options.guardDrift === true && hasDrift(raw, limits[target])) {
+          const backup = `${file}.bak.${Math.floor(Date.now() / 1000)}`
+          yield* fs.writeFileString(backup, raw)
+          const drift: MemoryDrift = { _tag: "MemoryDrift", file, backup }
+          return drift
+        }
+        // A throwing `change` fails the update like an I/O error does.
+        const decided = yield* Effect.try({ try: () => change(parseEntries(raw)), catch: (e) => e })
+        if (decided.entries !== undefined) yield* writeAtomically(fs, path, file, decided.entries.join(ENTRY_SEPARATOR))
+        return decided.result
+      }).pipe(Effect.mapError(failed(`cannot update ${file}`)))
       return locks[target].withPermits(1)(
         Effect.acquireUseRelease(
-          Effect.tryPromise({
-            try: async () => {
-              await mkdir(dir, { recursive: true })
-              await acquireLock(lock)
-            },
-            catch: failed("cannot lock the memory store")
-          }),
+          Effect.zipRight(fs.makeDirectory(dir, { recursive: true }), acquireLock(fs, lock)).pipe(Effect.mapError(failed("cannot lock the memory store"))),
           () => critical,
-          () => Effect.promise(() => rm(lock, { force: true }))
+          () => Effect.ignore(fs.remove(lock, { force: true }))
         )
       )
     }

@@ -29,7 +29,8 @@ import type { BundledSkill } from "./skills/bundled/index.js"
 import { indexRoots, indexSkills, listingOf, sortSkills } from "./skills/catalog.js"
 import type { HeadMemo, RootIndex } from "./skills/catalog.js"
 import { parseFrontmatter } from "./skills/frontmatter.js"
-import * as fsx from "./skills/fsx.js"
+import * as fileOps from "./skills/fileOps.js"
+import type { Disk } from "./skills/fileOps.js"
 import { decide, formatReport, resolveTrust, summaryOf, verdictOf } from "./skills/guard/policy.js"
 import { scanSkill, scanText } from "./skills/guard/scan.js"
 import { installSkill, readInstalled, writeInstalled } from "./skills/install.js"
@@ -47,12 +48,12 @@ import {
   writeSkillFile
 } from "./skills/manage.js"
 import type { ManageContext } from "./skills/manage.js"
-import { matchesPlatform } from "./skills/platform.js"
+import { matchesPlatform } from "./skills/platformMatch.js"
 import { dirHash, readManifest, seedBundled } from "./skills/seed.js"
 import { skillsSettings } from "./skills/settings.js"
 import type { SkillsSettings } from "./skills/settings.js"
 import { LOOKUP_HINT, lookupNameError } from "./skills/validate.js"
-import { skillDocument, skillFile } from "./skills/view.js"
+import { skillDocument, skillFile } from "./skills/skillViews.js"
 import { rootsSignature } from "./skills/walk.js"
 
 export interface SkillsOptions {
@@ -81,11 +82,14 @@ const INJECTION_PHRASES = [
 const invalid = (message: string, details?: Record<string, unknown>) =>
   details === undefined ? new SkillInvalid({ message }) : new SkillInvalid({ message, details })
 
-export const makeSkillsLive = (options: SkillsOptions = {}): Layer.Layer<Skills, never, Config> =>
+export const makeSkillsLive = (options: SkillsOptions = {}): Layer.Layer<Skills, never, Config | Disk> =>
   Layer.effect(
     Skills,
     Effect.gen(function*() {
       const config = yield* Config
+      // The platform's FileSystem and Path, captured once: every method runs on them.
+      const disk = yield* Effect.context<Disk>()
+      const onDisk = <A, E>(effect: Effect.Effect<A, E, Disk>): Effect.Effect<A, E> => Effect.provide(effect, disk)
       const bundled = options.bundled ?? BUNDLED_SKILLS
       const ttl = options.listTtlMillis ?? 30_000
       const writes = yield* Effect.makeSemaphore(1)
@@ -121,7 +125,7 @@ export const makeSkillsLive = (options: SkillsOptions = {}): Layer.Layer<Skills,
       const seededOnce = yield* Effect.cached(
         Effect.gen(function*() {
           const s = yield* settings
-          if (!s.seedBundled || bundled.length === 0) return yield* fsx.makeDir(s.local)
+          if (!s.seedBundled || bundled.length === 0) return yield* fileOps.makeDir(s.local)
           yield* writes.withPermits(1)(runSeed)
         }).pipe(
           Effect.catchAll((e) => Effect.logWarning(`skills: seeding the bundled skills failed: ${e.message}`)),
@@ -197,7 +201,7 @@ export const makeSkillsLive = (options: SkillsOptions = {}): Layer.Layer<Skills,
       const view = Effect.fn("Skills.view")(function*(name: string, filePath?: string | undefined) {
         const hit = yield* locate(name)
         const s = yield* settings
-        const content = yield* fsx.readText(hit.skillMd)
+        const content = yield* fileOps.readText(hit.skillMd)
         const lowered = content.toLowerCase()
         if (INJECTION_PHRASES.some((p) => lowered.includes(p))) {
           // Hermes' behaviour: loading is not refused (the guard decides at install), but the operator hears of it.
@@ -235,7 +239,7 @@ export const makeSkillsLive = (options: SkillsOptions = {}): Layer.Layer<Skills,
           return decision.allowed === true ? undefined : `Security scan blocked this skill (${decision.reason}):\n${formatReport(scan, decision)}`
         })
 
-      const manage = <A, E>(run: (ctx: ManageContext) => Effect.Effect<A, E>) =>
+      const manage = <A, E>(run: (ctx: ManageContext) => Effect.Effect<A, E, Disk>) =>
         Effect.gen(function*() {
           yield* seededOnce
           const ctx: ManageContext = { settings: yield* settings, scanWritten }
@@ -277,7 +281,7 @@ export const makeSkillsLive = (options: SkillsOptions = {}): Layer.Layer<Skills,
           if (located.dir !== null) {
             scan = yield* scanSkill(located.dir, { skill: label, source, trust })
           } else {
-            const findings = scanText(path.basename(located.skillMd), yield* fsx.readText(located.skillMd))
+            const findings = scanText(path.basename(located.skillMd), yield* fileOps.readText(located.skillMd))
             const verdict = verdictOf(findings)
             scan = { skill: label, source, trust, verdict, findings, summary: summaryOf(label, verdict, findings) }
           }
@@ -321,19 +325,19 @@ export const makeSkillsLive = (options: SkillsOptions = {}): Layer.Layer<Skills,
 
       return Skills.of({
         roots: Effect.map(settings, (s): ReadonlyArray<SkillRoot> => s.roots),
-        list,
-        view,
-        create: (request) => manage((ctx) => Effect.map(createSkill(ctx, request), ({ description: _d, ...change }) => change)),
-        edit: (name, content) => manage((ctx) => editSkill(ctx, name, content)),
-        patch: (request) => manage((ctx) => patchSkill(ctx, request)),
-        delete: (name, absorbedInto) => manage((ctx) => deleteSkill(ctx, name, absorbedInto)),
-        writeFile: (name, filePath, content) => manage((ctx) => writeSkillFile(ctx, name, filePath, content)),
-        removeFile: (name, filePath) => manage((ctx) => removeSkillFile(ctx, name, filePath)),
-        seed: writes.withPermits(1)(runSeed),
+        list: (opts) => onDisk(list(opts)),
+        view: (name, filePath) => onDisk(view(name, filePath)),
+        create: (request) => onDisk(manage((ctx) => Effect.map(createSkill(ctx, request), ({ description: _d, ...change }) => change))),
+        edit: (name, content) => onDisk(manage((ctx) => editSkill(ctx, name, content))),
+        patch: (request) => onDisk(manage((ctx) => patchSkill(ctx, request))),
+        delete: (name, absorbedInto) => onDisk(manage((ctx) => deleteSkill(ctx, name, absorbedInto))),
+        writeFile: (name, filePath, content) => onDisk(manage((ctx) => writeSkillFile(ctx, name, filePath, content))),
+        removeFile: (name, filePath) => onDisk(manage((ctx) => removeSkillFile(ctx, name, filePath))),
+        seed: onDisk(writes.withPermits(1)(runSeed)),
         install: (source, installOptions) =>
-          manage((ctx) => installSkill({ settings: ctx.settings, existingNames }, source, installOptions)),
-        audit,
-        uninstall
+          onDisk(manage((ctx) => installSkill({ settings: ctx.settings, existingNames }, source, installOptions))),
+        audit: (name) => onDisk(audit(name)),
+        uninstall: (name) => onDisk(uninstall(name))
       })
     })
   )

@@ -23,8 +23,8 @@ import {
   sensitiveWriteError,
   writeDeniedMessage,
   writeDenyList
-} from "../../src/tools/files/pathSafety.js"
-import type { SafetyPaths } from "../../src/tools/files/pathSafety.js"
+} from "../../src/lib/pathSafety.js"
+import type { SafetyPaths } from "../../src/lib/pathSafety.js"
 
 interface Vector {
   readonly check: string

@@ -1,6 +1,6 @@
 /** The file tools' pure pieces: fuzzy matching, V4A parsing, gitignore rules, diffs, paging. */
 import { describe, expect, it } from "@effect/vitest"
-import { fuzzyReplace, isAlreadyApplied, noMatchHint } from "../../src/tools/files/fuzzyMatch.js"
+import { fuzzyReplace, isAlreadyApplied, noMatchHint } from "../../src/lib/fuzzyMatch.js"
 import { LinePager, truncateToCharBudget } from "../../src/tools/files/linePager.js"
 import { Overrides, RuleSet } from "../../src/tools/files/search/gitignore.js"
 import { parseRipgrepOutput, ripgrepScript } from "../../src/tools/files/search/ripgrep.js"

@@ -12,13 +12,13 @@ import { fileURLToPath } from "node:url"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { SessionStoreSql } from "../../src/layers/sql/SessionStoreSql.js"
+import { SessionStoreSql } from "../../src/layers/sql/sessions/SessionStoreSql.js"
 import { stateDatabaseLayer } from "../../src/layers/sql/StateDatabase.js"
 import { SessionStore } from "../../src/services/SessionStore.js"
 import { tempHome } from "../support/runtime.js"
 
 const APPENDER = fileURLToPath(new URL("./fixtures/appender.mjs", import.meta.url))
-const DIST = fileURLToPath(new URL("../../dist/layers/sql/SessionStoreSql.js", import.meta.url))
+const DIST = fileURLToPath(new URL("../../dist/layers/sql/sessions/SessionStoreSql.js", import.meta.url))
 
 interface Child {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>

@@ -5,7 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, TestClock } from "effect"
-import { RANK_WINDOW, SessionStoreSql } from "../../src/layers/sql/SessionStoreSql.js"
+import { RANK_WINDOW, SessionStoreSql } from "../../src/layers/sql/sessions/SessionStoreSql.js"
 import { TodoStoreSql } from "../../src/layers/sql/TodoStoreSql.js"
 import { SessionStore } from "../../src/services/SessionStore.js"
 import type { NewMessage } from "../../src/services/SessionStore.js"

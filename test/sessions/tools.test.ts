@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -223,7 +224,11 @@ describe("memory tool", () => {
         Effect.flatMap(MemoryStore, (m) =>
           Effect.forEach(Array.from({ length: 15 }, (_, i) => `process ${n} fact ${i}`), (entry) =>
             m.modify("memory", (entries) => ({ entries: [...entries, entry], result: undefined })))
-        ).pipe(Effect.provide(MemoryStoreFiles), Effect.provide(ConfigTest({ memory: { memory_char_limit: 100_000 } }, { root: home })))
+        ).pipe(
+          Effect.provide(MemoryStoreFiles),
+          Effect.provide(ConfigTest({ memory: { memory_char_limit: 100_000 } }, { root: home })),
+          Effect.provide(NodeContext.layer)
+        )
       yield* Effect.all([store(1), store(2)], { concurrency: 2 })
       const entries = readFileSync(memoryAt(home), "utf8").split("\n§\n")
       expect(entries).toHaveLength(30)

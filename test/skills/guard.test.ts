@@ -5,6 +5,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { ConfigTest } from "../../src/layers/ConfigTest.js"
@@ -19,7 +20,7 @@ import type { Finding, TrustLevel } from "../../src/services/Skills.js"
 import { tempHome } from "../support/runtime.js"
 import { makeTar, skillMd, skillsHome, writeSkill } from "./helpers.js"
 
-const scanFolder = (dir: string, trust: TrustLevel = "community") => scanSkill(dir, { source: "test", trust })
+const scanFolder = (dir: string, trust: TrustLevel = "community") => scanSkill(dir, { source: "test", trust }).pipe(Effect.provide(NodeContext.layer))
 
 const craft = (name: string, body: string, extra: Readonly<Record<string, string>> = {}) =>
   writeSkill(join(tempHome("hermes-guard-"), name), { "SKILL.md": skillMd(name, "Looks helpful.", "", body), ...extra })
@@ -109,7 +110,7 @@ describe("skills guard: no false alarms", () => {
     it.effect(`bundled ${bundled.name}: safe, nothing high or critical`, () =>
       Effect.gen(function*() {
         const dir = join(tempHome("hermes-guard-bundled-"), bundled.name)
-        yield* materialize(bundled, dir)
+        yield* materialize(bundled, dir).pipe(Effect.provide(NodeContext.layer))
         const scan = yield* scanFolder(dir)
         expect(scan.findings.filter((f) => f.severity === "critical" || f.severity === "high")).toEqual([])
         expect(scan.verdict).toBe("safe")
@@ -265,7 +266,8 @@ describe("skills: install, audit, uninstall", () => {
       const root = tempHome("hermes-audit-")
       const layer = (bundled = BUNDLED_SKILLS) =>
         makeSkillsLive({ bundled, hasCommand: () => true }).pipe(
-          Layer.provide(ConfigTest({}, { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") }))
+          Layer.provide(ConfigTest({}, { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") })),
+          Layer.provide(NodeContext.layer)
         )
       const src = writeSkill(join(tempHome("hermes-src-"), "cautious"), { "SKILL.md": skillMd("cautious", "Hidden char.", "", "Tip:\u200b use it.\n") })
       writeSkill(join(root, "skills", "mine"), { "SKILL.md": skillMd("mine", "Written by hand.") })

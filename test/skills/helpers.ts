@@ -2,6 +2,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { gzipSync } from "node:zlib"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Layer } from "effect"
 import { ConfigTest } from "../../src/layers/ConfigTest.js"
 import { makeSkillsLive } from "../../src/layers/SkillsLive.js"
@@ -33,7 +34,7 @@ export interface SkillsHome {
 export const skillsHome = (config: HermesConfigInput = {}, options: SkillsOptions = {}): SkillsHome => {
   const root = tempHome("hermes-skills-")
   const configLayer = ConfigTest(config, { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") })
-  const layer = makeSkillsLive({ bundled: [], hasCommand: () => true, ...options }).pipe(Layer.provideMerge(configLayer))
+  const layer = makeSkillsLive({ bundled: [], hasCommand: () => true, ...options }).pipe(Layer.provideMerge(configLayer), Layer.provide(NodeContext.layer))
   return { root, skillsDir: join(root, "skills"), layer }
 }
 

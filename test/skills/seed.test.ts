@@ -4,6 +4,7 @@
  */
 import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
 import { ConfigTest } from "../../src/layers/ConfigTest.js"
@@ -33,7 +34,8 @@ const v2: ReadonlyArray<BundledSkill> = [
 /** One "install" of the package with `bundled`, on the home at `root`. */
 const release = (root: string, bundled: ReadonlyArray<BundledSkill>, config: HermesConfigInput = {}) =>
   makeSkillsLive({ bundled, hasCommand: () => true }).pipe(
-    Layer.provide(ConfigTest(config, { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") }))
+    Layer.provide(ConfigTest(config, { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") })),
+    Layer.provide(NodeContext.layer)
   )
 
 const names = Effect.map(Effect.flatMap(Skills, (s) => s.list()), (l) => l.skills.map((x) => x.name))

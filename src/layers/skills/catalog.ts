@@ -10,10 +10,11 @@ import { Effect } from "effect"
 import type { SkillRoot, SkillsIoError, SkillSummary } from "../../services/Skills.js"
 import { parseFrontmatter, pyStr } from "./frontmatter.js"
 import type { Frontmatter } from "./frontmatter.js"
-import * as fsx from "./fsx.js"
-import { matchesEnvironment, matchesPlatform } from "./platform.js"
+import * as fileOps from "./fileOps.js"
+import { matchesEnvironment, matchesPlatform } from "./platformMatch.js"
 import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from "./validate.js"
 import { categoryOf, scanRoot } from "./walk.js"
+import type { Disk } from "./fileOps.js"
 
 export interface IndexedSkill extends SkillSummary {
   readonly skillMd: string
@@ -47,8 +48,8 @@ export const summarize = (frontmatter: Frontmatter, body: string, skillMd: strin
   return { name, description: truncateDescription(description), category: categoryOf(skillMd, root.path), skillMd, root }
 }
 
-export const readHead = (skillMd: string): Effect.Effect<string, SkillsIoError> =>
-  Effect.map(fsx.readHead(skillMd, HEAD_CHARS * 4), (bytes) => fsx.decodeText(bytes).slice(0, HEAD_CHARS))
+export const readHead = (skillMd: string): Effect.Effect<string, SkillsIoError, Disk> =>
+  Effect.map(fileOps.readHead(skillMd, HEAD_CHARS * 4), (bytes) => fileOps.decodeText(bytes).slice(0, HEAD_CHARS))
 
 /** Parsed heads by SKILL.md path, reused while the file's mtime and size stay the same. */
 export type HeadMemo = Map<string, { readonly mtimeMs: number; readonly size: number; readonly frontmatter: Frontmatter; readonly body: string }>
@@ -59,7 +60,7 @@ export type HeadMemo = Map<string, { readonly mtimeMs: number; readonly size: nu
  * mtime and size did not change is not read or parsed again: YAML parsing
  * is most of an index build.
  */
-export const indexRoots = (roots: ReadonlyArray<SkillRoot>, memo: HeadMemo = new Map()): Effect.Effect<ReadonlyArray<RootIndex>, SkillsIoError> =>
+export const indexRoots = (roots: ReadonlyArray<SkillRoot>, memo: HeadMemo = new Map()): Effect.Effect<ReadonlyArray<RootIndex>, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const live = new Set<string>()
     const built = yield* Effect.forEach(roots, (root) =>
@@ -67,7 +68,7 @@ export const indexRoots = (roots: ReadonlyArray<SkillRoot>, memo: HeadMemo = new
         const scan = yield* scanRoot(root.path)
         const parsed = yield* Effect.forEach(scan.skillFiles, (skillMd) =>
           Effect.gen(function*() {
-            const info = yield* Effect.orElseSucceed(fsx.stat(skillMd), () => undefined)
+            const info = yield* Effect.orElseSucceed(fileOps.statPrecise(skillMd), () => undefined)
             if (info === undefined) return undefined
             live.add(skillMd)
             const known = memo.get(skillMd)
@@ -99,7 +100,7 @@ export const listingOf = (indexes: ReadonlyArray<RootIndex>, disabled: ReadonlyS
   return out
 }
 
-export const indexSkills = (roots: ReadonlyArray<SkillRoot>, disabled: ReadonlySet<string>): Effect.Effect<ReadonlyArray<IndexedSkill>, SkillsIoError> =>
+export const indexSkills = (roots: ReadonlyArray<SkillRoot>, disabled: ReadonlySet<string>): Effect.Effect<ReadonlyArray<IndexedSkill>, SkillsIoError, Disk> =>
   Effect.map(indexRoots(roots), (indexes) => listingOf(indexes, disabled))
 
 export const sortSkills = <A extends SkillSummary>(skills: ReadonlyArray<A>): ReadonlyArray<A> =>

@@ -12,14 +12,15 @@ import { Clock, Effect } from "effect"
 import { SkillBlocked, SkillInvalid } from "../../services/Skills.js"
 import type { InstallOptions, InstallReport, SkillsIoError, SkillWriteError, TrustLevel, Verdict } from "../../services/Skills.js"
 import { parseFrontmatter } from "./frontmatter.js"
-import * as fsx from "./fsx.js"
+import * as fileOps from "./fileOps.js"
 import { decide, formatReport, resolveTrust } from "./guard/policy.js"
 import { scanSkill } from "./guard/scan.js"
 import { findByDirName } from "./lookup.js"
-import { pyStrip } from "./pyText.js"
+import { pyStrip } from "./pythonStrings.js"
 import type { SkillsSettings } from "./settings.js"
 import { MAX_UNPACKED_BYTES, readTar, unpack } from "./tarball.js"
 import { validateCategory, validateFrontmatter, validateName } from "./validate.js"
+import type { Disk } from "./fileOps.js"
 
 export interface InstalledRecord {
   readonly source: string
@@ -33,12 +34,12 @@ export interface InstalledRecord {
 
 export const installedFile = (skillsDir: string) => path.join(skillsDir, ".hub", "installed.json")
 
-export const readInstalled = (skillsDir: string): Effect.Effect<Record<string, InstalledRecord>, SkillsIoError> =>
+export const readInstalled = (skillsDir: string): Effect.Effect<Record<string, InstalledRecord>, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const file = installedFile(skillsDir)
-    if (!(yield* fsx.exists(file))) return {}
+    if (!(yield* fileOps.exists(file))) return {}
     try {
-      const parsed: unknown = JSON.parse(yield* fsx.readText(file))
+      const parsed: unknown = JSON.parse(yield* fileOps.readText(file))
       return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, InstalledRecord>) : {}
     } catch {
       return {}
@@ -46,18 +47,18 @@ export const readInstalled = (skillsDir: string): Effect.Effect<Record<string, I
   })
 
 export const writeInstalled = (skillsDir: string, records: Record<string, InstalledRecord>) =>
-  fsx.writeAtomic(installedFile(skillsDir), `${JSON.stringify(records, null, 2)}\n`)
+  fileOps.writeAtomic(installedFile(skillsDir), `${JSON.stringify(records, null, 2)}\n`)
 
 const invalid = (message: string) => new SkillInvalid({ message })
 
 /** The folder holding SKILL.md: the staged root itself, or its single sub-folder that has one. */
-const skillFolder = (staged: string, shown: string): Effect.Effect<string, SkillInvalid | SkillsIoError> =>
+const skillFolder = (staged: string, shown: string): Effect.Effect<string, SkillInvalid | SkillsIoError, Disk> =>
   Effect.gen(function*() {
-    if (yield* fsx.isFile(path.join(staged, "SKILL.md"))) return staged
+    if (yield* fileOps.isFile(path.join(staged, "SKILL.md"))) return staged
     const dirs: Array<string> = []
-    for (const entry of yield* fsx.readDir(staged)) {
+    for (const entry of yield* fileOps.readDir(staged)) {
       const sub = path.join(staged, entry.name)
-      if (entry.isDirectory() && (yield* fsx.isFile(path.join(sub, "SKILL.md")))) dirs.push(sub)
+      if (entry.isDirectory() && (yield* fileOps.isFile(path.join(sub, "SKILL.md")))) dirs.push(sub)
     }
     if (dirs.length === 1) return dirs[0] as string
     if (dirs.length > 1) return yield* invalid(`${shown} holds ${dirs.length} skills (${dirs.map((d) => path.basename(d)).join(", ")}); install them one at a time.`)
@@ -65,18 +66,18 @@ const skillFolder = (staged: string, shown: string): Effect.Effect<string, Skill
   })
 
 /** Copy or unpack `source` into a fresh folder under `staging`. */
-const stage = (source: string, staging: string): Effect.Effect<string, SkillInvalid | SkillsIoError> =>
+const stage = (source: string, staging: string): Effect.Effect<string, SkillInvalid | SkillsIoError, Disk> =>
   Effect.gen(function*() {
-    const info = yield* fsx.stat(source)
+    const info = yield* fileOps.stat(source)
     if (info === undefined) return yield* invalid(`No such file or directory: ${source}`)
     const into = path.join(staging, "content")
-    if (info.isDirectory()) {
-      yield* fsx.copyTree(source, into)
+    if (info.type === "Directory") {
+      yield* fileOps.copyTree(source, into)
       return into
     }
-    if (info.size > MAX_UNPACKED_BYTES) return yield* invalid(`${source} is larger than ${MAX_UNPACKED_BYTES / (1024 * 1024)} MiB`)
-    const entries = yield* readTar(yield* fsx.readBytes(source))
-    yield* fsx.makeDir(into)
+    if (Number(info.size) > MAX_UNPACKED_BYTES) return yield* invalid(`${source} is larger than ${MAX_UNPACKED_BYTES / (1024 * 1024)} MiB`)
+    const entries = yield* readTar(yield* fileOps.readBytes(source))
+    yield* fileOps.makeDir(into)
     yield* unpack(entries, into)
     return into
   })
@@ -84,16 +85,16 @@ const stage = (source: string, staging: string): Effect.Effect<string, SkillInva
 export interface InstallContext {
   readonly settings: SkillsSettings
   /** Names (folder and frontmatter) of every skill already present. */
-  readonly existingNames: Effect.Effect<ReadonlyMap<string, string>, SkillsIoError>
+  readonly existingNames: Effect.Effect<ReadonlyMap<string, string>, SkillsIoError, Disk>
 }
 
-export const installSkill = (ctx: InstallContext, source: string, options: InstallOptions = {}): Effect.Effect<InstallReport, SkillWriteError> =>
+export const installSkill = (ctx: InstallContext, source: string, options: InstallOptions = {}): Effect.Effect<InstallReport, SkillWriteError, Disk> =>
   Effect.scoped(Effect.gen(function*() {
     const absolute = path.resolve(source)
-    const staging = yield* Effect.acquireRelease(fsx.makeTempDir(tmpdir(), "hermes-skill-install-"), (dir) => Effect.ignore(fsx.remove(dir)))
+    const staging = yield* Effect.acquireRelease(fileOps.makeTempDir(tmpdir(), "hermes-skill-install-"), (dir) => Effect.ignore(fileOps.remove(dir)))
     const staged = yield* stage(absolute, staging)
     const folder = yield* skillFolder(staged, source)
-    const content = yield* fsx.readText(path.join(folder, "SKILL.md"))
+    const content = yield* fileOps.readText(path.join(folder, "SKILL.md"))
     const broken = validateFrontmatter(content)
     if (broken !== undefined) return yield* invalid(`Not a valid skill (${source}): ${broken}`)
     const declared = parseFrontmatter(content).frontmatter["name"]
@@ -117,10 +118,10 @@ export const installSkill = (ctx: InstallContext, source: string, options: Insta
     const category = options.category === undefined ? "" : pyStrip(options.category)
     const dest = category.length > 0 ? path.join(ctx.settings.local, category, name) : path.join(ctx.settings.local, name)
     const partial = `${dest}.installing-${process.pid}`
-    yield* fsx.makeDir(path.dirname(dest))
-    yield* fsx.remove(partial)
-    yield* Effect.onError(fsx.copyTree(folder, partial), () => Effect.ignore(fsx.remove(partial)))
-    yield* Effect.onError(fsx.rename(partial, dest), () => Effect.ignore(fsx.remove(partial)))
+    yield* fileOps.makeDir(path.dirname(dest))
+    yield* fileOps.remove(partial)
+    yield* Effect.onError(fileOps.copyTree(folder, partial), () => Effect.ignore(fileOps.remove(partial)))
+    yield* Effect.onError(fileOps.rename(partial, dest), () => Effect.ignore(fileOps.remove(partial)))
     const records = yield* readInstalled(ctx.settings.local)
     const now = yield* Clock.currentTimeMillis
     records[name] = {

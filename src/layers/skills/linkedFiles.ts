@@ -6,8 +6,9 @@
 import * as path from "node:path"
 import { Effect } from "effect"
 import type { LinkedFiles, SkillsIoError } from "../../services/Skills.js"
-import * as fsx from "./fsx.js"
+import * as fileOps from "./fileOps.js"
 import { SUPPORT_DIRS } from "./validate.js"
+import type { Disk } from "./fileOps.js"
 
 interface Spec {
   readonly dir: string
@@ -29,13 +30,13 @@ const SPECS: ReadonlyArray<Spec> = [
  * followed and linked files count only when they resolve inside the skill:
  * a skill must not advertise what lies outside it.
  */
-const filesUnder = (base: string, dir: string, recursive: boolean): Effect.Effect<ReadonlyArray<string>, SkillsIoError> =>
+const filesUnder = (base: string, dir: string, recursive: boolean): Effect.Effect<ReadonlyArray<string>, SkillsIoError, Disk> =>
   Effect.gen(function*() {
-    const realBase = (yield* fsx.realPath(base)) ?? base
-    const walk = (current: string): Effect.Effect<ReadonlyArray<string>, SkillsIoError> =>
+    const realBase = (yield* fileOps.realPath(base)) ?? base
+    const walk = (current: string): Effect.Effect<ReadonlyArray<string>, SkillsIoError, Disk> =>
       Effect.gen(function*() {
         const out: Array<string> = []
-        const entries = [...(yield* fsx.readDir(current))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        const entries = [...(yield* fileOps.readDir(current))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
         for (const entry of entries) {
           const full = path.join(current, entry.name)
           if (entry.isDirectory()) {
@@ -43,8 +44,8 @@ const filesUnder = (base: string, dir: string, recursive: boolean): Effect.Effec
             continue
           }
           if (entry.isSymbolicLink()) {
-            const target = yield* Effect.orElseSucceed(fsx.realPath(full), () => undefined)
-            if (target === undefined || !fsx.isInside(target, realBase) || !(yield* fsx.isFile(full))) continue
+            const target = yield* Effect.orElseSucceed(fileOps.realPath(full), () => undefined)
+            if (target === undefined || !fileOps.isInside(target, realBase) || !(yield* fileOps.isFile(full))) continue
           } else if (!entry.isFile()) {
             continue
           }
@@ -61,7 +62,7 @@ const extensionOf = (file: string) => {
   return dot <= 0 ? "" : base.slice(dot)
 }
 
-export const linkedFiles = (skillDir: string | null): Effect.Effect<LinkedFiles, SkillsIoError> =>
+export const linkedFiles = (skillDir: string | null): Effect.Effect<LinkedFiles, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const out: Record<string, ReadonlyArray<string>> = {}
     if (skillDir === null) return out
@@ -78,7 +79,7 @@ export const linkedFiles = (skillDir: string | null): Effect.Effect<LinkedFiles,
 const SOURCE_EXTENSIONS = new Set([".md", ".py", ".yaml", ".yml", ".json", ".tex", ".sh"])
 
 /** Every file but SKILL.md, grouped by support folder (+ "other" for known text files elsewhere); dot-folders skipped. */
-export const availableFiles = (skillDir: string): Effect.Effect<LinkedFiles, SkillsIoError> =>
+export const availableFiles = (skillDir: string): Effect.Effect<LinkedFiles, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const groups: Record<string, Array<string>> = {}
     for (const rel of yield* filesUnder(skillDir, skillDir, true)) {

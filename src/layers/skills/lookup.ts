@@ -15,9 +15,10 @@ import { Effect } from "effect"
 import { SkillAmbiguous, SkillNotFound } from "../../services/Skills.js"
 import type { SkillRoot, SkillsIoError } from "../../services/Skills.js"
 import type { RootIndex } from "./catalog.js"
-import * as fsx from "./fsx.js"
-import { withMdSuffix } from "./pyText.js"
+import * as fileOps from "./fileOps.js"
+import { withMdSuffix } from "./pythonStrings.js"
 import { isSupportPath, scanRoot } from "./walk.js"
+import type { Disk } from "./fileOps.js"
 
 export interface Located {
   /** The skill folder; null for a legacy flat `<name>.md` skill. */
@@ -35,12 +36,12 @@ export const candidates = (
   name: string,
   categoryForm: string | undefined,
   indexes: ReadonlyArray<RootIndex>
-): Effect.Effect<ReadonlyArray<Located>, SkillsIoError> =>
+): Effect.Effect<ReadonlyArray<Located>, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const found: Array<Located> = []
     const seen = new Set<string>()
     const add = (dir: string | null, skillMd: string, root: SkillRoot) =>
-      Effect.map(Effect.orElseSucceed(fsx.realPath(skillMd), () => undefined), (real) => {
+      Effect.map(Effect.orElseSucceed(fileOps.realPath(skillMd), () => undefined), (real) => {
         if (real === undefined) return // listed by a stale index, gone since
         if (seen.has(real)) return
         seen.add(real)
@@ -51,9 +52,9 @@ export const candidates = (
         if (direct === undefined || direct.length === 0) continue
         const dirPath = path.join(root.path, direct)
         const flat = withMdSuffix(dirPath)
-        if (!(yield* isSupportPath(dirPath)) && (yield* fsx.isDirectory(dirPath)) && (yield* fsx.isFile(path.join(dirPath, "SKILL.md")))) {
+        if (!(yield* isSupportPath(dirPath)) && (yield* fileOps.isDirectory(dirPath)) && (yield* fileOps.isFile(path.join(dirPath, "SKILL.md")))) {
           yield* add(dirPath, path.join(dirPath, "SKILL.md"), root)
-        } else if ((yield* fsx.isFile(flat)) && !(yield* isSupportPath(flat))) {
+        } else if ((yield* fileOps.isFile(flat)) && !(yield* isSupportPath(flat))) {
           yield* add(null, flat, root)
         }
       }
@@ -81,7 +82,7 @@ export const notFound = (name: string, available: ReadonlyArray<string>): SkillN
   new SkillNotFound({ name, available, message: `Skill '${name}' not found.` })
 
 /** skill_manage's lookup: a folder named `name` holding SKILL.md, local root first. */
-export const findByDirName = (name: string, roots: ReadonlyArray<SkillRoot>): Effect.Effect<Located | undefined, SkillsIoError> =>
+export const findByDirName = (name: string, roots: ReadonlyArray<SkillRoot>): Effect.Effect<Located | undefined, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     for (const root of roots) {
       const scan = yield* scanRoot(root.path)

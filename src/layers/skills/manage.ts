@@ -11,11 +11,11 @@ import * as path from "node:path"
 import { Effect } from "effect"
 import { SkillBlocked, SkillFileNotFound, SkillInvalid, SkillNotFound } from "../../services/Skills.js"
 import type { CreateSkill, PatchSkill, SkillChange, SkillRoot, SkillsIoError, SkillWriteError } from "../../services/Skills.js"
-import { fuzzyReplace, noMatchHint } from "../../tools/files/fuzzyMatch.js"
+import { fuzzyReplace, noMatchHint } from "../../lib/fuzzyMatch.js"
 import { loadYaml, pyStr } from "./frontmatter.js"
-import * as fsx from "./fsx.js"
+import * as fileOps from "./fileOps.js"
 import { findByDirName } from "./lookup.js"
-import { pyStrip, thousands } from "./pyText.js"
+import { pyStrip, thousands } from "./pythonStrings.js"
 import type { SkillsSettings } from "./settings.js"
 import {
   MAX_SKILL_FILE_BYTES,
@@ -26,11 +26,12 @@ import {
   validateFrontmatter,
   validateName
 } from "./validate.js"
+import type { Disk } from "./fileOps.js"
 
 export interface ManageContext {
   readonly settings: SkillsSettings
   /** The guard's refusal for what the model just wrote, or undefined (always undefined when the scan is off). */
-  readonly scanWritten: (skillDir: string, name: string) => Effect.Effect<string | undefined, SkillsIoError>
+  readonly scanWritten: (skillDir: string, name: string) => Effect.Effect<string | undefined, SkillsIoError, Disk>
 }
 
 const invalid = (message: string, details?: Record<string, unknown>) =>
@@ -46,7 +47,7 @@ interface Found {
 }
 
 /** The skill to change: it must exist and live in the local root. */
-const writable = (ctx: ManageContext, name: string, suffix = ""): Effect.Effect<Found, SkillNotFound | SkillInvalid | SkillsIoError> =>
+const writable = (ctx: ManageContext, name: string, suffix = ""): Effect.Effect<Found, SkillNotFound | SkillInvalid | SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const found = yield* findByDirName(name, ctx.settings.roots)
     if (found === undefined || found.dir === null) return yield* new SkillNotFound({ name, message: notFoundMessage(name, suffix) })
@@ -60,10 +61,10 @@ const writable = (ctx: ManageContext, name: string, suffix = ""): Effect.Effect<
   })
 
 /** `skill_dir/file_path`, refused when it resolves outside the skill folder. */
-const target = (skillDir: string, filePath: string): Effect.Effect<string, SkillInvalid | SkillsIoError> =>
+const target = (skillDir: string, filePath: string): Effect.Effect<string, SkillInvalid | SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const joined = path.isAbsolute(filePath) ? filePath : path.join(skillDir, filePath)
-    const escape = yield* fsx.escapesDir(joined, skillDir)
+    const escape = yield* fileOps.escapesDir(joined, skillDir)
     if (escape !== undefined) return yield* invalid(escape)
     return joined
   })
@@ -80,7 +81,7 @@ const descriptionOf = (content: string): string => {
 }
 
 /** Run the guard over what was just written; undo with `rollback` when it refuses. */
-const guarded = (ctx: ManageContext, skillDir: string, name: string, rollback: Effect.Effect<void, SkillsIoError>) =>
+const guarded = (ctx: ManageContext, skillDir: string, name: string, rollback: Effect.Effect<void, SkillsIoError, Disk>) =>
   Effect.gen(function*() {
     const refusal = yield* ctx.scanWritten(skillDir, name)
     if (refusal === undefined) return
@@ -88,7 +89,7 @@ const guarded = (ctx: ManageContext, skillDir: string, name: string, rollback: E
     return yield* new SkillBlocked({ message: refusal, report: refusal })
   })
 
-export const createSkill = (ctx: ManageContext, request: CreateSkill): Effect.Effect<SkillChange & { readonly description: string }, SkillWriteError> =>
+export const createSkill = (ctx: ManageContext, request: CreateSkill): Effect.Effect<SkillChange & { readonly description: string }, SkillWriteError, Disk> =>
   Effect.gen(function*() {
     const { name, content } = request
     yield* check(validateName(name))
@@ -100,9 +101,9 @@ export const createSkill = (ctx: ManageContext, request: CreateSkill): Effect.Ef
     const category = request.category === undefined ? "" : pyStrip(request.category)
     const skillDir = category.length > 0 ? path.join(ctx.settings.local, category, name) : path.join(ctx.settings.local, name)
     const skillMd = path.join(skillDir, "SKILL.md")
-    yield* fsx.makeDir(skillDir)
-    yield* fsx.writeAtomic(skillMd, content)
-    yield* guarded(ctx, skillDir, name, fsx.remove(skillDir))
+    yield* fileOps.makeDir(skillDir)
+    yield* fileOps.writeAtomic(skillMd, content)
+    yield* guarded(ctx, skillDir, name, fileOps.remove(skillDir))
     return {
       message: `Skill '${name}' created.`,
       path: path.relative(ctx.settings.local, skillDir).split(path.sep).join("/"),
@@ -112,19 +113,19 @@ export const createSkill = (ctx: ManageContext, request: CreateSkill): Effect.Ef
     }
   })
 
-export const editSkill = (ctx: ManageContext, name: string, content: string): Effect.Effect<SkillChange, SkillWriteError> =>
+export const editSkill = (ctx: ManageContext, name: string, content: string): Effect.Effect<SkillChange, SkillWriteError, Disk> =>
   Effect.gen(function*() {
     yield* check(validateFrontmatter(content))
     yield* check(validateContentSize(content))
     const found = yield* writable(ctx, name)
     const skillMd = path.join(found.dir, "SKILL.md")
-    const original = (yield* fsx.exists(skillMd)) ? yield* fsx.readText(skillMd) : undefined
-    yield* fsx.writeAtomic(skillMd, content)
-    yield* guarded(ctx, found.dir, name, original === undefined ? Effect.void : fsx.writeAtomic(skillMd, original))
+    const original = (yield* fileOps.exists(skillMd)) ? yield* fileOps.readText(skillMd) : undefined
+    yield* fileOps.writeAtomic(skillMd, content)
+    yield* guarded(ctx, found.dir, name, original === undefined ? Effect.void : fileOps.writeAtomic(skillMd, original))
     return { message: `Skill '${name}' updated (full rewrite).`, path: found.dir }
   })
 
-export const patchSkill = (ctx: ManageContext, request: PatchSkill): Effect.Effect<SkillChange, SkillWriteError> =>
+export const patchSkill = (ctx: ManageContext, request: PatchSkill): Effect.Effect<SkillChange, SkillWriteError, Disk> =>
   Effect.gen(function*() {
     const { name, oldString, newString } = request
     if (oldString.length === 0) return yield* invalid("old_string is required for 'patch'.")
@@ -135,8 +136,8 @@ export const patchSkill = (ctx: ManageContext, request: PatchSkill): Effect.Effe
       yield* check(validateFilePath(filePath))
       file = yield* target(found.dir, filePath)
     }
-    if (!(yield* fsx.isFile(file))) return yield* invalid(`File not found: ${path.relative(found.dir, file)}`)
-    const content = yield* fsx.readText(file)
+    if (!(yield* fileOps.isFile(file))) return yield* invalid(`File not found: ${path.relative(found.dir, file)}`)
+    const content = yield* fileOps.readText(file)
     const outcome = fuzzyReplace(content, oldString, newString, request.replaceAll === true)
     if (outcome.error !== undefined) {
       return yield* invalid(outcome.error + noMatchHint(outcome.error, oldString, content), {
@@ -149,8 +150,8 @@ export const patchSkill = (ctx: ManageContext, request: PatchSkill): Effect.Effe
       const broken = validateFrontmatter(outcome.content)
       if (broken !== undefined) return yield* invalid(`Patch would break SKILL.md structure: ${broken}`)
     }
-    yield* fsx.writeAtomic(file, outcome.content)
-    yield* guarded(ctx, found.dir, name, fsx.writeAtomic(file, content))
+    yield* fileOps.writeAtomic(file, outcome.content)
+    yield* guarded(ctx, found.dir, name, fileOps.writeAtomic(file, content))
     return {
       message: `Patched ${label} in skill '${name}' (${outcome.count} replacement${outcome.count > 1 ? "s" : ""}).`,
       replacements: outcome.count
@@ -158,30 +159,30 @@ export const patchSkill = (ctx: ManageContext, request: PatchSkill): Effect.Effe
   })
 
 /** Never recursively delete a link, a root, or anything not strictly inside a root. */
-export const deleteTargetError = (skillDir: string, roots: ReadonlyArray<SkillRoot>): Effect.Effect<string | undefined, SkillsIoError> =>
+export const deleteTargetError = (skillDir: string, roots: ReadonlyArray<SkillRoot>): Effect.Effect<string | undefined, SkillsIoError, Disk> =>
   Effect.gen(function*() {
-    const info = yield* fsx.lstat(skillDir)
+    const info = yield* fileOps.lstat(skillDir)
     if (info?.isSymbolicLink() === true) {
       return `Refusing to delete '${skillDir}': the skill directory is a symlink/junction. Remove the link target manually if intended.`
     }
-    const resolved = yield* fsx.resolveLoosely(skillDir)
+    const resolved = yield* fileOps.resolveLoosely(skillDir)
     for (const root of roots) {
-      const base = yield* fsx.resolveLoosely(root.path)
+      const base = yield* fileOps.resolveLoosely(root.path)
       if (resolved === base) return `Refusing to delete '${skillDir}': resolves to the skills root itself, which would remove every installed skill.`
-      if (fsx.isInside(resolved, base)) return undefined
+      if (fileOps.isInside(resolved, base)) return undefined
     }
     return `Refusing to delete '${skillDir}': path does not resolve inside any known skills root.`
   })
 
 /** Remove a skill folder and its category folder when that is left empty. */
-export const removeSkillDir = (skillDir: string, root: SkillRoot): Effect.Effect<void, SkillsIoError> =>
+export const removeSkillDir = (skillDir: string, root: SkillRoot): Effect.Effect<void, SkillsIoError, Disk> =>
   Effect.gen(function*() {
-    yield* fsx.remove(skillDir)
+    yield* fileOps.remove(skillDir)
     const parent = path.dirname(skillDir)
-    if (parent !== root.path) yield* fsx.removeEmptyDir(parent)
+    if (parent !== root.path) yield* fileOps.removeEmptyDir(parent)
   })
 
-export const deleteSkill = (ctx: ManageContext, name: string, absorbedInto?: string): Effect.Effect<SkillChange, SkillWriteError> =>
+export const deleteSkill = (ctx: ManageContext, name: string, absorbedInto?: string): Effect.Effect<SkillChange, SkillWriteError, Disk> =>
   Effect.gen(function*() {
     const found = yield* writable(ctx, name)
     const umbrella = absorbedInto === undefined ? "" : absorbedInto.trim()
@@ -197,7 +198,7 @@ export const deleteSkill = (ctx: ManageContext, name: string, absorbedInto?: str
     return { message: `Skill '${name}' deleted.${umbrella.length > 0 ? ` Content absorbed into '${umbrella}'.` : ""}` }
   })
 
-export const writeSkillFile = (ctx: ManageContext, name: string, filePath: string, content: string): Effect.Effect<SkillChange, SkillWriteError> =>
+export const writeSkillFile = (ctx: ManageContext, name: string, filePath: string, content: string): Effect.Effect<SkillChange, SkillWriteError, Disk> =>
   Effect.gen(function*() {
     yield* check(validateFilePath(filePath))
     const bytes = Buffer.byteLength(content, "utf8")
@@ -207,21 +208,21 @@ export const writeSkillFile = (ctx: ManageContext, name: string, filePath: strin
     yield* check(validateContentSize(content, filePath))
     const found = yield* writable(ctx, name, " Create it first with action='create'.")
     const file = yield* target(found.dir, filePath)
-    const before = yield* fsx.lstat(file)
+    const before = yield* fileOps.lstat(file)
     if (before?.isDirectory() === true) return yield* invalid(`'${filePath}' is a directory in skill '${name}'.`)
-    const original = before?.isFile() === true ? yield* fsx.readText(file) : undefined
+    const original = before?.isFile() === true ? yield* fileOps.readText(file) : undefined
     // A link at the path is replaced by the file (the rename swaps the link itself), never written through.
-    yield* fsx.writeAtomic(file, content)
-    yield* guarded(ctx, found.dir, name, original === undefined ? fsx.remove(file) : fsx.writeAtomic(file, original))
+    yield* fileOps.writeAtomic(file, content)
+    yield* guarded(ctx, found.dir, name, original === undefined ? fileOps.remove(file) : fileOps.writeAtomic(file, original))
     return { message: `File '${filePath}' written to skill '${name}'.`, path: file }
   })
 
-const listSupportFiles = (skillDir: string): Effect.Effect<ReadonlyArray<string>, SkillsIoError> =>
+const listSupportFiles = (skillDir: string): Effect.Effect<ReadonlyArray<string>, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const out: Array<string> = []
-    const visit = (dir: string): Effect.Effect<void, SkillsIoError> =>
+    const visit = (dir: string): Effect.Effect<void, SkillsIoError, Disk> =>
       Effect.gen(function*() {
-        for (const entry of yield* fsx.readDir(dir)) {
+        for (const entry of yield* fileOps.readDir(dir)) {
           const abs = path.join(dir, entry.name)
           if (entry.isDirectory()) yield* visit(abs)
           else out.push(path.relative(skillDir, abs).split(path.sep).join("/"))
@@ -231,12 +232,12 @@ const listSupportFiles = (skillDir: string): Effect.Effect<ReadonlyArray<string>
     return out.sort()
   })
 
-export const removeSkillFile = (ctx: ManageContext, name: string, filePath: string): Effect.Effect<SkillChange, SkillWriteError | SkillFileNotFound> =>
+export const removeSkillFile = (ctx: ManageContext, name: string, filePath: string): Effect.Effect<SkillChange, SkillWriteError | SkillFileNotFound, Disk> =>
   Effect.gen(function*() {
     yield* check(validateFilePath(filePath))
     const found = yield* writable(ctx, name)
     const file = yield* target(found.dir, filePath)
-    const info = yield* fsx.lstat(file)
+    const info = yield* fileOps.lstat(file)
     if (info === undefined || info.isDirectory()) {
       const available = yield* listSupportFiles(found.dir)
       return yield* new SkillFileNotFound({
@@ -246,8 +247,8 @@ export const removeSkillFile = (ctx: ManageContext, name: string, filePath: stri
         available: available.length === 0 ? null : available
       })
     }
-    yield* fsx.removeFile(file)
+    yield* fileOps.removeFile(file)
     const parent = path.dirname(file)
-    if (parent !== found.dir) yield* fsx.removeEmptyDir(parent)
+    if (parent !== found.dir) yield* fileOps.removeEmptyDir(parent)
     return { message: `File '${filePath}' removed from skill '${name}'.` }
   })

@@ -11,9 +11,12 @@
  * up directly, no shell); files when they exist (relative paths against the
  * home). Anything missing makes the skill `setup_needed`.
  */
-import { accessSync, constants, readFileSync, statSync } from "node:fs"
+// FileSystem's `access` cannot test the executable bit (X_OK): the PATH lookup stays on node:fs.
+import { accessSync, constants, statSync } from "node:fs"
 import { homedir } from "node:os"
 import * as path from "node:path"
+import { FileSystem } from "@effect/platform"
+import { Effect } from "effect"
 import type { RequiredEnvVar, SkillReadiness } from "../../services/Skills.js"
 import type { Frontmatter } from "./frontmatter.js"
 
@@ -100,13 +103,16 @@ export const parseDotenv = (text: string): ReadonlyMap<string, string> => {
   return out
 }
 
-const readDotenv = (file: string): ReadonlyMap<string, string> => {
-  try {
-    return parseDotenv(readFileSync(file, "utf8"))
-  } catch {
-    return new Map()
-  }
-}
+// Node's "utf8": a byte-order mark is kept as text, as before (TextDecoder would drop it).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
+
+/** `<home>/.env`; unreadable or missing reads as empty. */
+const readDotenv = (file: string): Effect.Effect<ReadonlyMap<string, string>, never, FileSystem.FileSystem> =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) =>
+    fs.readFile(file).pipe(
+      Effect.map((bytes) => parseDotenv(decoder.decode(bytes))),
+      Effect.orElseSucceed((): ReadonlyMap<string, string> => new Map())
+    ))
 
 /** An executable named `name` in one of PATH's directories. */
 export const onPath = (name: string, pathVar: string | undefined = process.env["PATH"]): boolean => {
@@ -130,27 +136,25 @@ export interface ReadinessEnv {
   readonly hasCommand?: (name: string) => boolean
 }
 
-export const readiness = (frontmatter: Frontmatter, where: ReadinessEnv): SkillReadiness => {
-  const env = where.env ?? process.env
-  const dotenv = readDotenv(path.join(where.homeRoot, ".env"))
-  const isSet = (name: string) => {
-    const fromFile = dotenv.get(name)
-    return fromFile !== undefined ? fromFile.length > 0 : (env[name] ?? "").length > 0
-  }
-  const variables = requiredEnvironmentVariables(frontmatter)
-  const missingEnvironmentVariables = variables.filter((v) => v.optional !== true && !isSet(v.name)).map((v) => v.name)
-  const commands = requiredCommands(frontmatter)
-  const hasCommand = where.hasCommand ?? ((name: string) => onPath(name, env["PATH"]))
-  const missingCommands = commands.filter((c) => !hasCommand(c))
-  const missingCredentialFiles = credentialFiles(frontmatter).filter((file) => {
-    const expanded = file === "~" ? homedir() : file.startsWith("~/") ? path.join(homedir(), file.slice(2)) : file
-    const absolute = path.isAbsolute(expanded) ? expanded : path.join(where.homeRoot, expanded)
-    try {
-      statSync(absolute)
-      return false
-    } catch {
-      return true
+export const readiness = (frontmatter: Frontmatter, where: ReadinessEnv): Effect.Effect<SkillReadiness, never, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const env = where.env ?? process.env
+    const dotenv = yield* readDotenv(path.join(where.homeRoot, ".env"))
+    const isSet = (name: string) => {
+      const fromFile = dotenv.get(name)
+      return fromFile !== undefined ? fromFile.length > 0 : (env[name] ?? "").length > 0
     }
+    const variables = requiredEnvironmentVariables(frontmatter)
+    const missingEnvironmentVariables = variables.filter((v) => v.optional !== true && !isSet(v.name)).map((v) => v.name)
+    const commands = requiredCommands(frontmatter)
+    const hasCommand = where.hasCommand ?? ((name: string) => onPath(name, env["PATH"]))
+    const missingCommands = commands.filter((c) => !hasCommand(c))
+    const missingCredentialFiles = yield* Effect.filter(credentialFiles(frontmatter), (file) => {
+      const expanded = file === "~" ? homedir() : file.startsWith("~/") ? path.join(homedir(), file.slice(2)) : file
+      const absolute = path.isAbsolute(expanded) ? expanded : path.join(where.homeRoot, expanded)
+      // Missing when stat fails for any reason, as before.
+      return fs.stat(absolute).pipe(Effect.as(false), Effect.orElseSucceed(() => true))
   })
   const setupNeeded = missingEnvironmentVariables.length + missingCommands.length + missingCredentialFiles.length > 0
   const setupHelp = variables.find((v) => v.help !== undefined)?.help
@@ -171,4 +175,4 @@ export const readiness = (frontmatter: Frontmatter, where: ReadinessEnv): SkillR
     ...(setupHelp === undefined ? {} : { setupHelp }),
     ...(setupNeeded ? { setupNote: setupHelp === undefined ? note : `${note} ${setupHelp}` } : {})
   }
-}
+  })

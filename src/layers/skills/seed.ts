@@ -20,7 +20,8 @@ import * as path from "node:path"
 import { Effect } from "effect"
 import type { SeedReport, SkillsIoError } from "../../services/Skills.js"
 import type { BundledSkill } from "./bundled/types.js"
-import * as fsx from "./fsx.js"
+import * as fileOps from "./fileOps.js"
+import type { Disk } from "./fileOps.js"
 
 export const MANIFEST_FILE = ".bundled_manifest"
 
@@ -45,20 +46,20 @@ export const bundledHash = (skill: BundledSkill): string =>
   hashFiles(Object.entries(skill.files).map(([rel, text]) => ({ rel, data: Buffer.from(text, "utf8") })))
 
 /** The same hash over a folder on disk (symlinks hashed by their target text). */
-export const dirHash = (dir: string): Effect.Effect<string, SkillsIoError> =>
+export const dirHash = (dir: string): Effect.Effect<string, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const files: Array<HashInput> = []
-    const visit = (current: string): Effect.Effect<void, SkillsIoError> =>
+    const visit = (current: string): Effect.Effect<void, SkillsIoError, Disk> =>
       Effect.gen(function*() {
-        for (const entry of yield* fsx.readDir(current)) {
+        for (const entry of yield* fileOps.readDir(current)) {
           const abs = path.join(current, entry.name)
           const rel = path.relative(dir, abs).split(path.sep).join("/")
           if (entry.isDirectory()) {
             if (!RUNTIME_CACHES.has(entry.name)) yield* visit(abs)
           } else if (entry.isSymbolicLink()) {
-            files.push({ rel, data: Buffer.from(`symlink:${(yield* fsx.readLink(abs)) ?? ""}`) })
+            files.push({ rel, data: Buffer.from(`symlink:${(yield* fileOps.readLink(abs)) ?? ""}`) })
           } else if (entry.isFile()) {
-            files.push({ rel, data: yield* fsx.readBytes(abs) })
+            files.push({ rel, data: yield* fileOps.readBytes(abs) })
           }
         }
       })
@@ -66,12 +67,12 @@ export const dirHash = (dir: string): Effect.Effect<string, SkillsIoError> =>
     return hashFiles(files)
   })
 
-export const readManifest = (skillsDir: string): Effect.Effect<Map<string, string>, SkillsIoError> =>
+export const readManifest = (skillsDir: string): Effect.Effect<Map<string, string>, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const file = path.join(skillsDir, MANIFEST_FILE)
-    if (!(yield* fsx.exists(file))) return new Map()
+    if (!(yield* fileOps.exists(file))) return new Map()
     const out = new Map<string, string>()
-    for (const raw of (yield* fsx.readText(file)).split("\n")) {
+    for (const raw of (yield* fileOps.readText(file)).split("\n")) {
       const line = raw.trim()
       if (line.length === 0) continue
       const colon = line.indexOf(":")
@@ -83,18 +84,18 @@ export const readManifest = (skillsDir: string): Effect.Effect<Map<string, strin
   })
 
 const writeManifest = (skillsDir: string, entries: ReadonlyMap<string, string>) =>
-  fsx.writeAtomic(
+  fileOps.writeAtomic(
     path.join(skillsDir, MANIFEST_FILE),
     [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, h]) => `${n}:${h}\n`).join("")
   )
 
 /** Write a bundled skill into a fresh folder `dest` (which must not exist). */
-export const materialize = (skill: BundledSkill, dest: string): Effect.Effect<void, SkillsIoError> =>
+export const materialize = (skill: BundledSkill, dest: string): Effect.Effect<void, SkillsIoError, Disk> =>
   Effect.gen(function*() {
-    yield* fsx.makeDir(dest)
+    yield* fileOps.makeDir(dest)
     const executable = new Set(skill.executable ?? [])
     for (const [rel, text] of Object.entries(skill.files)) {
-      yield* fsx.writeAtomic(path.join(dest, ...rel.split("/")), text, executable.has(rel) ? 0o755 : 0o644)
+      yield* fileOps.writeAtomic(path.join(dest, ...rel.split("/")), text, executable.has(rel) ? 0o755 : 0o644)
     }
   })
 
@@ -102,15 +103,15 @@ const destination = (skillsDir: string, skill: BundledSkill) =>
   skill.category === undefined ? path.join(skillsDir, skill.name) : path.join(skillsDir, skill.category, skill.name)
 
 /** Swap `dest` for a fresh copy of the bundled skill; the old folder is restored if writing fails. */
-const replace = (skill: BundledSkill, dest: string): Effect.Effect<void, SkillsIoError> =>
+const replace = (skill: BundledSkill, dest: string): Effect.Effect<void, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const staging = `${dest}.new-${process.pid}`
     const backup = `${dest}.bak-${process.pid}`
-    yield* fsx.remove(staging)
-    yield* Effect.onError(materialize(skill, staging), () => Effect.ignore(fsx.remove(staging)))
-    yield* fsx.rename(dest, backup)
-    yield* Effect.onError(fsx.rename(staging, dest), () => Effect.ignore(fsx.rename(backup, dest)))
-    yield* Effect.ignore(fsx.remove(backup))
+    yield* fileOps.remove(staging)
+    yield* Effect.onError(materialize(skill, staging), () => Effect.ignore(fileOps.remove(staging)))
+    yield* fileOps.rename(dest, backup)
+    yield* Effect.onError(fileOps.rename(staging, dest), () => Effect.ignore(fileOps.rename(backup, dest)))
+    yield* Effect.ignore(fileOps.remove(backup))
   })
 
 /**
@@ -121,9 +122,9 @@ export const seedBundled = (
   skillsDir: string,
   bundled: ReadonlyArray<BundledSkill>,
   skip: ReadonlySet<string> = new Set()
-): Effect.Effect<SeedReport, SkillsIoError> =>
+): Effect.Effect<SeedReport, SkillsIoError, Disk> =>
   Effect.gen(function*() {
-    yield* fsx.makeDir(skillsDir)
+    yield* fileOps.makeDir(skillsDir)
     const manifest = yield* readManifest(skillsDir)
     const before = new Map(manifest)
     const report = { copied: [] as Array<string>, updated: [] as Array<string>, userModified: [] as Array<string>, userDeleted: [] as Array<string>, unchanged: [] as Array<string> }
@@ -132,7 +133,7 @@ export const seedBundled = (
       const dest = destination(skillsDir, skill)
       const hash = bundledHash(skill)
       const origin = manifest.get(skill.name)
-      const present = yield* fsx.exists(dest)
+      const present = yield* fileOps.exists(dest)
       if (origin === undefined) {
         if (!present) {
           yield* materialize(skill, dest)

@@ -12,7 +12,8 @@ import * as path from "node:path"
 import { Effect } from "effect"
 import { SkillInvalid } from "../../services/Skills.js"
 import type { SkillsIoError } from "../../services/Skills.js"
-import * as fsx from "./fsx.js"
+import * as fileOps from "./fileOps.js"
+import type { Disk } from "./fileOps.js"
 
 export const MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 export const MAX_ENTRIES = 2000
@@ -140,7 +141,7 @@ export const readTar = (archive: Uint8Array): Effect.Effect<ReadonlyArray<TarEnt
   })
 
 /** Unpack into `dest` (which must exist and be empty): files keep their permission bits, symlinks stay links. */
-export const unpack = (entries: ReadonlyArray<TarEntry>, dest: string): Effect.Effect<void, SkillInvalid | SkillsIoError> =>
+export const unpack = (entries: ReadonlyArray<TarEntry>, dest: string): Effect.Effect<void, SkillInvalid | SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const links = new Set<string>()
     const throughLink = (member: string) => {
@@ -155,13 +156,13 @@ export const unpack = (entries: ReadonlyArray<TarEntry>, dest: string): Effect.E
       written.add(entry.path)
       const target = path.join(dest, ...entry.path.split("/"))
       if (entry.kind === "dir") {
-        yield* fsx.makeDir(target)
+        yield* fileOps.makeDir(target)
       } else if (entry.kind === "file") {
-        yield* fsx.makeDir(path.dirname(target))
-        yield* fsx.writeAtomic(target, entry.data, entry.mode === 0 ? 0o644 : entry.mode)
+        yield* fileOps.makeDir(path.dirname(target))
+        yield* fileOps.writeAtomic(target, entry.data, entry.mode === 0 ? 0o644 : entry.mode)
       } else {
-        yield* fsx.makeDir(path.dirname(target))
-        yield* fsx.symlink(entry.target, target)
+        yield* fileOps.makeDir(path.dirname(target))
+        yield* fileOps.symlink(entry.target, target)
         links.add(entry.path)
       }
     }

@@ -4,7 +4,7 @@
  * error message, or undefined when the input is fine.
  */
 import { isFrontmatterMapping, loadYaml, pyStr } from "./frontmatter.js"
-import { hasTraversal, posixParts, pyFullMatch, pyLen, pyStrip, thousands, windowsDrive } from "./pyText.js"
+import { hasTraversal, posixParts, pyFullMatch, pyLen, pyStrip, thousands, windowsDrive } from "./pythonStrings.js"
 
 export const MAX_NAME_LENGTH = 64
 export const MAX_DESCRIPTION_LENGTH = 1024

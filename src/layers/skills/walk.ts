@@ -8,8 +8,9 @@
 import * as path from "node:path"
 import { Effect } from "effect"
 import type { SkillsIoError } from "../../services/Skills.js"
-import * as fsx from "./fsx.js"
+import * as fileOps from "./fileOps.js"
 import { SUPPORT_DIRS } from "./validate.js"
+import type { Disk } from "./fileOps.js"
 
 export const EXCLUDED_DIRS: ReadonlySet<string> = new Set([
   ".git", ".github", ".hub", ".archive", ".venv", "venv", "node_modules", "site-packages", "__pycache__",
@@ -25,15 +26,15 @@ export interface RootScan {
   readonly markdown: ReadonlyArray<string>
 }
 
-export const scanRoot = (root: string): Effect.Effect<RootScan, SkillsIoError> =>
+export const scanRoot = (root: string): Effect.Effect<RootScan, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const skillFiles: Array<string> = []
     const markdown: Array<string> = []
     // Real paths of the root and of every symlinked folder entered: a link back to one of them ends there.
     const seen = new Set<string>()
-    const visit = (dir: string, depth: number): Effect.Effect<void, SkillsIoError> =>
+    const visit = (dir: string, depth: number): Effect.Effect<void, SkillsIoError, Disk> =>
       Effect.gen(function*() {
-        const entries = yield* fsx.readDir(dir)
+        const entries = yield* fileOps.readDir(dir)
         const dirs: Array<string> = []
         const files: Array<string> = []
         for (const entry of entries) {
@@ -43,8 +44,8 @@ export const scanRoot = (root: string): Effect.Effect<RootScan, SkillsIoError> =
           }
           if (entry.isSymbolicLink()) {
             const full = path.join(dir, entry.name)
-            if (yield* fsx.isDirectory(full)) {
-              const real = yield* fsx.realPath(full)
+            if (yield* fileOps.isDirectory(full)) {
+              const real = yield* fileOps.realPath(full)
               if (real === undefined || seen.has(real)) continue
               seen.add(real)
               dirs.push(entry.name)
@@ -62,8 +63,8 @@ export const scanRoot = (root: string): Effect.Effect<RootScan, SkillsIoError> =
         const next = dirs.filter((sub) => !EXCLUDED_DIRS.has(sub) && !(isSkill && SUPPORT_DIRS.includes(sub)))
         yield* Effect.forEach(next, (sub) => visit(path.join(dir, sub), depth + 1), { concurrency: 8, discard: true })
       })
-    if (!(yield* fsx.isDirectory(root))) return { skillFiles: [], markdown: [] }
-    seen.add((yield* fsx.realPath(root)) ?? root)
+    if (!(yield* fileOps.isDirectory(root))) return { skillFiles: [], markdown: [] }
+    seen.add((yield* fileOps.realPath(root)) ?? root)
     yield* visit(root, 0)
     const byRelative = (a: string, b: string) => {
       const ra = path.relative(root, a)
@@ -74,13 +75,13 @@ export const scanRoot = (root: string): Effect.Effect<RootScan, SkillsIoError> =
   })
 
 /** A path under a support folder that sits directly in a skill (`<skill>/references/…`): data, not a skill. */
-export const isSupportPath = (p: string): Effect.Effect<boolean> =>
+export const isSupportPath = (p: string): Effect.Effect<boolean, never, Disk> =>
   Effect.gen(function*() {
     const parts = p.split(path.sep)
     for (let i = 1; i < parts.length - 1; i++) {
       if (!SUPPORT_DIRS.includes(parts[i] as string)) continue
       const skillRoot = parts.slice(0, i).join(path.sep) || path.sep
-      if (yield* fsx.isFile(path.join(skillRoot, "SKILL.md"))) return true
+      if (yield* fileOps.isFile(path.join(skillRoot, "SKILL.md"))) return true
     }
     return false
   })
@@ -94,17 +95,17 @@ export const categoryOf = (skillMd: string, root: string): string | null => {
 }
 
 /** Hermes' cheap change signature: each root's mtime and that of its immediate sub-folders. */
-export const rootsSignature = (roots: ReadonlyArray<string>): Effect.Effect<string> =>
+export const rootsSignature = (roots: ReadonlyArray<string>): Effect.Effect<string, never, Disk> =>
   Effect.gen(function*() {
     const parts: Array<string> = []
     for (const root of roots) {
-      const s = yield* Effect.orElseSucceed(fsx.stat(root), () => undefined)
+      const s = yield* Effect.orElseSucceed(fileOps.statPrecise(root), () => undefined)
       if (s === undefined) continue
       let latest = s.mtimeMs
-      const entries = yield* Effect.orElseSucceed(fsx.readDir(root), () => [])
+      const entries = yield* Effect.orElseSucceed(fileOps.readDir(root), () => [])
       for (const entry of entries) {
         if (!entry.isDirectory()) continue
-        const child = yield* Effect.orElseSucceed(fsx.lstat(path.join(root, entry.name)), () => undefined)
+        const child = yield* Effect.orElseSucceed(fileOps.lstat(path.join(root, entry.name)), () => undefined)
         if (child !== undefined) latest = Math.max(latest, child.mtimeMs)
       }
       parts.push(`${root}@${latest}`)

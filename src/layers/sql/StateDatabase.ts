@@ -87,10 +87,10 @@ const checkHeader = (file: string) =>
 /** The schema version on disk, refusing files that are not ours. */
 const inspect = (file: string, sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
-    const [app] = yield* sql.unsafe<{ application_id: number }>("PRAGMA application_id")
+    const [app] = yield* sql<{ application_id: number }>`PRAGMA application_id`
     const appId = app?.application_id ?? 0
     const tables = new Set(
-      (yield* sql.unsafe<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")).map((t) => t.name)
+      (yield* sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).map((t) => t.name)
     )
     const foreign = (why: string) =>
       new StateDatabaseError({ file, reason: "foreign", message: `${file} is not a hermes-effect state database (${why}); it was left untouched` })
@@ -98,7 +98,7 @@ const inspect = (file: string, sql: SqlClient.SqlClient) =>
     if (!tables.has(MIGRATIONS_TABLE)) {
       return tables.size === 0 ? 0 : yield* foreign("it has tables but no hermes-effect schema record")
     }
-    const [row] = yield* sql.unsafe<{ version: number | null }>(`SELECT max(migration_id) AS version FROM ${MIGRATIONS_TABLE}`)
+    const [row] = yield* sql<{ version: number | null }>`SELECT max(migration_id) AS version FROM ${sql(MIGRATIONS_TABLE)}`
     const version = row?.version ?? 0
     // The Migrator creates its table before its transaction; an empty one next to nothing else is a fresh file.
     if (appId !== APPLICATION_ID && (version > 0 || tables.size > 1)) return yield* foreign("its schema record is not ours")
@@ -174,6 +174,7 @@ const open = (options: StateDatabaseOptions) =>
       Effect.catchAllCause((cause) => Effect.fail(classifyOpenError(file, Cause.squash(cause))))
     )
     const onSqlError = (e: SqlError | StateDatabaseError) => (e._tag === "SqlError" ? classifyOpenError(file, e) : e)
+    // PRAGMA values cannot be bound parameters, so these statements are built as text (from numbers and fixed words only).
     yield* Effect.all([
       client.unsafe(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`),
       client.unsafe("PRAGMA foreign_keys = ON"),

@@ -7,8 +7,8 @@
  * TodoStore's interface has no error channel: a database failure is a defect,
  * which dispatch reports to the model as a tool error.
  */
-import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Layer } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { TASK_SESSION_SOURCE } from "../../services/SessionStore.js"
 import { TodoStore } from "../../services/TodoStore.js"
 import type { TodoItem } from "../../services/TodoStore.js"
@@ -27,25 +27,25 @@ export const TodoStoreSql: Layer.Layer<TodoStore, never, SqlClient.SqlClient> = 
   TodoStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const listOf = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({ items: Schema.String }),
+      execute: (key) => sql`SELECT items FROM todos WHERE session_id = ${key}`
+    })
     return TodoStore.of({
       get: (key) =>
-        sql.unsafe<{ items: string }>("SELECT items FROM todos WHERE session_id = ?", [key]).pipe(
-          Effect.map(([row]) => (row === undefined ? [] : parseItems(row.items))),
+        listOf(key).pipe(
+          Effect.map(Option.match({ onNone: () => [], onSome: (row) => parseItems(row.items) })),
           orDie("read")
         ),
       set: (key, items) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           sql.withTransaction(
             Effect.zipRight(
-              sql.unsafe(
-                "INSERT INTO sessions (id, source, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-                [key, TASK_SESSION_SOURCE, now, now]
-              ),
-              sql.unsafe(
-                `INSERT INTO todos (session_id, items, updated_at) VALUES (?, ?, ?)
-                 ON CONFLICT (session_id) DO UPDATE SET items = excluded.items, updated_at = excluded.updated_at`,
-                [key, JSON.stringify(items), now]
-              )
+              sql`INSERT INTO sessions ${sql.insert({ id: key, source: TASK_SESSION_SOURCE, created_at: now, updated_at: now })}
+                ON CONFLICT (id) DO NOTHING`,
+              sql`INSERT INTO todos ${sql.insert({ session_id: key, items: JSON.stringify(items), updated_at: now })}
+                ON CONFLICT (session_id) DO UPDATE SET items = excluded.items, updated_at = excluded.updated_at`
             )
           )).pipe(Effect.asVoid, orDie("write"))
     })

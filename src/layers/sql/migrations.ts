@@ -11,7 +11,7 @@ export const APPLICATION_ID = 0x48455246
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 
-/** better-sqlite3 prepares one statement at a time, so a migration is a list of them. */
+/** better-sqlite3 prepares one statement at a time, so a migration is a list of them (fixed DDL text, hence `unsafe`). */
 const statements = (list: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(list, (s) => sql.unsafe(s), { discard: true }))
 
@@ -61,7 +61,7 @@ const initial = statements([
     WHERE id = new.session_id;
   END`,
   "CREATE TRIGGER messages_append_only BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'messages are append-only'); END",
-  // Search indexes over messages.content, each filled in batches up to its watermark (see searchIndex.ts).
+  // Search indexes over messages.content, each filled in batches up to its watermark (see sessions/searchIndex.ts).
   "CREATE TABLE search_index_state (id INTEGER PRIMARY KEY CHECK (id = 1), words_upto INTEGER NOT NULL, trigrams_upto INTEGER NOT NULL)",
   "INSERT INTO search_index_state (id, words_upto, trigrams_upto) VALUES (1, 0, 0)",
   "CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import type { TerminalEnvironment } from "../../services/TerminalBackend.js"
-import { formatSize, looksBinary, SAMPLE_BYTES } from "./binary.js"
+import { formatSize, looksBinary, SAMPLE_BYTES } from "../../lib/binaryFiles.js"
 import { normalizeLineEndings } from "./writeText.js"
 
 /** Patching a file larger than this is refused (the whole file is held in memory). */

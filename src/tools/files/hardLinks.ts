@@ -8,8 +8,8 @@
 import { posix } from "node:path"
 import { Effect } from "effect"
 import type { FileStat } from "../../services/TerminalBackend.js"
-import { namedSecretFiles, tokenDirs } from "./pathSafety.js"
-import type { SafetyPaths } from "./pathSafety.js"
+import { namedSecretFiles, tokenDirs } from "../../lib/pathSafety.js"
+import type { SafetyPaths } from "../../lib/pathSafety.js"
 import type { TaskFiles } from "./taskFiles.js"
 
 /** How far up from the working directory project `.env` files are looked for. */

@@ -6,7 +6,7 @@
  */
 import toml from "toml"
 import { parseAllDocuments } from "yaml"
-import { extensionOf } from "./binary.js"
+import { extensionOf } from "../../lib/binaryFiles.js"
 
 const JSONC_NAMES = /(^|\/)(tsconfig[^/]*\.json|jsconfig[^/]*\.json|\.vscode\/[^/]+\.json|devcontainer\.json|\.devcontainer\/[^/]+\.json|\.eslintrc\.json|\.babelrc\.json)$/
 

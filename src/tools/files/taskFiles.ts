@@ -24,8 +24,8 @@ import {
   systemTreeWriteError,
   writeDeniedMessage,
   writeDenyList
-} from "./pathSafety.js"
-import type { SafetyPaths, WriteDenyList } from "./pathSafety.js"
+} from "../../lib/pathSafety.js"
+import type { SafetyPaths, WriteDenyList } from "../../lib/pathSafety.js"
 
 /** A file tool refused or failed; the message is what the model reads. */
 export class FileToolError extends Schema.TaggedError<FileToolError>()("FileToolError", {

@@ -10,13 +10,14 @@ import { homedir } from "node:os"
 import * as path from "node:path"
 import { Effect } from "effect"
 import type { Finding, ScanResult, Severity, SkillsIoError, ThreatCategory, TrustLevel } from "../../../services/Skills.js"
-import { identifyBinary, looksBinary, SAMPLE_BYTES } from "../../../tools/files/binary.js"
+import { identifyBinary, looksBinary, SAMPLE_BYTES } from "../../../lib/binaryFiles.js"
 import { detectCommand } from "../../approval/detect/detect.js"
 import type { DetectionEnv } from "../../approval/detect/detect.js"
-import * as fsx from "../fsx.js"
+import * as fileOps from "../fileOps.js"
 import { summaryOf, verdictOf } from "./policy.js"
 import { INVISIBLE, INVISIBLE_CHARACTERS, LINE_RULES } from "./rules.js"
 import { shellLines } from "./shellLines.js"
+import type { Disk } from "../fileOps.js"
 
 export const MAX_FILE_COUNT = 50
 export const MAX_SINGLE_FILE_BYTES = 256 * 1024
@@ -123,12 +124,12 @@ interface Entry {
 }
 
 /** Every entry under `dir` (symlinks not followed), relative paths with "/". */
-const walkEntries = (dir: string): Effect.Effect<ReadonlyArray<Entry>, SkillsIoError> =>
+const walkEntries = (dir: string): Effect.Effect<ReadonlyArray<Entry>, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const out: Array<Entry> = []
-    const visit = (current: string, depth: number): Effect.Effect<void, SkillsIoError> =>
+    const visit = (current: string, depth: number): Effect.Effect<void, SkillsIoError, Disk> =>
       Effect.gen(function*() {
-        const entries = [...(yield* fsx.readDir(current))].sort((a, b) => (a.name < b.name ? -1 : 1))
+        const entries = [...(yield* fileOps.readDir(current))].sort((a, b) => (a.name < b.name ? -1 : 1))
         for (const entry of entries) {
           const abs = path.join(current, entry.name)
           const rel = path.relative(dir, abs).split(path.sep).join("/")
@@ -154,22 +155,22 @@ export interface ScanOptions {
 }
 
 /** Scan a skill folder: structure, then every text file. */
-export const scanSkill = (dir: string, options: ScanOptions): Effect.Effect<ScanResult, SkillsIoError> =>
+export const scanSkill = (dir: string, options: ScanOptions): Effect.Effect<ScanResult, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const findings: Array<Finding> = []
-    const realDir = (yield* fsx.realPath(dir)) ?? dir
+    const realDir = (yield* fileOps.realPath(dir)) ?? dir
     const detection: DetectionEnv = options.detection ?? { home: homedir() }
     let files = 0
     let total = 0
     for (const { rel, abs } of yield* walkEntries(dir)) {
-      const info = yield* fsx.lstat(abs)
+      const info = yield* fileOps.lstat(abs)
       if (info === undefined) continue
       files++
       if (info.isSymbolicLink()) {
-        const target = yield* Effect.orElseSucceed(fsx.realPath(abs), () => undefined)
+        const target = yield* Effect.orElseSucceed(fileOps.realPath(abs), () => undefined)
         if (target === undefined) {
-          findings.push(structure(rel, "broken_symlink", "medium", "traversal", `symlink -> ${(yield* fsx.readLink(abs)) ?? "?"}`, "broken or looping symlink"))
-        } else if (!fsx.isInside(target, realDir)) {
+          findings.push(structure(rel, "broken_symlink", "medium", "traversal", `symlink -> ${(yield* fileOps.readLink(abs)) ?? "?"}`, "broken or looping symlink"))
+        } else if (!fileOps.isInside(target, realDir)) {
           findings.push(structure(rel, "symlink_escape", "critical", "traversal", `symlink -> ${target}`, "symlink points outside the skill folder"))
         }
         continue
@@ -183,7 +184,7 @@ export const scanSkill = (dir: string, options: ScanOptions): Effect.Effect<Scan
       if (info.size > MAX_SINGLE_FILE_BYTES) {
         findings.push(structure(rel, "oversized_file", "medium", "structural", `${Math.floor(info.size / 1024)}KB`, `file is ${Math.floor(info.size / 1024)}KB (limit ${MAX_SINGLE_FILE_BYTES / 1024}KB)`))
       }
-      const head = yield* fsx.readHead(abs, SAMPLE_BYTES)
+      const head = yield* fileOps.readHead(abs, SAMPLE_BYTES)
       const binary = looksBinary(head)
       const kind = binary ? identifyBinary(head) : undefined
       if (BINARY_EXTENSIONS.has(ext) || (kind !== undefined && EXECUTABLE_MAGIC.has(kind))) {
@@ -195,7 +196,7 @@ export const scanSkill = (dir: string, options: ScanOptions): Effect.Effect<Scan
       }
       // Every text file is read, whatever its extension: a payload in `assets/notes.dat` runs just as well.
       if (binary || info.size > 4 * MAX_SINGLE_FILE_BYTES) continue
-      findings.push(...scanText(rel, yield* fsx.readText(abs), { detection }))
+      findings.push(...scanText(rel, yield* fileOps.readText(abs), { detection }))
     }
     if (files > MAX_FILE_COUNT) {
       findings.push(structure("(directory)", "too_many_files", "medium", "structural", `${files} files`, `skill has ${files} files (limit ${MAX_FILE_COUNT})`))

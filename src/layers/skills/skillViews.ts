@@ -7,13 +7,14 @@ import * as path from "node:path"
 import { Effect } from "effect"
 import { SkillFileNotFound, SkillInvalid } from "../../services/Skills.js"
 import type { SkillDocument, SkillFile, SkillRoot, SkillsIoError } from "../../services/Skills.js"
-import { looksBinary, SAMPLE_BYTES } from "../../tools/files/binary.js"
+import { looksBinary, SAMPLE_BYTES } from "../../lib/binaryFiles.js"
 import type { Frontmatter } from "./frontmatter.js"
-import * as fsx from "./fsx.js"
+import * as fileOps from "./fileOps.js"
 import { availableFiles, linkedFiles } from "./linkedFiles.js"
-import { hasTraversal } from "./pyText.js"
+import { hasTraversal } from "./pythonStrings.js"
 import { readiness } from "./readiness.js"
 import type { ReadinessEnv } from "./readiness.js"
+import type { Disk } from "./fileOps.js"
 
 /** Tags as a YAML list, "[a, b]" or "a, b". */
 export const parseTags = (value: unknown): ReadonlyArray<string> => {
@@ -38,7 +39,7 @@ export interface DocumentInput {
   readonly frontmatter: Frontmatter
 }
 
-export const skillDocument = (input: DocumentInput, env: ReadinessEnv): Effect.Effect<SkillDocument, SkillsIoError> =>
+export const skillDocument = (input: DocumentInput, env: ReadinessEnv): Effect.Effect<SkillDocument, SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const { frontmatter } = input
     const metadata = record(frontmatter["metadata"])
@@ -60,7 +61,7 @@ export const skillDocument = (input: DocumentInput, env: ReadinessEnv): Effect.E
       skillDir: input.dir,
       root: input.root,
       linkedFiles: yield* linkedFiles(input.dir),
-      readiness: readiness(frontmatter, env),
+      readiness: yield* readiness(frontmatter, env),
       ...(truthy(frontmatter["compatibility"]) ? { compatibility: frontmatter["compatibility"] } : {}),
       ...(metadata === undefined ? {} : { metadata })
     }
@@ -71,15 +72,15 @@ export const skillFile = (
   skillDir: string,
   filePath: string,
   label: string
-): Effect.Effect<SkillFile, SkillInvalid | SkillFileNotFound | SkillsIoError> =>
+): Effect.Effect<SkillFile, SkillInvalid | SkillFileNotFound | SkillsIoError, Disk> =>
   Effect.gen(function*() {
     const hint = { hint: "Use a relative path within the skill directory" }
     if (hasTraversal(filePath)) return yield* new SkillInvalid({ message: "Path traversal ('..') is not allowed.", details: hint })
     // As Python joins: an absolute file_path replaces the folder (and is then refused as an escape).
     const target = path.isAbsolute(filePath) ? filePath : path.join(skillDir, filePath)
-    const escape = yield* fsx.escapesDir(target, skillDir)
+    const escape = yield* fileOps.escapesDir(target, skillDir)
     if (escape !== undefined) return yield* new SkillInvalid({ message: escape, details: hint })
-    if (!(yield* fsx.isFile(target))) {
+    if (!(yield* fileOps.isFile(target))) {
       return yield* new SkillFileNotFound({
         name: label,
         file: filePath,
@@ -87,11 +88,11 @@ export const skillFile = (
         available: yield* availableFiles(skillDir)
       })
     }
-    const head = yield* fsx.readHead(target, SAMPLE_BYTES)
+    const head = yield* fileOps.readHead(target, SAMPLE_BYTES)
     const ext = path.extname(target)
     if (looksBinary(head)) {
-      const size = (yield* fsx.stat(target))?.size ?? 0
+      const size = Number((yield* fileOps.stat(target))?.size ?? 0)
       return { name: label, file: filePath, content: `[Binary file: ${path.basename(target)}, size: ${size} bytes]`, fileType: ext, binary: true }
     }
-    return { name: label, file: filePath, content: yield* fsx.readText(target), fileType: ext, binary: false }
+    return { name: label, file: filePath, content: yield* fileOps.readText(target), fileType: ext, binary: false }
   })

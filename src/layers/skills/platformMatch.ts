@@ -4,6 +4,7 @@
  * s6, kanban]` only hides a skill from listings where it is irrelevant.
  * Both absent or empty = everywhere; unknown environment tags fail open.
  */
+// A once-per-process probe of fixed marker files inside synchronous predicates (catalog filtering): no Effect to run FileSystem in.
 import { existsSync } from "node:fs"
 import type { Frontmatter } from "./frontmatter.js"
 

@@ -33,9 +33,7 @@ export const INDEX_CHUNK = 2000
 /** Messages committed but not yet in `index` (any process's). */
 export const pendingMessages = (sql: SqlClient.SqlClient, index: SearchIndexName): Effect.Effect<number, SqlError> =>
   Effect.map(
-    sql.unsafe<{ pending: number | null }>(
-      `SELECT (SELECT max(id) FROM messages) - ${WATERMARK[index]} AS pending FROM search_index_state WHERE id = 1`
-    ),
+    sql<{ pending: number | null }>`SELECT (SELECT max(id) FROM messages) - ${sql(WATERMARK[index])} AS pending FROM search_index_state WHERE id = 1`,
     ([row]) => Math.max(0, row?.pending ?? 0)
   )
 
@@ -43,18 +41,16 @@ export const pendingMessages = (sql: SqlClient.SqlClient, index: SearchIndexName
 export const indexChunk = (sql: SqlClient.SqlClient, index: SearchIndexName): Effect.Effect<number, SqlError> =>
   sql.withTransaction(
     Effect.gen(function*() {
-      const column = WATERMARK[index]
+      const column = sql(WATERMARK[index])
       // A write first: the transaction takes the write lock before it reads, so a
       // concurrent process cannot leave it with a stale snapshot (SQLITE_BUSY_SNAPSHOT).
-      const [state] = yield* sql.unsafe<Record<string, number>>(
-        `UPDATE search_index_state SET ${column} = ${column} WHERE id = 1 RETURNING ${column} AS upto`
-      )
-      const [top] = yield* sql.unsafe<{ hi: number | null }>("SELECT max(id) AS hi FROM messages")
-      const lo = state?.["upto"] ?? 0
+      const [state] = yield* sql<{ upto: number }>`UPDATE search_index_state SET ${column} = ${column} WHERE id = 1 RETURNING ${column} AS upto`
+      const [top] = yield* sql<{ hi: number | null }>`SELECT max(id) AS hi FROM messages`
+      const lo = state?.upto ?? 0
       const hi = Math.min(top?.hi ?? 0, lo + INDEX_CHUNK)
       if (hi <= lo) return 0
-      yield* sql.unsafe(`INSERT INTO ${TABLE[index]} (rowid, content) SELECT id, content FROM messages WHERE id > ? AND id <= ?`, [lo, hi])
-      yield* sql.unsafe(`UPDATE search_index_state SET ${column} = ? WHERE id = 1`, [hi])
+      yield* sql`INSERT INTO ${sql(TABLE[index])} (rowid, content) SELECT id, content FROM messages WHERE id > ${lo} AND id <= ${hi}`
+      yield* sql`UPDATE search_index_state SET ${column} = ${hi} WHERE id = 1`
       return hi - lo
     })
   )

@@ -5,8 +5,8 @@
  * `<tool_call>` JSON objects, and the results that follow one assistant turn
  * are one `tool` turn of `<tool_response>` objects.
  */
-import type { Session, StoredMessage } from "../../services/SessionStore.js"
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../registry/jsonDepth.js"
+import type { Session, StoredMessage } from "../../../services/SessionStore.js"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../registry/jsonDepth.js"
 
 export interface ShareGptTurn {
   readonly from: "system" | "human" | "gpt" | "tool"

@@ -48,7 +48,7 @@ export const normalizePath = (path: string): string => {
 }
 
 // Kept under its old name for the public `PathSafety` namespace.
-export { expandHome as expandTilde } from "../../lib/text.js"
+export { expandHome as expandTilde } from "./text.js"
 
 /** The path itself or anything below it. */
 export const isWithin = (path: string, dir: string): boolean =>

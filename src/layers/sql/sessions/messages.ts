@@ -1,0 +1,120 @@
+/**
+ * Messages: append a turn, read a session's history or a window around one
+ * message.
+ *
+ * An append is one statement (or, past `INSERT_CHUNK` messages, one
+ * transaction of them) that computes the next ordinal itself, so several
+ * processes may append to one session and still get a gapless order.
+ */
+import { SqlSchema } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option, Schema } from "effect"
+import { MessageNotFound, SessionNotFound } from "../../../services/SessionStore.js"
+import type { HistoryOptions, NewMessage, SessionStoreError, StoredMessage, Usage } from "../../../services/SessionStore.js"
+import type { BackgroundIndexer } from "./backgroundIndexer.js"
+import { encodeToolCalls, MESSAGE_COLUMNS, MessageRow } from "./rows.js"
+import type { SessionQueries } from "./sessions.js"
+import { failure, sqliteCode } from "./storeErrors.js"
+
+/** Rows per INSERT statement: 7 parameters each, well under SQLite's 32 766. */
+const INSERT_CHUNK = 500
+
+const Inserted = Schema.Struct({ id: Schema.Number, ordinal: Schema.Number })
+
+export const makeMessages = (sql: SqlClient.SqlClient, sessions: Pick<SessionQueries, "getRow">, indexer: BackgroundIndexer) => {
+  const columns = sql.literal(MESSAGE_COLUMNS)
+
+  /**
+   * One statement appends a chunk: ordinals continue from the session's
+   * highest (computed once, before any row is inserted), the counters follow
+   * by trigger, and a missing session fails the foreign key.
+   */
+  const appendChunk = (sessionId: string, now: number, part: ReadonlyArray<NewMessage>, usage: Usage, isFirstChunk: boolean) => {
+    const rows = part.map((m, i) => {
+      // The turn's token usage is kept on its first message and summed into the session.
+      const first = isFirstChunk && i === 0
+      // The position is a literal, so the statement text depends only on the chunk's size.
+      return sql`(${sql.literal(String(i + 1))}, ${m.role}, ${m.content}, ${encodeToolCalls(m.toolCalls ?? null)}, ${m.toolCallId ?? null}, ${
+        m.toolName ?? null
+      }, ${first ? Math.max(0, Math.floor(usage.inputTokens ?? 0)) : 0}, ${first ? Math.max(0, Math.floor(usage.outputTokens ?? 0)) : 0})`
+    })
+    return sql`WITH base (n) AS MATERIALIZED (SELECT coalesce(max(ordinal), -1) FROM messages WHERE session_id = ${sessionId})
+      INSERT INTO messages (session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, created_at)
+      SELECT ${sessionId}, base.n + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, ${now}
+      FROM base, (VALUES ${sql.csv(rows)}) AS v ORDER BY v.column1
+      RETURNING id, ordinal`.pipe(Effect.flatMap(Schema.decodeUnknown(Schema.Array(Inserted))))
+  }
+
+  const append = Effect.fn("SessionStore.append")(function*(sessionId: string, messages: ReadonlyArray<NewMessage>, usage: Usage = {}) {
+    if (messages.length === 0) {
+      yield* sessions.getRow(sessionId, "append")
+      return []
+    }
+    const now = yield* Clock.currentTimeMillis
+    const starts = Array.from({ length: Math.ceil(messages.length / INSERT_CHUNK) }, (_, i) => i * INSERT_CHUNK)
+    const chunk = (start: number) => appendChunk(sessionId, now, messages.slice(start, start + INSERT_CHUNK), usage, start === 0)
+    // One statement is one transaction; only a turn larger than a chunk needs an explicit one.
+    const rows = yield* (starts.length === 1 ? chunk(0) : sql.withTransaction(Effect.map(Effect.forEach(starts, chunk), (parts) => parts.flat()))).pipe(
+      Effect.catchAll((e): Effect.Effect<never, SessionNotFound | SessionStoreError> =>
+        sqliteCode(e) === "SQLITE_CONSTRAINT_FOREIGNKEY" ? Effect.fail(new SessionNotFound({ sessionId })) : Effect.fail(failure("append")(e))
+      )
+    )
+    const ordered = [...rows].sort((a, b) => a.ordinal - b.ordinal)
+    const first = ordered[0]!.ordinal
+    yield* indexer.noteAppended(messages.length)
+    return messages.map((m, i): StoredMessage => ({
+      id: ordered[i]!.id,
+      sessionId,
+      ordinal: first + i,
+      role: m.role,
+      content: m.content,
+      toolCalls: m.toolCalls ?? null,
+      toolCallId: m.toolCallId ?? null,
+      toolName: m.toolName ?? null,
+      createdAt: now
+    }))
+  })
+
+  const historyRows = SqlSchema.findAll({
+    Request: Schema.Struct({ sessionId: Schema.String, from: Schema.Number, limit: Schema.Number }),
+    Result: MessageRow,
+    execute: (r) => sql`SELECT ${columns} FROM messages WHERE session_id = ${r.sessionId} AND ordinal >= ${r.from} ORDER BY ordinal LIMIT ${r.limit}`
+  })
+
+  const history = Effect.fn("SessionStore.history")(function*(sessionId: string, options: HistoryOptions = {}) {
+    const rows = yield* historyRows({ sessionId, from: Math.max(0, options.fromOrdinal ?? 0), limit: options.limit ?? -1 }).pipe(
+      Effect.mapError(failure("history"))
+    )
+    if (rows.length === 0) yield* sessions.getRow(sessionId, "history")
+    return rows
+  })
+
+  const anchorOrdinal = SqlSchema.findOne({
+    Request: Schema.Struct({ sessionId: Schema.String, messageId: Schema.Number }),
+    Result: Schema.Struct({ ordinal: Schema.Number }),
+    execute: (r) => sql`SELECT ordinal FROM messages WHERE id = ${r.messageId} AND session_id = ${r.sessionId}`
+  })
+
+  const windowRows = SqlSchema.findAll({
+    Request: Schema.Struct({ sessionId: Schema.String, from: Schema.Number, to: Schema.Number }),
+    Result: MessageRow,
+    execute: (r) => sql`SELECT ${columns} FROM messages WHERE session_id = ${r.sessionId} AND ordinal BETWEEN ${r.from} AND ${r.to} ORDER BY ordinal`
+  })
+
+  const around = Effect.fn("SessionStore.around")(function*(sessionId: string, messageId: number, window: number) {
+    const anchor = yield* anchorOrdinal({ sessionId, messageId }).pipe(Effect.mapError(failure("around")))
+    const session = yield* sessions.getRow(sessionId, "around")
+    if (Option.isNone(anchor)) return yield* new MessageNotFound({ sessionId, messageId })
+    const at = anchor.value.ordinal
+    const w = Math.max(0, Math.floor(window))
+    const messages = yield* windowRows({ sessionId, from: at - w, to: at + w }).pipe(Effect.mapError(failure("around")))
+    return {
+      anchor: messages.find((m) => m.id === messageId)!,
+      messages,
+      before: Math.max(0, at - w),
+      after: Math.max(0, session.messageCount - 1 - (at + w))
+    }
+  })
+
+  return { append, history, around }
+}

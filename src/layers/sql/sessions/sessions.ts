@@ -1,0 +1,231 @@
+/**
+ * Sessions: create, look up, list, rename, fork, delete, lineage.
+ *
+ * A session's counters are kept by the `messages_count` trigger, so no
+ * statement here writes them; a fork's copied history counts through it too.
+ */
+import { randomBytes } from "node:crypto"
+import { SqlResolver, SqlSchema } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option, Schema } from "effect"
+import { SessionExists, SessionNotFound, SessionStoreError } from "../../../services/SessionStore.js"
+import type { ListSessionsOptions, NewSession, SessionPatch, SessionSummary } from "../../../services/SessionStore.js"
+import type { BackgroundIndexer } from "./backgroundIndexer.js"
+import { NewSessionRow, SESSION_COLUMNS, SessionRow, SessionSummaryRow } from "./rows.js"
+import { clamp, failure, sqliteCode } from "./storeErrors.js"
+
+const pad = (n: number) => String(n).padStart(2, "0")
+
+/** Hermes' id shape: local `YYYYMMDD_HHMMSS_` plus six random hex digits. */
+export const newSessionId = (now: number): string => {
+  const d = new Date(now)
+  const date = `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}`
+  const time = `${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`
+  return `${date}_${time}_${randomBytes(3).toString("hex")}`
+}
+
+export interface ForkOptions {
+  readonly id?: string
+  readonly source?: string
+  readonly title?: string
+  readonly upToOrdinal?: number
+}
+
+const ListRequest = Schema.Struct({
+  limit: Schema.Number,
+  offset: Schema.Number,
+  source: Schema.optional(Schema.String),
+  excludeSources: Schema.optional(Schema.Array(Schema.String)),
+  cwd: Schema.optional(Schema.String),
+  orderBy: Schema.optional(Schema.Literal("created", "updated"))
+})
+
+export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexer) =>
+  Effect.gen(function*() {
+    const columns = sql.literal(SESSION_COLUMNS)
+
+    // A resolver, so lookups made together (Effect.all / forEach with batching) are one `IN` query.
+    const sessionById = yield* SqlResolver.findById("SessionById", {
+      Id: Schema.String,
+      Result: SessionRow,
+      ResultId: (session) => session.id,
+      execute: (ids) => sql`SELECT ${columns} FROM sessions WHERE id IN ${sql.in(ids)}`
+    })
+
+    const getRow = (id: string, operation: string) =>
+      Effect.flatMap(
+        sessionById.execute(id).pipe(Effect.mapError(failure(operation))),
+        Option.match({ onNone: () => Effect.fail(new SessionNotFound({ sessionId: id })), onSome: Effect.succeed })
+      )
+
+    const insertRow = (ignoreExisting: boolean) =>
+      SqlSchema.findOne({
+        Request: NewSessionRow,
+        Result: SessionRow,
+        execute: (row) =>
+          sql`INSERT INTO sessions ${sql.insert(row)}${sql.literal(ignoreExisting ? " ON CONFLICT (id) DO NOTHING" : "")} RETURNING ${columns}`
+      })
+    const insertNew = insertRow(false)
+    // ON CONFLICT DO NOTHING: an existing session returns no row instead of failing.
+    const insertIfMissing = insertRow(true)
+
+    const insertSession = (input: NewSession, operation: string, ignoreExisting: boolean) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const id = input.id ?? newSessionId(now)
+        const row = {
+          id,
+          source: input.source,
+          parentSessionId: input.parentSessionId ?? null,
+          cwd: input.cwd ?? null,
+          model: input.model ?? null,
+          title: input.title ?? null,
+          createdAt: now,
+          updatedAt: now
+        }
+        return yield* (ignoreExisting ? insertIfMissing : insertNew)(row).pipe(
+          Effect.catchAll((e): Effect.Effect<never, SessionExists | SessionNotFound | SessionStoreError> => {
+            const code = sqliteCode(e)
+            if (code === "SQLITE_CONSTRAINT_PRIMARYKEY") return Effect.fail(new SessionExists({ sessionId: id }))
+            if (code === "SQLITE_CONSTRAINT_FOREIGNKEY") return Effect.fail(new SessionNotFound({ sessionId: input.parentSessionId ?? "" }))
+            return Effect.fail(failure(operation)(e))
+          })
+        )
+      })
+
+    const create = Effect.fn("SessionStore.create")(function*(input: NewSession) {
+      const row = yield* insertSession(input, "create", false).pipe(
+        Effect.catchTag("SessionNotFound", (e) => Effect.fail(new SessionStoreError({ operation: "create", message: `parent ${e.message}` })))
+      )
+      // RETURNING always yields the inserted row when there is no ON CONFLICT clause.
+      return Option.getOrThrow(row)
+    })
+
+    const ensure = Effect.fn("SessionStore.ensure")(function*(id: string, defaults: Omit<NewSession, "id">) {
+      const row = yield* insertSession({ ...defaults, id }, "ensure", true).pipe(
+        Effect.catchTags({
+          SessionExists: () => Effect.succeed(Option.none()),
+          SessionNotFound: (e) => Effect.fail(new SessionStoreError({ operation: "ensure", message: `parent ${e.message}` }))
+        })
+      )
+      if (Option.isSome(row)) return row.value
+      return yield* getRow(id, "ensure").pipe(
+        Effect.catchTag("SessionNotFound", () =>
+          Effect.fail(new SessionStoreError({ operation: "ensure", message: `session ${id} was deleted while it was being created` })))
+      )
+    })
+
+    const get = Effect.fn("SessionStore.get")(function*(id: string) {
+      return yield* getRow(id, "get")
+    })
+
+    const listFilter = (request: typeof ListRequest.Type) =>
+      sql.and([
+        ...(request.source === undefined ? [] : [sql`s.source = ${request.source}`]),
+        ...(request.excludeSources === undefined || request.excludeSources.length === 0 ? [] : [sql`s.source NOT IN ${sql.in(request.excludeSources)}`]),
+        ...(request.cwd === undefined ? [] : [sql`s.cwd = ${request.cwd}`])
+      ])
+    const listPage = SqlSchema.findAll({
+      Request: ListRequest,
+      Result: SessionSummaryRow,
+      execute: (request) =>
+        sql`SELECT ${sql.literal(SESSION_COLUMNS.split(", ").map((c) => `s.${c}`).join(", "))},
+          (SELECT substr(content, 1, 200) FROM messages WHERE session_id = s.id AND role = 'user' ORDER BY ordinal LIMIT 1) AS preview
+         FROM sessions s WHERE ${listFilter(request)}
+         ORDER BY ${sql.literal(request.orderBy === "updated" ? "s.updated_at DESC, s.id DESC" : "s.created_at DESC, s.id DESC")}
+         LIMIT ${request.limit} OFFSET ${request.offset}`
+    })
+    const listTotal = SqlSchema.findOne({
+      Request: ListRequest,
+      Result: Schema.Struct({ total: Schema.Number }),
+      execute: (request) => sql`SELECT count(*) AS total FROM sessions s WHERE ${listFilter(request)}`
+    })
+
+    const list = Effect.fn("SessionStore.list")(function*(options: ListSessionsOptions = {}) {
+      const request: typeof ListRequest.Type = {
+        ...options,
+        limit: clamp(options.limit, 20, 1, 1000),
+        offset: clamp(options.offset, 0, 0, Number.MAX_SAFE_INTEGER)
+      }
+      const rows: ReadonlyArray<SessionSummary> = yield* listPage(request).pipe(Effect.mapError(failure("list")))
+      const total = Option.match(yield* listTotal(request).pipe(Effect.mapError(failure("list"))), { onNone: () => 0, onSome: (r) => r.total })
+      const offset = request.offset
+      return { sessions: rows, total, nextOffset: offset + rows.length < total ? offset + rows.length : null }
+    })
+
+    const updateRow = SqlSchema.findOne({
+      Request: Schema.Struct({ id: Schema.String, set: Schema.Record({ key: Schema.String, value: Schema.NullOr(Schema.String) }) }),
+      Result: SessionRow,
+      execute: (r) => sql`UPDATE sessions SET ${sql.update(r.set)} WHERE id = ${r.id} RETURNING ${columns}`
+    })
+
+    const update = Effect.fn("SessionStore.update")(function*(id: string, patch: SessionPatch) {
+      // Only the fields the patch names: an undefined field keeps its value, null clears it.
+      const sets = (["title", "model", "cwd"] as const).filter((k) => patch[k] !== undefined)
+      if (sets.length === 0) return yield* getRow(id, "update")
+      const row = yield* updateRow({ id, set: Object.fromEntries(sets.map((k) => [k, patch[k] ?? null])) }).pipe(Effect.mapError(failure("update")))
+      return Option.isNone(row) ? yield* new SessionNotFound({ sessionId: id }) : row.value
+    })
+
+    const forkSession = SqlSchema.findAll({
+      Request: Schema.Struct({ childId: Schema.String, parentId: Schema.String, source: Schema.NullOr(Schema.String), title: Schema.NullOr(Schema.String), now: Schema.Number }),
+      Result: Schema.Struct({ id: Schema.String }),
+      execute: (r) =>
+        sql`INSERT INTO sessions (id, source, parent_session_id, cwd, model, title, created_at, updated_at)
+          SELECT ${r.childId}, coalesce(${r.source}, source), id, cwd, model, coalesce(${r.title}, title), ${r.now}, ${r.now}
+          FROM sessions WHERE id = ${r.parentId} RETURNING id`
+    })
+
+    const fork = Effect.fn("SessionStore.fork")(function*(id: string, options: ForkOptions = {}) {
+      const now = yield* Clock.currentTimeMillis
+      const childId = options.id ?? newSessionId(now)
+      const upTo = options.upToOrdinal ?? Number.MAX_SAFE_INTEGER
+      const session = yield* sql.withTransaction(Effect.gen(function*() {
+        const created = yield* forkSession({ childId, parentId: id, source: options.source ?? null, title: options.title ?? null, now }).pipe(
+          Effect.catchAll((e): Effect.Effect<never, SessionExists | SessionStoreError> =>
+            sqliteCode(e) === "SQLITE_CONSTRAINT_PRIMARYKEY" ? Effect.fail(new SessionExists({ sessionId: childId })) : Effect.fail(failure("fork")(e))
+          )
+        )
+        if (created.length === 0) return yield* new SessionNotFound({ sessionId: id })
+        yield* sql`INSERT INTO messages (session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, created_at)
+          SELECT ${childId}, ordinal, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, created_at
+          FROM messages WHERE session_id = ${id} AND ordinal <= ${upTo} ORDER BY ordinal`
+        // The copies count into the child's counters through the insert trigger.
+        return yield* getRow(childId, "fork")
+      })).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(failure("fork")(e))))
+      yield* indexer.noteAppended(session.messageCount)
+      return session
+    })
+
+    const deleteSession = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({ messages: Schema.propertySignature(Schema.Number).pipe(Schema.fromKey("message_count")) }),
+      // One statement: the cascade (messages, their index entries, the todo list) commits or fails with it.
+      execute: (sessionId) => sql`DELETE FROM sessions WHERE id = ${sessionId} RETURNING message_count`
+    })
+
+    const remove = Effect.fn("SessionStore.delete")(function*(id: string) {
+      const deleted = yield* deleteSession(id).pipe(Effect.mapError(failure("delete")))
+      return Option.isNone(deleted) ? yield* new SessionNotFound({ sessionId: id }) : deleted.value
+    })
+
+    const chain = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: Schema.Struct({ id: Schema.String }),
+      execute: (sessionId) =>
+        sql`WITH RECURSIVE chain (id, parent, depth) AS (
+           SELECT id, parent_session_id, 0 FROM sessions WHERE id = ${sessionId}
+           UNION ALL
+           SELECT s.id, s.parent_session_id, c.depth + 1 FROM sessions s JOIN chain c ON s.id = c.parent WHERE c.depth < 1000
+         ) SELECT id FROM chain ORDER BY depth`
+    })
+
+    const lineage = Effect.fn("SessionStore.lineage")(function*(id: string) {
+      const rows = yield* chain(id).pipe(Effect.mapError(failure("lineage")))
+      return rows.map((r) => r.id)
+    })
+
+    return { getRow, create, ensure, get, list, update, fork, delete: remove, lineage }
+  })
+
+export type SessionQueries = Effect.Effect.Success<ReturnType<typeof makeSessions>>
