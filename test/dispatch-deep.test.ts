@@ -5,8 +5,8 @@
  */
 import { describe, expect, it, layer as withLayer } from "@effect/vitest"
 import { Effect } from "effect"
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../src/layers/registry/jsonDepth.js"
-import { registerTool } from "../src/layers/registry/provideTool.js"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../src/lib/jsonDepth.js"
+import { registerTool } from "../src/lib/tool/registerTool.js"
 import { ToolRegistry } from "../src/services/ToolRegistry.js"
 import { json, runAgent, scriptedAgent } from "./agent/helpers.js"
 import { echoTool } from "./support/tools.js"

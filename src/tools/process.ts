@@ -14,7 +14,7 @@ import type { ProcessInfo } from "../services/Processes.js"
 import { ToolContext } from "../services/ToolContext.js"
 import { TERMINAL_DEFAULTS, terminalSettings } from "../layers/terminal/settings.js"
 import { redactToolOutput, stripAnsiOutput, tailText } from "../lib/text.js"
-import { defineTool } from "./defineTool.js"
+import { defineTool } from "../lib/tool/defineTool.js"
 
 export const PROCESS_ACTIONS = ["list", "poll", "log", "wait", "kill", "write", "submit", "close"] as const
 

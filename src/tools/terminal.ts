@@ -19,7 +19,7 @@ import { ToolContext } from "../services/ToolContext.js"
 import { approveCommand } from "../layers/terminal/commandGate.js"
 import { TERMINAL_DEFAULTS, terminalSettings } from "../layers/terminal/settings.js"
 import { capOutput, MAX_OUTPUT_CHARS, redactToolOutput, stripAnsiOutput } from "../lib/text.js"
-import { defineTool } from "./defineTool.js"
+import { defineTool } from "../lib/tool/defineTool.js"
 import { exitCodeMeaning, foregroundGuidance, workdirProblem } from "./terminal/guards.js"
 
 export const TerminalParameters = Schema.Struct({
