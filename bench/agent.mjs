@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Layer, ManagedRuntime, Schema } from "effect"
-import { AgentLoop, ConfigTest, HermesRuntime, Model, ToolRegistry, defineTool, makeScriptedModel, parsePromptBatch, registerTool, runPromptBatch } from "../dist/index.js"
+import { AgentLoop, ConfigTest, HermesRuntime, Model, ToolExecutor, ToolRegistry, defineTool, makeScriptedModel, parsePromptBatch, registerTool, runPromptBatch } from "../dist/index.js"
 import { parseBatch, runBatch } from "../dist/programs/batchRunner.js"
 import { median } from "./_stats.mjs"
 
@@ -64,6 +64,7 @@ export const run = async () => {
   const bare = Effect.gen(function*() {
     const model = yield* Model
     const registry = yield* ToolRegistry
+    const executor = yield* ToolExecutor
     const tools = yield* registry.definitions(selection)
     const messages = [{ role: "user", content: "go" }]
     const context = { taskId: "bare", sessionId: `bare-${Math.random()}` }
@@ -72,7 +73,7 @@ export const run = async () => {
       const calls = response.message.tool_calls ?? []
       messages.push(response.message)
       if (calls.length === 0) break
-      const outcomes = yield* registry.executeBatch(calls.map((c) => ({ tool: c.function.name, args: c.function.arguments, toolCallId: c.id })), { context })
+      const outcomes = yield* executor.executeBatch(calls.map((c) => ({ tool: c.function.name, args: c.function.arguments, toolCallId: c.id })), { context })
       outcomes.forEach((o, j) => messages.push({ role: "tool", tool_call_id: calls[j].id, content: o.result }))
     }
   })

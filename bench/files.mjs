@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, ManagedRuntime } from "effect"
-import { Config, ConfigTest, HermesRuntime, readFileTool, ToolContext, ToolRegistry } from "../dist/index.js"
+import { Config, ConfigTest, HermesRuntime, readFileTool, ToolContext, ToolExecutor } from "../dist/index.js"
 import { median } from "./_stats.mjs"
 
 const LINES = 10_000
@@ -87,9 +87,9 @@ export const run = async () => {
 
   const layer = HermesRuntime.layer({ config: ConfigTest({ terminal: { backend: "local", cwd } }, { root: home, workspaceDir: join(home, "ws") }), plugins: false })
   const runtime = ManagedRuntime.make(layer)
-  const registry = await runtime.runPromise(ToolRegistry)
+  const executor = await runtime.runPromise(ToolExecutor)
   const config = await runtime.runPromise(Config)
-  const call = (tool, args) => runtime.runPromise(registry.dispatch({ tool, args }, { context: { taskId: "bench" } }))
+  const call = (tool, args) => runtime.runPromise(executor.dispatch({ tool, args }, { context: { taskId: "bench" } }))
   const rows = []
 
   // 1. read_file: a different 500-line region each call (identical reads would get the dedup stub).

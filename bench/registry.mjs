@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect, Layer, ManagedRuntime, Schema } from "effect"
-import { ConfigTest, HermesRuntime, ToolRegistry, Toolsets, defineTool, registerTool } from "../dist/index.js"
+import { ConfigTest, HermesRuntime, ToolExecutor, ToolRegistry, Toolsets, defineTool, registerTool } from "../dist/index.js"
 import { median, perOpMicros } from "./_stats.mjs"
 
 const trivial = defineTool({
@@ -36,13 +36,14 @@ export const run = async () => {
   const layer = HermesRuntime.layer({ config: ConfigTest({}, { root: home, workspaceDir: join(home, "ws") }), plugins: false })
   const runtime = ManagedRuntime.make(layer)
   const registry = await runtime.runPromise(ToolRegistry)
+  const executor = await runtime.runPromise(ToolExecutor)
   await runtime.runPromise(registerTool(trivial))
   const rows = []
 
   // 1. Full dispatch of a trivial tool: parse, coerce, decode, hooks, handler under timeout, fold.
   const call = { tool: "bench_echo", args: "{\"value\": \"7\", \"label\": \"x\"}" }
-  const dispatchUs = await perOpMicros(() => runtime.runPromise(registry.dispatch(call)))
-  const program = Effect.forEach(Array.from({ length: 1000 }), () => registry.dispatch(call), { discard: true })
+  const dispatchUs = await perOpMicros(() => runtime.runPromise(executor.dispatch(call)))
+  const program = Effect.forEach(Array.from({ length: 1000 }), () => executor.dispatch(call), { discard: true })
   const inFiberUs = await perOpMicros(() => runtime.runPromise(program), { rounds: 15, perRound: 1 }) / 1000
   const bare = trivial.handler({ value: 7 })
   const bareUs = await perOpMicros(() => runtime.runPromise(bare))

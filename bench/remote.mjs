@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { transform } from "esbuild"
 import { ManagedRuntime } from "effect"
-import { ConfigTest, HermesRuntime, ToolRegistry } from "../dist/index.js"
+import { ConfigTest, HermesRuntime, ToolExecutor } from "../dist/index.js"
 import { median } from "./_stats.mjs"
 
 /** The test helpers that start sshd and prepare podman are TypeScript with only node imports: compile them here. */
@@ -41,8 +41,8 @@ const open = (home, terminal) => {
     plugins: false
   }))
   const call = async (args, taskId = "bench") => {
-    const registry = await runtime.runPromise(ToolRegistry)
-    return parse(await runtime.runPromise(registry.dispatch({ tool: "terminal", args }, { context: { taskId } })))
+    const executor = await runtime.runPromise(ToolExecutor)
+    return parse(await runtime.runPromise(executor.dispatch({ tool: "terminal", args }, { context: { taskId } })))
   }
   return { runtime, call }
 }

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, ManagedRuntime } from "effect"
-import { ConfigTest, HermesRuntime, ToolRegistry } from "../dist/index.js"
+import { ConfigTest, HermesRuntime, ToolExecutor } from "../dist/index.js"
 import { median } from "./_stats.mjs"
 
 /** What the issue compares against: a bare spawn of the same command, awaited to its end. */
@@ -30,8 +30,8 @@ export const run = async () => {
     plugins: false
   })
   const runtime = ManagedRuntime.make(layer)
-  const registry = await runtime.runPromise(ToolRegistry)
-  const call = (tool, args, taskId = "bench") => runtime.runPromise(registry.dispatch({ tool, args }, { context: { taskId } })).then(parse)
+  const executor = await runtime.runPromise(ToolExecutor)
+  const call = (tool, args, taskId = "bench") => runtime.runPromise(executor.dispatch({ tool, args }, { context: { taskId } })).then(parse)
   const rows = []
 
   // 1. echo hi: tool and raw spawn interleaved, so both see the same machine load.

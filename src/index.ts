@@ -1,8 +1,8 @@
 /**
  * hermes-effect: the tools runtime of an AI agent, on Effect.
  *
- *   import { HermesRuntime, ToolRegistry } from "hermes-effect"
- *   const program = Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool: "todo", args: {} }))
+ *   import { HermesRuntime, ToolExecutor } from "hermes-effect"
+ *   const program = Effect.flatMap(ToolExecutor, (x) => x.dispatch({ tool: "todo", args: {} }))
  *   Effect.runPromise(Effect.provide(program, HermesRuntime.layer()))
  */
 export * as HermesRuntime from "./layers/HermesRuntime.js"
@@ -19,15 +19,18 @@ export type { ToolCallContext } from "./services/ToolContext.js"
 export * from "./services/ToolError.js"
 export { ToolApprovalDenied, ToolGate } from "./services/ToolGate.js"
 export { ToolOverrideDenied, ToolRegistry, ToolShadowed } from "./services/ToolRegistry.js"
-export type { CallOutcome, ToolCall, ToolsetSelection } from "./services/ToolRegistry.js"
+export type { ToolsetSelection } from "./services/ToolRegistry.js"
+export { ToolExecutor } from "./services/ToolExecutor.js"
+export type { CallOutcome, DispatchOptions, ToolCall } from "./services/ToolExecutor.js"
 export { ConfigLive, resolveHome } from "./layers/ConfigLive.js"
 export { ConfigTest } from "./layers/ConfigTest.js"
 export { HooksLive } from "./layers/HooksLive.js"
-export { registerTool } from "./layers/registry/provideTool.js"
+export { registerTool } from "./lib/tool/registerTool.js"
 export { ToolGateAllow, ToolGateDeny } from "./layers/ToolGateDeny.js"
-export { ToolRegistryLive } from "./layers/ToolRegistryLive.js"
-export { defineTool } from "./tools/defineTool.js"
-export * as Toolsets from "./tools/toolsets/index.js"
+export { ToolRegistryLive } from "./layers/registry/ToolRegistryLive.js"
+export { ToolExecutorLive } from "./layers/executor/ToolExecutorLive.js"
+export { defineTool } from "./lib/tool/defineTool.js"
+export * as Toolsets from "./lib/toolsets/index.js"
 export { Approval, CommandDenied } from "./services/Approval.js"
 export type { ApprovalGranted, CommandApprovalRequest, Detection } from "./services/Approval.js"
 export { Approver } from "./services/Approver.js"

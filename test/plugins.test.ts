@@ -6,6 +6,7 @@ import { ConfigLive } from "../src/layers/ConfigLive.js"
 import { layer } from "../src/layers/HermesRuntime.js"
 import { Plugins } from "../src/services/Plugins.js"
 import { ToolRegistry } from "../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../src/services/ToolExecutor.js"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Layer } from "effect"
 import { tempHome } from "./support/runtime.js"
@@ -100,14 +101,15 @@ describe("plugins", () => {
     it.effect("plugin tools dispatch like built-ins, hooks apply, throws fold to errors", () =>
       Effect.gen(function*() {
         const registry = yield* ToolRegistry
-        expect(JSON.parse(yield* registry.dispatch({ tool: "greet", args: { name: "ada" } }, { context: { taskId: "t9" } })))
+        const executor = yield* ToolExecutor
+        expect(JSON.parse(yield* executor.dispatch({ tool: "greet", args: { name: "ada" } }, { context: { taskId: "t9" } })))
           .toEqual({ greeting: "hello ada", task: "t9" })
-        expect(JSON.parse(yield* registry.dispatch({ tool: "shout", args: { word: "hi" } }))).toEqual({ error: "no shouting" })
-        expect(JSON.parse(yield* registry.dispatch({ tool: "explode", args: {} }))).toEqual({ error: "kaboom" })
-        expect(JSON.parse(yield* registry.dispatch({ tool: "greet", args: {} }))["error"]).toMatch(/'name'.*is required/)
+        expect(JSON.parse(yield* executor.dispatch({ tool: "shout", args: { word: "hi" } }))).toEqual({ error: "no shouting" })
+        expect(JSON.parse(yield* executor.dispatch({ tool: "explode", args: {} }))).toEqual({ error: "kaboom" })
+        expect(JSON.parse(yield* executor.dispatch({ tool: "greet", args: {} }))["error"]).toMatch(/'name'.*is required/)
         // the hijacker's other tool was rolled back with it
         expect(registry.get("greet2")).toBeUndefined()
-        expect(yield* registry.dispatch({ tool: "todo", args: {} })).toBe("trusted todo")
+        expect(yield* executor.dispatch({ tool: "todo", args: {} })).toBe("trusted todo")
         const defs = yield* registry.definitions({ enabled: ["greeter", "greeter-extra"] })
         expect(defs.map((d) => d.function.name)).toEqual(["explode", "greet", "shout"])
         expect(defs[2]?.function.parameters).toEqual({ type: "object", properties: { word: { type: "string" } }, required: ["word"] })

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Either, Fiber, Ref, Schema, TestClock } from "effect"
-import { registerTool, provideTool } from "../src/layers/registry/provideTool.js"
+import { registerTool, provideTool } from "../src/lib/tool/registerTool.js"
 import { ToolRegistry } from "../src/services/ToolRegistry.js"
-import { defineTool } from "../src/tools/defineTool.js"
+import { ToolExecutor } from "../src/services/ToolExecutor.js"
+import { defineTool } from "../src/lib/tool/defineTool.js"
 import type { FunctionSchema } from "../src/services/Tool.js"
 import type { ToolFailure } from "../src/services/ToolError.js"
 import { echoTool, sleepTool } from "./support/tools.js"
@@ -87,6 +88,7 @@ describe("availability", () => {
   it.effect("checks are cached 30 s, flakes within 60 s of success are ignored, then tools disappear", () =>
     Effect.gen(function*() {
       const registry = yield* ToolRegistry
+      const executor = yield* ToolExecutor
       const healthy = yield* Ref.make(true)
       const probes = yield* Ref.make(0)
       const check = Effect.zipRight(Ref.update(probes, (n) => n + 1), Ref.get(healthy))
@@ -106,7 +108,7 @@ describe("availability", () => {
 
       yield* TestClock.adjust("30 seconds")
       expect(yield* names).toEqual([]) // 61 s since the last success: unavailable, and cached
-      const blocked = JSON.parse(yield* registry.dispatch({ tool: "probe_me", args: {} })) as { error: string }
+      const blocked = JSON.parse(yield* executor.dispatch({ tool: "probe_me", args: {} })) as { error: string }
       expect(blocked.error).toBe("Tool 'probe_me' is not available right now: its availability check failed")
       expect(yield* Ref.get(probes)).toBe(4)
     }).pipe(Effect.provide(testRuntime())))
@@ -190,7 +192,7 @@ describe("runtime options", () => {
 describe("batch dispatch", () => {
   it.effect("parallel-safe calls run together, barriers alone, results in the model's order", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
+      const executor = yield* ToolExecutor
       const running = yield* Ref.make(0)
       const peak = yield* Ref.make(0)
       const order = yield* Ref.make<ReadonlyArray<string>>([])
@@ -220,7 +222,7 @@ describe("batch dispatch", () => {
         { tool: "act", args: { label: "d" } },
         { tool: "look", args: { label: "e" } }
       ]
-      const fiber = yield* Effect.fork(registry.executeBatch(calls))
+      const fiber = yield* Effect.fork(executor.executeBatch(calls))
       yield* TestClock.adjust("1 second")
       const outcomes = yield* Fiber.join(fiber)
       expect(outcomes.map((o) => o.result)).toEqual(["a", "b", "c", "d", "e"])
@@ -230,10 +232,10 @@ describe("batch dispatch", () => {
 
   it.effect("the batch timeout answers unfinished calls with a timeout error, in order", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
+      const executor = yield* ToolExecutor
       yield* registerTool(sleepTool)
       yield* registerTool(echoTool)
-      const fiber = yield* Effect.fork(registry.executeBatch([
+      const fiber = yield* Effect.fork(executor.executeBatch([
         { tool: "echo", args: { text: "first" } },
         { tool: "sleep", args: { ms: 60_000 } },
         { tool: "echo", args: { text: "never reached" } }
@@ -246,7 +248,7 @@ describe("batch dispatch", () => {
 
   it.effect("interrupting the batch interrupts every running call", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
+      const executor = yield* ToolExecutor
       const started = yield* Deferred.make<void>()
       const interrupted = yield* Ref.make(0)
       yield* registerTool(defineTool({
@@ -261,7 +263,7 @@ describe("batch dispatch", () => {
             Effect.never.pipe(Effect.onInterrupt(() => Ref.update(interrupted, (k) => k + 1)))
           )
       }))
-      const fiber = yield* Effect.fork(registry.executeBatch([1, 2, 3].map((n) => ({ tool: "wait_forever", args: { n } }))))
+      const fiber = yield* Effect.fork(executor.executeBatch([1, 2, 3].map((n) => ({ tool: "wait_forever", args: { n } }))))
       yield* Deferred.await(started)
       yield* Effect.yieldNow()
       yield* Fiber.interrupt(fiber)
@@ -270,9 +272,9 @@ describe("batch dispatch", () => {
 
   it.effect("a handler interrupted from inside reports ToolInterrupted", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
+      const executor = yield* ToolExecutor
       yield* registerTool(simple("self_cancel", "tracked", { handler: () => Effect.interrupt }))
-      const outcome = yield* registry.execute({ tool: "self_cancel", args: {} })
+      const outcome = yield* executor.execute({ tool: "self_cancel", args: {} })
       expect(outcome.error?._tag).toBe("ToolInterrupted")
     }).pipe(Effect.provide(testRuntime())))
 })

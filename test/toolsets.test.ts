@@ -16,7 +16,7 @@ import {
   type ToolsetDef,
   toolsetNames,
   validateToolset
-} from "../src/tools/toolsets/index.js"
+} from "../src/lib/toolsets/index.js"
 
 // ---------------------------------------------------------------------------
 // Simulated Hermes builtin registry (reference §3.2): every tool registered

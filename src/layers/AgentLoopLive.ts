@@ -1,7 +1,8 @@
 /**
- * The AgentLoop on the runtime's services: the model, batch dispatch, the
- * session store, hooks, and background-process news. Memory and skills feed
- * the system prompt when those services are present. See
+ * The AgentLoop on the runtime's services: the model, the tool catalogue and
+ * its executor (batch dispatch), the session store, hooks, and
+ * background-process news. Memory and skills feed the system prompt when
+ * those services are present. See
  * `src/layers/agent/turnLoop.ts` for the loop itself.
  */
 import { Effect, Layer } from "effect"
@@ -11,6 +12,7 @@ import { Hooks } from "../services/Hooks.js"
 import { Model } from "../services/Model.js"
 import { Processes } from "../services/Processes.js"
 import { SessionStore } from "../services/SessionStore.js"
+import { ToolExecutor } from "../services/ToolExecutor.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import { makeCallWatch } from "./agent/callWatch.js"
 import { makeMailbox } from "./agent/notifications.js"
@@ -18,7 +20,7 @@ import { buildSystemPrompt, promptServices } from "./agent/systemPrompt.js"
 import { runAgent } from "./agent/turnLoop.js"
 import type { LoopDeps } from "./agent/turnLoop.js"
 
-export const AgentLoopLive: Layer.Layer<AgentLoop, never, Model | ToolRegistry | SessionStore | Hooks | Processes | Config> = Layer.scoped(
+export const AgentLoopLive: Layer.Layer<AgentLoop, never, Model | ToolRegistry | ToolExecutor | SessionStore | Hooks | Processes | Config> = Layer.scoped(
   AgentLoop,
   Effect.gen(function*() {
     const hooks = yield* Hooks
@@ -27,6 +29,7 @@ export const AgentLoopLive: Layer.Layer<AgentLoop, never, Model | ToolRegistry |
     const deps: LoopDeps = {
       model: yield* Model,
       registry: yield* ToolRegistry,
+      executor: yield* ToolExecutor,
       store: yield* SessionStore,
       hooks,
       config: yield* Config,

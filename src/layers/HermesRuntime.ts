@@ -3,7 +3,7 @@
  *
  *   Config (config.yaml in HERMES_EFFECT_HOME) → state database (state.db) → Approver, ApprovalAudit
  *   → Approval, ToolGate → TerminalBackend → Environments → Processes → Shell
- *   → Hooks, ResultStore, TodoStore, SessionStore, MemoryStore, Skills, Model, Prompter → ToolRegistry → built-in tools
+ *   → Hooks, ResultStore, TodoStore, SessionStore, MemoryStore, Skills, Model, Prompter → ToolRegistry, ToolExecutor → built-in tools
  *   → AgentLoop + delegate_task → plugins → MCP servers
  *
  * Each piece can be swapped through the options (tests pass in-memory config,
@@ -36,6 +36,7 @@ import type { Skills } from "../services/Skills.js"
 import type { SessionStore } from "../services/SessionStore.js"
 import type { StateDatabaseError } from "../services/StateDatabase.js"
 import { ToolGate } from "../services/ToolGate.js"
+import type { ToolExecutor } from "../services/ToolExecutor.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import type { ToolsetSelection } from "../services/ToolRegistry.js"
 import type { Environments } from "../services/Environments.js"
@@ -71,7 +72,8 @@ import { TodoStoreSql } from "./sql/TodoStoreSql.js"
 import type { FileReadTracker } from "../services/FileReadTracker.js"
 import { FileReadTrackerMemory } from "../tools/files/readTracker.js"
 import { ToolGateApproval } from "./ToolGateApproval.js"
-import { makeToolRegistryLive } from "./ToolRegistryLive.js"
+import { makeToolRegistryLive } from "./registry/ToolRegistryLive.js"
+import { ToolExecutorLive } from "./executor/ToolExecutorLive.js"
 
 export interface RuntimeOptions {
   /** Home directory (default: HERMES_EFFECT_HOME or ~/.hermes-effect). Ignored when `config` is given. */
@@ -132,6 +134,7 @@ export type HermesServices =
   | ResultStore
   | TodoStore
   | ToolRegistry
+  | ToolExecutor
   | Plugins
   | Approval
   | Approver
@@ -190,7 +193,11 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     (options.model ?? ModelFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
     options.prompter ?? PrompterNonInteractive
   ).pipe(Layer.provideMerge(terminal))
-  const registry = makeToolRegistryLive(options.toolsets).pipe(Layer.provideMerge(services))
+  // The executor reads the catalogue per call, so it can be built before any tool is registered.
+  const registry = ToolExecutorLive.pipe(
+    Layer.provideMerge(makeToolRegistryLive(options.toolsets)),
+    Layer.provideMerge(services)
+  )
   const builtins = options.builtins === false ? registry : BuiltinToolsLive.pipe(Layer.provideMerge(registry))
   const agent = options.builtins === false
     ? AgentLoopLive.pipe(Layer.provideMerge(builtins))

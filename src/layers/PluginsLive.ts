@@ -16,10 +16,11 @@ import type { HookName, HookSet } from "../services/Hooks.js"
 import { Plugins } from "../services/Plugins.js"
 import type { PluginStatus } from "../services/Plugins.js"
 import type { JsonSchema, ParallelPolicy, ToolOutput } from "../services/Tool.js"
+import { ToolContext } from "../services/ToolContext.js"
 import type { ToolCallContext } from "../services/ToolContext.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import type { RegisteredTool } from "../services/ToolRegistry.js"
-import { deriveJsonSchema } from "../tools/defineTool.js"
+import { deriveJsonSchema } from "../lib/tool/jsonSchema.js"
 
 /** The error a plugin handler's throw or rejection becomes (folded to the model as its message). */
 export class PluginToolError extends Schema.TaggedError<PluginToolError>()("PluginToolError", {
@@ -122,8 +123,9 @@ const toRegisteredTool = (plugin: string, spec: PluginToolSpec): RegisteredTool 
     override: spec.override === true,
     source: { kind: "plugin", plugin },
     decode,
-    prepare: (args, context) => ({ effect: Effect.map(lift(() => spec.handler(args, context)), asOutput), services: Context.empty() as Context.Context<unknown> }),
-    timeoutFor: () => undefined,
+    handler: (args) => Effect.flatMap(ToolContext, (context) => Effect.map(lift(() => spec.handler(args, context)), asOutput)),
+    services: Context.empty() as Context.Context<unknown>,
+    timeout: undefined,
     check: check === undefined ? undefined : Effect.map(lift(check), (v) => v === true),
     dynamicSchema: undefined
   }

@@ -10,7 +10,7 @@ import { Effect, Layer } from "effect"
 import { Config } from "../services/Config.js"
 import { Environments } from "../services/Environments.js"
 import { ResultPersistError, ResultStore } from "../services/ResultStore.js"
-import { safeResultStem } from "./registry/persistedOutput.js"
+import { safeResultStem } from "./executor/persistedOutput.js"
 
 const digest = (s: string) => createHash("sha256").update(s).digest("hex")
 

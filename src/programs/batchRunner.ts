@@ -12,9 +12,9 @@ import { Effect } from "effect"
 import { AgentLoop } from "../services/AgentLoop.js"
 import type { AgentStatus } from "../services/AgentLoop.js"
 import { SessionStore } from "../services/SessionStore.js"
-import { ToolRegistry } from "../services/ToolRegistry.js"
+import { ToolExecutor } from "../services/ToolExecutor.js"
 import { DEFAULT_TASK_ID } from "../services/ToolContext.js"
-import { errorJson } from "../layers/registry/sanitize.js"
+import { errorJson } from "../layers/executor/sanitizeErrorMessage.js"
 
 export interface BatchCall {
   readonly line: number
@@ -131,7 +131,7 @@ export interface RunBatchOptions {
 
 export const runBatch = (entries: ReadonlyArray<BatchEntry>, options: RunBatchOptions) =>
   Effect.gen(function*() {
-    const registry = yield* ToolRegistry
+    const executor = yield* ToolExecutor
     const results: Array<BatchResult | undefined> = entries.map(() => undefined)
     let flushed = 0
     const settle = (index: number, result: BatchResult, fresh = true) =>
@@ -169,7 +169,7 @@ export const runBatch = (entries: ReadonlyArray<BatchEntry>, options: RunBatchOp
           const before = options.done?.get(i)
           if (before !== undefined) return settle(i, before, false)
           return Effect.flatMap(
-            registry.execute({ tool: call.tool, args: call.args, toolCallId: `batch-${call.line}` }, { context: { taskId: call.taskId } }),
+            executor.execute({ tool: call.tool, args: call.args, toolCallId: `batch-${call.line}` }, { context: { taskId: call.taskId } }),
             (outcome) => settle(i, { id: call.id, tool: call.tool, result: outcome.result, status: outcome.status })
           )
         }, { discard: true }),

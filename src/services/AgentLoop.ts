@@ -1,6 +1,6 @@
 /**
  * AgentLoop: the agent itself. One `run` takes a prompt, asks the model,
- * sends every tool call of a model turn through `ToolRegistry.executeBatch`,
+ * sends every tool call of a model turn through `ToolExecutor.executeBatch`,
  * feeds the results back and repeats until the model answers without tools,
  * the iteration budget is spent, or the model keeps sending calls that cannot
  * run. Every message lands in the SessionStore as it is produced; interrupting

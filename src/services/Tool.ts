@@ -1,6 +1,6 @@
 /**
  * A tool is declared once: its parameters are an effect/Schema, and the JSON
- * schema sent to the model is derived from it (see `src/tools/defineTool.ts`).
+ * schema sent to the model is derived from it (see `src/lib/tool/defineTool.ts`).
  */
 import type { Duration, Effect, Schema } from "effect"
 import type { ToolContext } from "./ToolContext.js"

@@ -1,13 +1,11 @@
 /**
- * ToolRegistry: the tools, their toolsets and availability, the definitions
- * sent to the model, and dispatch of the model's calls.
+ * ToolRegistry: the catalogue. The tools, their toolsets and availability,
+ * and the definitions sent to the model. Running calls is ToolExecutor's job.
  */
 import { Context, Schema } from "effect"
 import type { Duration, Effect, Either, ParseResult } from "effect"
-import type { CallStatus } from "./Hooks.js"
 import type { FunctionSchema, JsonSchema, ParallelPolicy, ToolDefinitionJson, ToolOutput, ToolSource } from "./Tool.js"
-import type { ToolCallContext } from "./ToolContext.js"
-import type { ToolError, ToolFailure } from "./ToolError.js"
+import type { ToolFailure } from "./ToolError.js"
 
 /** Registering a name that another toolset owns, without the right to override it. */
 export class ToolShadowed extends Schema.TaggedError<ToolShadowed>()("ToolShadowed", {
@@ -32,11 +30,6 @@ export class ToolOverrideDenied extends Schema.TaggedError<ToolOverrideDenied>()
 
 export type RegistrationError = ToolShadowed | ToolOverrideDenied
 
-export interface PreparedCall {
-  readonly effect: Effect.Effect<ToolOutput, ToolFailure, unknown>
-  readonly services: Context.Context<unknown>
-}
-
 /** A tool as stored: services provided, arguments erased behind its decoder. */
 export interface RegisteredTool {
   readonly name: string
@@ -50,39 +43,19 @@ export interface RegisteredTool {
   readonly pathArgument: string
   readonly override: boolean
   readonly source: ToolSource
+  /** The precompiled decoder of the tool's parameters. */
   readonly decode: (input: unknown) => Either.Either<unknown, ParseResult.ParseError>
   /**
-   * The handler for decoded arguments and the services it runs with (the
-   * registering layer's plus the call's ToolContext). Dispatch starts it in a
-   * fiber whose runtime carries those services, so no per-call `provide`.
+   * The handler for decoded arguments. It runs with `services` (the
+   * registering layer's) plus the call's ToolContext, which the executor puts
+   * into the runtime it starts the handler on, so no per-call `provide`.
    */
-  readonly prepare: (args: unknown, context: ToolCallContext) => PreparedCall
-  readonly timeoutFor: (args: unknown) => Duration.DurationInput | undefined
+  readonly handler: (args: unknown) => Effect.Effect<ToolOutput, ToolFailure, unknown>
+  readonly services: Context.Context<unknown>
+  /** The tool's own timeout (fixed or per arguments); undefined = the configured call timeout. */
+  readonly timeout: Duration.DurationInput | ((args: unknown) => Duration.DurationInput) | undefined
   readonly check: Effect.Effect<boolean, unknown> | undefined
   readonly dynamicSchema: Effect.Effect<Partial<FunctionSchema>, unknown> | undefined
-}
-
-export interface ToolCall {
-  readonly tool: string
-  /** A JSON string or an already-parsed object, as the model sent it. */
-  readonly args: unknown
-  readonly toolCallId?: string | undefined
-}
-
-export interface DispatchOptions {
-  readonly context?: Partial<ToolCallContext> | undefined
-  /** When given, only these tools may be called (the session's enabled tools). */
-  readonly allowed?: ReadonlySet<string> | undefined
-}
-
-/** What one call ended in: the string for the model plus the facts around it. */
-export interface CallOutcome {
-  readonly tool: string
-  readonly toolCallId: string | undefined
-  readonly result: string
-  readonly status: CallStatus
-  readonly error: ToolError | undefined
-  readonly durationMs: number
 }
 
 export interface ToolsetSelection {
@@ -114,16 +87,11 @@ export interface ToolRegistryService {
   /** Resolve a toolset selection to tool names (registered or not, as Hermes does). */
   readonly resolve: (selection?: ToolsetSelection) => Effect.Effect<{ readonly tools: ReadonlyArray<string>; readonly unknown: ReadonlyArray<string> }>
   readonly isAvailable: (name: string) => Effect.Effect<boolean>
+  /** Why a registered tool cannot be used now (missing env, failed check), or undefined when it can. */
+  readonly whyUnavailable: (tool: RegisteredTool) => Effect.Effect<string | undefined>
   /** OpenAI-format definitions, sorted by name, filtered by availability, memoized. */
   readonly definitions: (selection?: ToolsetSelection) => Effect.Effect<ReadonlyArray<ToolDefinitionJson>>
   readonly toolsets: () => Effect.Effect<ReadonlyArray<ToolsetSummary>>
-
-  /** One call, everything folded: the model's string plus the outcome facts. */
-  readonly execute: (call: ToolCall, options?: DispatchOptions) => Effect.Effect<CallOutcome>
-  /** One call: exactly the string the model sees. Never fails. */
-  readonly dispatch: (call: ToolCall, options?: DispatchOptions) => Effect.Effect<string>
-  /** The calls of one model turn, planned for parallelism; outcomes in the model's order. */
-  readonly executeBatch: (calls: ReadonlyArray<ToolCall>, options?: DispatchOptions) => Effect.Effect<ReadonlyArray<CallOutcome>>
 }
 
 export class ToolRegistry extends Context.Tag("hermes-effect/ToolRegistry")<ToolRegistry, ToolRegistryService>() {}

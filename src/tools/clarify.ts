@@ -11,7 +11,7 @@
 import { Effect, Schema } from "effect"
 import { Prompter } from "../services/Prompter.js"
 import { ToolContext } from "../services/ToolContext.js"
-import { defineTool } from "./defineTool.js"
+import { defineTool } from "../lib/tool/defineTool.js"
 
 export const CLARIFY_MAX_CHOICES = 4
 

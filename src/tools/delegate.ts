@@ -18,8 +18,8 @@ import { AgentLoop, CurrentAgentRun } from "../services/AgentLoop.js"
 import type { AgentResult, AgentRunInfo } from "../services/AgentLoop.js"
 import { Config, CONFIG_DEFAULTS } from "../services/Config.js"
 import type { HermesConfig } from "../services/Config.js"
-import { registerTool } from "../layers/registry/provideTool.js"
-import { defineTool } from "./defineTool.js"
+import { registerTool } from "../lib/tool/registerTool.js"
+import { defineTool } from "../lib/tool/defineTool.js"
 
 export class DelegationRefused extends Schema.TaggedError<DelegationRefused>()("DelegationRefused", {
   message: Schema.String

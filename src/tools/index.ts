@@ -2,7 +2,7 @@
  * The built-in tools, registered into the ToolRegistry when this layer is built.
  */
 import { Effect, Layer } from "effect"
-import { registerTool } from "../layers/registry/provideTool.js"
+import { registerTool } from "../lib/tool/registerTool.js"
 import { clarifyTool } from "./clarify.js"
 import { patchTool } from "./files/patch.js"
 import { readFileTool } from "./files/readFile.js"
@@ -30,7 +30,7 @@ export { patchTool } from "./files/patch.js"
 export { readFileTool } from "./files/readFile.js"
 export { searchFilesTool } from "./files/searchFiles.js"
 export { writeFileTool } from "./files/writeFile.js"
-export { defineTool, deriveJsonSchema } from "./defineTool.js"
+export { defineTool, deriveJsonSchema } from "../lib/tool/defineTool.js"
 export { memoryTool } from "./memory.js"
 export { processTool } from "./process.js"
 export { sessionSearchTool } from "./sessionSearch.js"

@@ -11,7 +11,7 @@
 import { Effect, Schema } from "effect"
 import { ENTRY_SEPARATOR, MemoryStore } from "../services/MemoryStore.js"
 import type { MemoryChange, MemoryDrift, MemoryTarget } from "../services/MemoryStore.js"
-import { defineTool } from "./defineTool.js"
+import { defineTool } from "../lib/tool/defineTool.js"
 import { memoryThreat } from "./memoryThreats.js"
 
 const Action = Schema.Literal("add", "replace", "remove")

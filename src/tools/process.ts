@@ -13,7 +13,7 @@ import type { ProcessInfo } from "../services/Processes.js"
 import { Shell, SHELL_LIMITS } from "../services/Shell.js"
 import { ToolContext } from "../services/ToolContext.js"
 import { redactToolOutput, stripAnsiOutput, tailText } from "../lib/text.js"
-import { defineTool } from "./defineTool.js"
+import { defineTool } from "../lib/tool/defineTool.js"
 
 export const PROCESS_ACTIONS = ["list", "poll", "log", "wait", "kill", "write", "submit", "close"] as const
 

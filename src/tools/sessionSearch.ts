@@ -17,7 +17,7 @@ import { stripAnsiOutput } from "../lib/text.js"
 import { SessionStore, sessionKey } from "../services/SessionStore.js"
 import type { SearchHit, Session, SessionStoreError, SessionStoreService, StoredMessage } from "../services/SessionStore.js"
 import { ToolContext } from "../services/ToolContext.js"
-import { defineTool } from "./defineTool.js"
+import { defineTool } from "../lib/tool/defineTool.js"
 
 export const HIDDEN_SOURCES: ReadonlyArray<string> = ["subagent", "tool"]
 const DEMOTED_SOURCES = new Set(["cron"])

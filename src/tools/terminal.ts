@@ -16,7 +16,7 @@ import { Shell, SHELL_LIMITS } from "../services/Shell.js"
 import type { ShellUnavailable, WorkdirNotFound } from "../services/Shell.js"
 import { TerminalBackend } from "../services/TerminalBackend.js"
 import { ToolContext } from "../services/ToolContext.js"
-import { defineTool } from "./defineTool.js"
+import { defineTool } from "../lib/tool/defineTool.js"
 import { exitCodeMeaning, foregroundGuidance, workdirProblem } from "./terminal/guards.js"
 
 export const TerminalParameters = Schema.Struct({

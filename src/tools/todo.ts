@@ -7,7 +7,7 @@ import { Effect, Schema } from "effect"
 import { ToolContext } from "../services/ToolContext.js"
 import { TodoStatus, TodoStore } from "../services/TodoStore.js"
 import type { TodoItem } from "../services/TodoStore.js"
-import { defineTool } from "./defineTool.js"
+import { defineTool } from "../lib/tool/defineTool.js"
 
 export const TODO_MAX_ITEMS = 256
 export const TODO_MAX_CONTENT = 4000

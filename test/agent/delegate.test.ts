@@ -5,7 +5,7 @@ import { detectCommand } from "../../src/layers/approval/detect/detect.js"
 import { ApproverCallback } from "../../src/layers/approval/approvers/ApproverCallback.js"
 import { SessionStore } from "../../src/services/SessionStore.js"
 import type { StoredMessage } from "../../src/services/SessionStore.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { json, rendezvousTool, runAgent, scriptedAgent } from "./helpers.js"
 
 const PARENT_TOOLS = { enabled: ["testing", "delegation", "memory", "clarify", "terminal"] }
@@ -73,8 +73,8 @@ describe("delegate_task", () => {
         expect(result.response).toBe("Fewer, then.")
         const error = result.messages.find((m) => m.role === "tool")!.content
         expect(json(error)["error"]).toMatch(/^Too many tasks: 4 provided, but max_concurrent_children is 3\./)
-        const registry = yield* ToolRegistry
-        const outside = yield* registry.dispatch({ tool: "delegate_task", args: { goal: "x" } }, { context: { taskId: "t" } })
+        const executor = yield* ToolExecutor
+        const outside = yield* executor.dispatch({ tool: "delegate_task", args: { goal: "x" } }, { context: { taskId: "t" } })
         expect(json(outside)).toEqual({ error: "delegate_task requires a parent agent context." })
       }))
   })

@@ -6,6 +6,7 @@ import { interpretAnswer, makeTerminalPrompter, PrompterCallback, PrompterTermin
 import { CLARIFY_TIMEOUT_RESPONSE, Prompter } from "../../src/services/Prompter.js"
 import type { ClarifyQuestion } from "../../src/services/Prompter.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { flattenChoice, normalizeChoices } from "../../src/tools/clarify.js"
 import { testRuntime } from "../support/runtime.js"
 
@@ -15,7 +16,7 @@ const parse = (s: string): Record<string, unknown> => JSON.parse(s) as Record<st
 const tick = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 2)))
 
 const clarify = (args: unknown, toolCallId = "call_q") =>
-  Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool: "clarify", args, toolCallId }, { context: { taskId: "task-7", sessionId: "sess-7" } }))
+  Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool: "clarify", args, toolCallId }, { context: { taskId: "task-7", sessionId: "sess-7" } }))
 
 describe("clarify with a callback prompter", () => {
   const asked: Array<ClarifyQuestion> = []
@@ -100,8 +101,8 @@ describe("clarify never runs alongside other calls", () => {
         })
       )
       const program = Effect.gen(function*() {
-        const registry = yield* ToolRegistry
-        const fiber = yield* Effect.fork(registry.executeBatch([
+        const executor = yield* ToolExecutor
+        const fiber = yield* Effect.fork(executor.executeBatch([
           { tool: "clarify", args: { question: "first?" }, toolCallId: "a" },
           { tool: "clarify", args: { question: "second?" }, toolCallId: "b" }
         ]))

@@ -16,7 +16,7 @@ import { layer as hermesRuntime } from "../../src/layers/HermesRuntime.js"
 import { TerminalBackendLocal } from "../../src/layers/terminal/local/TerminalBackendLocal.js"
 import { Config } from "../../src/services/Config.js"
 import { Environments } from "../../src/services/Environments.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { tempHome } from "../support/runtime.js"
 import { programProblem, systemRequired } from "../support/systemPrograms.js"
 
@@ -37,7 +37,7 @@ const parse = (s: string): Json => JSON.parse(s.split("\n\n[Hint:")[0] as string
 
 let tasks = 0
 const call = (tool: string, args: Json, taskId: string) =>
-  Effect.map(Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool, args }, { context: { taskId } })), parse)
+  Effect.map(Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args }, { context: { taskId } })), parse)
 
 /** A fresh task working in a git repository of its own. */
 const project = Effect.gen(function*() {

@@ -15,7 +15,7 @@ import { layer as hermesRuntime } from "../../src/layers/HermesRuntime.js"
 import { Config } from "../../src/services/Config.js"
 import { Environments } from "../../src/services/Environments.js"
 import type { TerminalBackend } from "../../src/services/TerminalBackend.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { tempHome } from "../support/runtime.js"
 
 export interface FileSuiteOptions {
@@ -46,7 +46,7 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
   const task = () => `${options.kind}-f${++tasks}`
 
   const raw = (tool: string, args: Json, taskId: string) =>
-    Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool, args }, { context: { taskId } }))
+    Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args }, { context: { taskId } }))
   const call = (tool: string, args: Json, taskId: string) => Effect.map(raw(tool, args, taskId), parse)
   /** A fresh task in a directory of its own (host path = the environment's path). */
   const fresh = Effect.gen(function*() {

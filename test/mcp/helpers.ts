@@ -6,7 +6,7 @@ import { Effect, Option, Stream } from "effect"
 import type { HermesConfigInput } from "../../src/services/Config.js"
 import { Mcp } from "../../src/services/Mcp.js"
 import type { McpServerStatus } from "../../src/services/Mcp.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 
 export const STDIO_SERVER = fileURLToPath(new URL("../support/mcpServers/stdio-server.mjs", import.meta.url))
 
@@ -36,7 +36,7 @@ export const parse = (text: string): Json => JSON.parse(text) as Json
 
 /** Dispatch one call and parse the result. */
 export const call = (tool: string, args: unknown = {}) =>
-  Effect.map(Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool, args })), parse)
+  Effect.map(Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args })), parse)
 
 export const isAlive = (pid: number): boolean => {
   try {

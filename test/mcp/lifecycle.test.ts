@@ -9,10 +9,11 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Layer, Schedule, Schema, TestClock } from "effect"
 import { makeMcpLive } from "../../src/layers/McpLive.js"
-import { registerTool } from "../../src/layers/registry/provideTool.js"
+import { registerTool } from "../../src/lib/tool/registerTool.js"
 import { Mcp } from "../../src/services/Mcp.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
-import { defineTool } from "../../src/tools/defineTool.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
+import { defineTool } from "../../src/lib/tool/defineTool.js"
 import { testRuntime } from "../support/runtime.js"
 import { call, connected, gone, isAlive, parse, pidFrom, stdioEntry, waitFor } from "./helpers.js"
 import { withServers } from "./suite.js"
@@ -45,7 +46,7 @@ describe("MCP server lifecycle (stdio)", () => {
         const [status] = yield* Effect.flatMap(Mcp, (m) => m.status)
         expect(status?.state).toBe("connecting")
         // Built-in tools answer at once.
-        const todo = parse(yield* Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool: "todo", args: {} })))
+        const todo = parse(yield* Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool: "todo", args: {} })))
         expect(todo).toHaveProperty("todos")
         // Calling a tool of a server that never connected: it is simply not there yet.
         expect(yield* call("mcp__slow__echo")).toMatchObject({ error: expect.stringContaining("does not exist") })
@@ -107,10 +108,11 @@ describe("MCP server lifecycle (stdio)", () => {
       yield* withServers({ flaky: stdioEntry([]) }, Effect.gen(function*() {
         yield* connected("flaky")
         const registry = yield* ToolRegistry
+        const executor = yield* ToolExecutor
         yield* call("mcp__flaky__crash")
         yield* waitFor("flaky", (s) => s.state === "disconnected")
         expect(yield* registry.get("mcp__flaky__echo")!.check!).toBe(false)
-        const outcome = yield* registry.execute({ tool: "mcp__flaky__echo", args: { text: "x" } })
+        const outcome = yield* executor.execute({ tool: "mcp__flaky__echo", args: { text: "x" } })
         // Within Hermes' availability grace the handler runs and says why; after it, dispatch says unavailable.
         expect(outcome.result).toMatch(/MCP server 'flaky' is not connected|not available right now/)
       }), { retry: Schedule.spaced("1 hour") })
@@ -201,7 +203,7 @@ describe("MCP server lifecycle (stdio)", () => {
         expect(status.tools).not.toContain("mcp__demo__echo")
         expect(status.skipped).toContainEqual({ tool: "echo", reason: "'mcp__demo__echo' would shadow the tool of toolset 'custom'" })
         expect(status.warnings).toContain("tool 'echo' skipped: 'mcp__demo__echo' would shadow the tool of toolset 'custom'")
-        expect(yield* Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool: "mcp__demo__echo", args: {} }))).toBe("the original")
+        expect(yield* Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool: "mcp__demo__echo", args: {} }))).toBe("the original")
         expect(yield* call("mcp__demo__add", { a: 1, b: 1 })).toEqual({ result: "2" })
       }), runtime)
     }))

@@ -11,6 +11,7 @@ import type { McpOptions } from "../../src/layers/McpLive.js"
 import { Mcp } from "../../src/services/Mcp.js"
 import type { Mcp as McpTag } from "../../src/services/Mcp.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { testRuntime } from "../support/runtime.js"
 import type { TestRuntime } from "../support/runtime.js"
 import { call, connected, waitFor } from "./helpers.js"
@@ -120,8 +121,8 @@ export const mcpSuite = (options: McpSuiteOptions) => {
         const entry = yield* options.entry()
         yield* withServers({ demo: entry }, Effect.gen(function*() {
           yield* connected("demo")
-          const registry = yield* ToolRegistry
-          const outcome = yield* registry.execute({ tool: "mcp__demo__fail", args: {} })
+          const executor = yield* ToolExecutor
+          const outcome = yield* executor.execute({ tool: "mcp__demo__fail", args: {} })
           expect(outcome.status).toBe("error")
           expect(outcome.error?._tag).toBe("ToolFailed")
           expect(outcome.error && "reason" in outcome.error ? outcome.error.reason : undefined).toBe("McpToolError")
@@ -181,9 +182,10 @@ export const mcpSuite = (options: McpSuiteOptions) => {
         yield* withServers({ demo: entry }, Effect.gen(function*() {
           yield* connected("demo")
           const registry = yield* ToolRegistry
+          const executor = yield* ToolExecutor
           expect(registry.get("mcp__demo__stall")?.parallel).toBe("safe")
           // The server never answers `stall`: the call ends with a timeout, the server stays usable.
-          const outcome = yield* registry.execute({ tool: "mcp__demo__stall", args: {} })
+          const outcome = yield* executor.execute({ tool: "mcp__demo__stall", args: {} })
           expect(outcome.error?._tag).toBe("ToolTimeout")
           expect(JSON.parse(outcome.result).error).toContain("timed out after 0.3s")
           expect(yield* call("mcp__demo__echo", { text: "after" })).toEqual({ result: "echo: after" })

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { MAX_JSON_DEPTH } from "../../src/layers/registry/jsonDepth.js"
+import { MAX_JSON_DEPTH } from "../../src/lib/jsonDepth.js"
 import { runCli } from "../support/cli.js"
 import { tempHome } from "../support/runtime.js"
 

@@ -17,7 +17,7 @@ import { MemoryStore } from "../../src/services/MemoryStore.js"
 import { SessionStore } from "../../src/services/SessionStore.js"
 import type { NewMessage } from "../../src/services/SessionStore.js"
 import type { ToolCallContext } from "../../src/services/ToolContext.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { tempHome, testRuntime } from "../support/runtime.js"
 import { layer as hermesRuntime } from "../../src/layers/HermesRuntime.js"
 import type { RuntimeOptions } from "../../src/layers/HermesRuntime.js"
@@ -60,7 +60,7 @@ const runtimeAt = (root: string, config: HermesConfigInput = {}, options: Omit<R
   hermesRuntime({ plugins: false, mcp: false, ...options, config: ConfigTest(config, { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") }) })
 
 const call = (tool: string, args: unknown, context: Partial<ToolCallContext> = { taskId: "t", sessionId: "current" }) =>
-  Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool, args }, { context })).pipe(Effect.map((s) => JSON.parse(s) as Result))
+  Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args }, { context })).pipe(Effect.map((s) => JSON.parse(s) as Result))
 
 describe("todo on the state database", () => {
   it.effect("a list written by one runtime is read by the next one on the same home", () =>
@@ -350,9 +350,9 @@ describe("runtime wiring", () => {
 
   it.effect("recordSessions turns each call into an assistant tool call and a tool result of its session", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
-      yield* registry.execute({ tool: "todo", args: { todos: [{ id: "1", content: "x", status: "pending" }] }, toolCallId: "batch-1" }, { context: { taskId: "rec", cwd: "/work" } })
-      yield* registry.execute({ tool: "todo", args: "{}" }, { context: { taskId: "rec" } })
+      const executor = yield* ToolExecutor
+      yield* executor.execute({ tool: "todo", args: { todos: [{ id: "1", content: "x", status: "pending" }] }, toolCallId: "batch-1" }, { context: { taskId: "rec", cwd: "/work" } })
+      yield* executor.execute({ tool: "todo", args: "{}" }, { context: { taskId: "rec" } })
       const store = yield* SessionStore
       const session = yield* store.get("rec")
       expect(session).toMatchObject({ source: "batch", cwd: "/work", messageCount: 4, toolCallCount: 2 })

@@ -11,7 +11,7 @@ import { ConfigTest } from "../../src/layers/ConfigTest.js"
 import { layer as hermesRuntime } from "../../src/layers/HermesRuntime.js"
 import { makeSkillsLive } from "../../src/layers/SkillsLive.js"
 import { Config } from "../../src/services/Config.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { tempHome } from "../support/runtime.js"
 import { skillMd, writeSkill } from "./helpers.js"
 
@@ -74,7 +74,7 @@ const runtime = hermesRuntime({
 })
 
 const call = (tool: string, args: Json) =>
-  Effect.map(Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool, args }, { context: { taskId: "skills" } })), (s) => JSON.parse(s) as Json)
+  Effect.map(Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args }, { context: { taskId: "skills" } })), (s) => JSON.parse(s) as Json)
 
 const manage = (args: Json) => call("skill_manage", args)
 

@@ -1,7 +1,7 @@
 /** Small tools for exercising dispatch. */
 import { Effect, Schema } from "effect"
 import { ToolContext } from "../../src/services/ToolContext.js"
-import { defineTool } from "../../src/tools/defineTool.js"
+import { defineTool } from "../../src/lib/tool/defineTool.js"
 
 export class Boom extends Schema.TaggedError<Boom>()("Boom", { message: Schema.String }) {}
 

@@ -8,7 +8,7 @@ import { TerminalBackendLocal } from "../../src/layers/terminal/local/TerminalBa
 import { Environments } from "../../src/services/Environments.js"
 import { Processes } from "../../src/services/Processes.js"
 import { TerminalBackend } from "../../src/services/TerminalBackend.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { RecordingApproval } from "../support/approval.js"
 import { liveProcesses, uniqueSleep } from "../support/processes.js"
 import { tempHome } from "../support/runtime.js"
@@ -114,16 +114,16 @@ it.live("closing the runtime kills every process it started", () =>
   Effect.gen(function*() {
     const scope = yield* Scope.make()
     const context = yield* Layer.buildWithScope(runtime(), scope)
-    const registry = Context.get(context, ToolRegistry)
+    const executor = Context.get(context, ToolExecutor)
     const envs = Context.get(context, Environments)
     const background = uniqueSleep()
     const foreground = uniqueSleep()
-    const started = JSON.parse(yield* registry.dispatch(
+    const started = JSON.parse(yield* executor.dispatch(
       { tool: "terminal", args: { command: background.command, background: true } },
       { context: { taskId: "a" } }
     )) as Record<string, unknown>
     expect(started["session_id"]).toMatch(/^proc_/)
-    const running = yield* Effect.fork(registry.dispatch({ tool: "terminal", args: { command: foreground.command } }, { context: { taskId: "b" } }))
+    const running = yield* Effect.fork(executor.dispatch({ tool: "terminal", args: { command: foreground.command } }, { context: { taskId: "b" } }))
     yield* until(Effect.sync(() => liveProcesses(foreground.marker)), (p) => p.length > 0)
     expect([...(yield* envs.tasks)].sort()).toEqual(["a", "b"])
 

@@ -23,7 +23,7 @@ import { Approval } from "../../src/services/Approval.js"
 import type { Config, HermesConfigInput } from "../../src/services/Config.js"
 import { Environments } from "../../src/services/Environments.js"
 import type { TerminalBackend } from "../../src/services/TerminalBackend.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { RecordingApproval } from "../support/approval.js"
 import { tempHome } from "../support/runtime.js"
 import { resolveConfig } from "../support/config.js"
@@ -48,7 +48,7 @@ const runtimeAt = (home: string, backend: Layer.Layer<TerminalBackend, never, Co
   }).pipe(Layer.provideMerge(RecordingApproval))
 
 const terminal = (args: Json, taskId = "home-t") =>
-  Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool: "terminal", args }, { context: { taskId, sessionId: `s-${taskId}` } })).pipe(
+  Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool: "terminal", args }, { context: { taskId, sessionId: `s-${taskId}` } })).pipe(
     Effect.map((s) => JSON.parse(s) as Json)
   )
 
@@ -103,7 +103,7 @@ describe("terminal.protect_home on the local backend", () => {
       const pty = yield* terminal({ command: `tty; echo x > ${home}/config.yaml`, pty: true })
       expect(String(pty["output"])).toMatch(/^\/dev\/pts\/\d+[\s\S]*Read-only file system/)
       const bg = yield* terminal({ command: `echo x > ${home}/config.yaml; echo done`, background: true })
-      const waited = JSON.parse(yield* Effect.flatMap(ToolRegistry, (r) =>
+      const waited = JSON.parse(yield* Effect.flatMap(ToolExecutor, (r) =>
         r.dispatch({ tool: "process", args: { action: "wait", session_id: bg["session_id"], timeout: 10 } }, { context: { taskId: "home-t", sessionId: "s" } }))) as Json
       expect(String(waited["output"])).toMatch(/Read-only file system[\s\S]*done/)
       expect(intact(home)).toBe(true)

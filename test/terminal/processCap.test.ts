@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Processes } from "../../src/services/Processes.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { tempHome, testRuntime } from "../support/runtime.js"
 
 type Json = Record<string, unknown>
@@ -22,7 +22,7 @@ layer(testRuntime({ terminal: { cwd, max_background_per_task: 2, max_background:
   "background process caps",
   (it) => {
     const call = (tool: string, args: Json, taskId: string) =>
-      Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool, args }, { context: { taskId } })).pipe(Effect.map((s) => JSON.parse(s) as Json))
+      Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args }, { context: { taskId } })).pipe(Effect.map((s) => JSON.parse(s) as Json))
     const start = (taskId: string, command = "sleep 1000") => call("terminal", { command, background: true }, taskId)
 
     it.effect("per task, then per runtime; killing or finishing frees a place", () =>

@@ -18,7 +18,7 @@ import { TerminalBackendLocal } from "../../src/layers/terminal/local/TerminalBa
 import { TerminalBackendSandbox } from "../../src/layers/terminal/sandbox/TerminalBackendSandbox.js"
 import { Environments, TOOL_RUN_VARIABLE } from "../../src/services/Environments.js"
 import type { TerminalBackend } from "../../src/services/TerminalBackend.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { RecordingApproval } from "../support/approval.js"
 import { eventually, liveProcesses, uniqueSleep } from "../support/processes.js"
 import { tempHome } from "../support/runtime.js"
@@ -72,7 +72,7 @@ const escapeSuite = (kind: string, backend: Layer.Layer<TerminalBackend, never, 
   let tasks = 0
   const task = () => `${kind}-escape-${++tasks}`
   const call = (tool: string, args: Json, taskId: string) =>
-    Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool, args }, { context: { taskId } })).pipe(Effect.map((s) => JSON.parse(s) as Json))
+    Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args }, { context: { taskId } })).pipe(Effect.map((s) => JSON.parse(s) as Json))
   const markerOf = (taskId: string) => Effect.map(Environments, (envs) => `${TOOL_RUN_VARIABLE}=${envs.toolRunMarker(taskId)}`)
 
   /** Start every escape form in the foreground (inside `bash -c`, past the foreground guidance); returns their sleeps. */
@@ -199,8 +199,8 @@ const escapeSuite = (kind: string, backend: Layer.Layer<TerminalBackend, never, 
     Effect.gen(function*() {
       const scope = yield* Scope.make()
       const context = yield* Layer.buildWithScope(runtime(), scope)
-      const provide = <A, E>(effect: Effect.Effect<A, E, ToolRegistry | Environments>) =>
-        Effect.provide(effect, Context.pick(ToolRegistry, Environments)(context))
+      const provide = <A, E>(effect: Effect.Effect<A, E, ToolExecutor | Environments>) =>
+        Effect.provide(effect, Context.pick(ToolExecutor, Environments)(context))
       const entries = [yield* provide(markerOf("fg")), yield* provide(markerOf("bg"))]
       const bg = uniqueSleep()
       const sleeps = yield* Effect.gen(function*() {

@@ -11,7 +11,7 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { inputLanguage } from "../../src/layers/processes/inputLanguage.js"
 import { planInput, statementBoundary } from "../../src/layers/processes/typedInput.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { tempHome, testRuntime } from "../support/runtime.js"
 
 type Json = Record<string, unknown>
@@ -116,7 +116,7 @@ mkdirSync(cwd)
 layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: "60 seconds" })("typing into processes (real approval)", (it) => {
   let tasks = 0
   const call = (tool: string, args: Json, taskId: string) =>
-    Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool, args }, { context: { taskId } })).pipe(Effect.map((s) => JSON.parse(s) as Json))
+    Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args }, { context: { taskId } })).pipe(Effect.map((s) => JSON.parse(s) as Json))
 
   /** A fresh task with a background process running `command`. */
   const started = (command: string, pty = false) =>
@@ -137,7 +137,7 @@ layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: 
     return dir
   }
 
-  const outputContaining = (log: Effect.Effect<string, unknown, ToolRegistry>, text: string) =>
+  const outputContaining = (log: Effect.Effect<string, unknown, ToolExecutor>, text: string) =>
     Effect.gen(function*() {
       const deadline = Date.now() + 10_000
       let output = yield* log

@@ -10,6 +10,7 @@ import { ApproverCallback } from "../../src/layers/approval/approvers/ApproverCa
 import { ApprovalAudit } from "../../src/services/ApprovalAudit.js"
 import { Environments } from "../../src/services/Environments.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { tempHome, testRuntime } from "../support/runtime.js"
 import { bwrapProblem, describeNeeding } from "../support/systemPrograms.js"
 
@@ -21,37 +22,37 @@ mkdirSync(cwd)
 describe("terminal tools in the default runtime", () => {
   it.live("echo hi through dispatch is Hermes' result", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
-      expect(yield* registry.dispatch({ tool: "terminal", args: { command: "echo hi" } })).toBe(
+      const executor = yield* ToolExecutor
+      expect(yield* executor.dispatch({ tool: "terminal", args: { command: "echo hi" } })).toBe(
         "{\"output\":\"hi\",\"exit_code\":0,\"error\":null}"
       )
       // The model's argument strings are coerced like any tool's.
-      const out = parse(yield* registry.dispatch({ tool: "terminal", args: "{\"command\": \"exit 2\", \"timeout\": \"5\"}" }))
+      const out = parse(yield* executor.dispatch({ tool: "terminal", args: "{\"command\": \"exit 2\", \"timeout\": \"5\"}" }))
       expect(out).toEqual({ output: "", exit_code: 2, error: null })
     }).pipe(Effect.provide(testRuntime({ terminal: { cwd } }))))
 
   it.live("with nobody to approve, dangerous commands are refused on every path and nothing runs", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
+      const executor = yield* ToolExecutor
       const marker = join(cwd, "must-not-exist")
       for (const args of [
         { command: `git reset --hard && touch ${marker}` },
         { command: `git reset --hard && touch ${marker}`, background: true },
         { command: `git reset --hard && touch ${marker}`, pty: true }
       ]) {
-        const out = parse(yield* registry.dispatch({ tool: "terminal", args }))
+        const out = parse(yield* executor.dispatch({ tool: "terminal", args }))
         expect(out).toMatchObject({ output: "", exit_code: -1, status: "blocked" })
         expect(String(out["error"])).toMatch(/^BLOCKED: git reset --hard \(destroys uncommitted changes\)\. This needs approval and nobody is present/)
       }
-      const hardline = parse(yield* registry.dispatch({ tool: "terminal", args: { command: "rm -rf /" } }))
+      const hardline = parse(yield* executor.dispatch({ tool: "terminal", args: { command: "rm -rf /" } }))
       expect(String(hardline["error"])).toMatch(/^BLOCKED \(hardline\)/)
       expect(existsSync(marker)).toBe(false)
     }).pipe(Effect.provide(testRuntime({ terminal: { cwd } }))))
 
   it.live("an approver that allows lets the command run, and the decision is audited", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
-      const out = parse(yield* registry.dispatch({ tool: "terminal", args: { command: "git reset --hard 2>/dev/null; echo ran" } }))
+      const executor = yield* ToolExecutor
+      const out = parse(yield* executor.dispatch({ tool: "terminal", args: { command: "git reset --hard 2>/dev/null; echo ran" } }))
       expect(out["output"]).toBe("ran")
       const audit = yield* Effect.flatMap(ApprovalAudit, (a) => a.recent(5))
       expect(audit[0]).toMatchObject({ outcome: "allowed", decidedBy: "human", key: "git reset --hard (destroys uncommitted changes)" })
@@ -79,8 +80,8 @@ describe("terminal tools in the default runtime", () => {
 
   it.live("a numeric session_id is accepted", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
-      expect(parse(yield* registry.dispatch({ tool: "process", args: { action: "poll", session_id: 42 } }))).toEqual({
+      const executor = yield* ToolExecutor
+      expect(parse(yield* executor.dispatch({ tool: "process", args: { action: "poll", session_id: 42 } }))).toEqual({
         status: "not_found",
         error: "No process with ID 42"
       })
@@ -88,8 +89,8 @@ describe("terminal tools in the default runtime", () => {
 
   it.live("an unknown backend makes the terminal tool unavailable", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
-      const out = parse(yield* registry.dispatch({ tool: "terminal", args: { command: "echo hi" } }))
+      const executor = yield* ToolExecutor
+      const out = parse(yield* executor.dispatch({ tool: "terminal", args: { command: "echo hi" } }))
       expect(out["error"]).toBe("Tool 'terminal' is not available right now: its availability check failed")
     }).pipe(Effect.provide(testRuntime({ terminal: { backend: "docker" } }))))
 })
@@ -97,10 +98,10 @@ describe("terminal tools in the default runtime", () => {
 describeNeeding(bwrapProblem(), "terminal tools in the default runtime on the sandbox backend", () => {
   it.live("terminal.backend selects the sandbox", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
+      const executor = yield* ToolExecutor
       const envs = yield* Environments
       expect(envs.backend).toEqual({ kind: "sandbox", isolated: true })
-      const out = parse(yield* registry.dispatch({ tool: "terminal", args: { command: "echo $$; touch /usr/x 2>&1 | grep -c Read-only" } }))
+      const out = parse(yield* executor.dispatch({ tool: "terminal", args: { command: "echo $$; touch /usr/x 2>&1 | grep -c Read-only" } }))
       // PID 1 or 2 in its own namespace; the host's root is read-only.
       expect(String(out["output"]).split("\n")).toEqual([expect.stringMatching(/^[12]$/), "1"])
     }).pipe(Effect.provide(testRuntime({ terminal: { backend: "sandbox" } }))))
@@ -110,8 +111,8 @@ describeNeeding(bwrapProblem(), "terminal tools in the default runtime on the sa
       const server = createServer((socket) => socket.end("pong\n"))
       yield* Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)))
       const port = (server.address() as AddressInfo).port
-      const registry = yield* ToolRegistry
-      const out = yield* registry.dispatch({ tool: "terminal", args: { command: `exec 3<>/dev/tcp/127.0.0.1/${port} && head -n1 <&3` } }).pipe(
+      const executor = yield* ToolExecutor
+      const out = yield* executor.dispatch({ tool: "terminal", args: { command: `exec 3<>/dev/tcp/127.0.0.1/${port} && head -n1 <&3` } }).pipe(
         Effect.ensuring(Effect.sync(() => server.close()))
       )
       expect(parse(out)).toEqual({ output: "pong", exit_code: 0, error: null })

@@ -17,7 +17,7 @@ import type { Config, HermesConfigInput } from "../../src/services/Config.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Processes } from "../../src/services/Processes.js"
 import type { TerminalBackend } from "../../src/services/TerminalBackend.js"
-import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { ApprovalLog, RecordingApproval } from "../support/approval.js"
 import { eventually, liveProcesses, uniqueSleep } from "../support/processes.js"
 import { tempHome } from "../support/runtime.js"
@@ -66,7 +66,7 @@ export const terminalSuite = (options: SuiteOptions) => {
   const task = () => `${options.kind}-t${++tasks}`
 
   const call = (tool: string, args: Json, taskId: string) =>
-    Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool, args }, { context: { taskId, sessionId: `s-${taskId}` } })).pipe(Effect.map(parse))
+    Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args }, { context: { taskId, sessionId: `s-${taskId}` } })).pipe(Effect.map(parse))
   const terminal = (args: Json, taskId: string) => call("terminal", args, taskId)
   const proc = (args: Json, taskId: string) => call("process", args, taskId)
 
@@ -84,7 +84,7 @@ export const terminalSuite = (options: SuiteOptions) => {
     {
       it.effect("echo through the registry returns Hermes' JSON", () =>
         Effect.gen(function*() {
-          const r = yield* ToolRegistry
+          const r = yield* ToolExecutor
           const out = yield* r.dispatch({ tool: "terminal", args: { command: "echo hi" } }, { context: { taskId: task() } })
           expect(out).toBe("{\"output\":\"hi\",\"exit_code\":0,\"error\":null}")
         }))

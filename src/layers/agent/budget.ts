@@ -7,7 +7,7 @@
  * later run loads, so an old warning never looks current.
  */
 import type { ChatMessage, ToolMessage } from "../../services/Model.js"
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../registry/jsonDepth.js"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../lib/jsonDepth.js"
 
 export const BUDGET_CAUTION = 0.7
 export const BUDGET_WARNING = 0.9

@@ -7,7 +7,7 @@
  */
 import type { ToolCallRequest } from "../../services/Model.js"
 import { UnknownTool } from "../../services/ToolError.js"
-import { errorJson } from "../registry/sanitize.js"
+import { errorJson } from "../executor/sanitizeErrorMessage.js"
 
 /** Hermes' answer to arguments that are not a JSON object. */
 export const INVALID_ARGUMENTS_RESULT = JSON.stringify({

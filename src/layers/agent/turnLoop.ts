@@ -24,8 +24,9 @@ import { SessionNotFound, SessionStoreError } from "../../services/SessionStore.
 import type { NewMessage, Session, SessionStoreService, StoredMessage } from "../../services/SessionStore.js"
 import type { ToolDefinitionJson } from "../../services/Tool.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
+import type { ToolExecutorService } from "../../services/ToolExecutor.js"
 import type { ToolRegistryService } from "../../services/ToolRegistry.js"
-import { errorJson } from "../registry/sanitize.js"
+import { errorJson } from "../executor/sanitizeErrorMessage.js"
 import { budgetWarning, stripBudgetWarnings, withBudgetWarning } from "./budget.js"
 import type { CallWatch } from "./callWatch.js"
 import { makeJournal } from "./journal.js"
@@ -37,6 +38,7 @@ import { rejectCall, withCallIds } from "./toolCalls.js"
 export interface LoopDeps {
   readonly model: ModelService
   readonly registry: ToolRegistryService
+  readonly executor: ToolExecutorService
   readonly store: SessionStoreService
   readonly hooks: HooksService
   readonly config: ConfigService
@@ -219,7 +221,7 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
           yield* finished(call.id, call.function.name, "error", answer, 0)
         }
         if (valid.length > 0) {
-          const outcomes = yield* deps.registry.executeBatch(
+          const outcomes = yield* deps.executor.executeBatch(
             valid.map((c) => ({ tool: c.function.name, args: c.function.arguments.trim().length === 0 ? "{}" : c.function.arguments, toolCallId: c.id })),
             { context, allowed: offered }
           )

@@ -11,7 +11,7 @@ import { McpCallFailed, McpNotConnected, McpToolError } from "../../services/Mcp
 import type { JsonSchema, ToolOutput } from "../../services/Tool.js"
 import type { ToolFailure } from "../../services/ToolError.js"
 import type { RegisteredTool } from "../../services/ToolRegistry.js"
-import { deriveJsonSchema } from "../../tools/defineTool.js"
+import { deriveJsonSchema } from "../../lib/tool/jsonSchema.js"
 import { redactAuditText } from "../../lib/text.js"
 import type { McpServerSpec } from "./config.js"
 import type { McpCapabilities, McpConnection } from "./connection.js"
@@ -111,8 +111,9 @@ const entry = (handle: ServerHandle, e: Entry): RegisteredTool => {
     override: false,
     source: { kind: "mcp", server: handle.spec.name },
     decode: e.decode,
-    prepare: (args) => ({ effect: e.run(args), services: Context.empty() as Context.Context<unknown> }),
-    timeoutFor: () => timeout,
+    handler: e.run,
+    services: Context.empty() as Context.Context<unknown>,
+    timeout,
     check: handle.check,
     dynamicSchema: undefined
   }

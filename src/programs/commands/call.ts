@@ -1,7 +1,7 @@
 /** `hermes-effect call <tool> [<json-args>]`: prints exactly what the model would get. */
 import { Args, Command, Options } from "@effect/cli"
 import { Data, Effect, Option } from "effect"
-import { ToolRegistry } from "../../services/ToolRegistry.js"
+import { ToolExecutor } from "../../services/ToolExecutor.js"
 import { DEFAULT_TASK_ID } from "../../services/ToolContext.js"
 import { withInteractiveRuntime, writeOut } from "./shared.js"
 import { readStdinText } from "./stdinText.js"
@@ -28,8 +28,8 @@ export const callCommand = Command.make(
   (opts) =>
     withInteractiveRuntime(Effect.gen(function*() {
       const args = yield* argumentsText(opts.args)
-      const registry = yield* ToolRegistry
-      const result = yield* registry.dispatch(
+      const executor = yield* ToolExecutor
+      const result = yield* executor.dispatch(
         { tool: opts.tool, args },
         { context: { taskId: opts.taskId, cwd: process.cwd() } }
       )

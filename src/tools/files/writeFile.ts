@@ -16,7 +16,7 @@ import { Config } from "../../services/Config.js"
 import { Environments } from "../../services/Environments.js"
 import { FileReadTracker } from "../../services/FileReadTracker.js"
 import { TerminalBackend } from "../../services/TerminalBackend.js"
-import { defineTool } from "../defineTool.js"
+import { defineTool } from "../../lib/tool/defineTool.js"
 import { approveWrites, FileToolError, outsideWorkspaceWarning, resolveTarget, taskFiles, writeRefusal } from "./taskFiles.js"
 import { existingFormat, INTERNAL_CONTENT_REFUSAL, isInternalStatusText, looksLikeReadFileOutput, matchFormat, writeTextAtomic } from "./writeText.js"
 

@@ -6,7 +6,7 @@
 import { Effect, Schema } from "effect"
 import { Skills } from "../../services/Skills.js"
 import type { SkillDocument, SkillFile, SkillView } from "../../services/Skills.js"
-import { defineTool } from "../defineTool.js"
+import { defineTool } from "../../lib/tool/defineTool.js"
 import { answer } from "./render.js"
 import type { Json } from "./render.js"
 

@@ -1,7 +1,7 @@
 /** `skills_list` (toolset `skills`): the cheap first tier — names, descriptions, categories. */
 import { Effect, Schema } from "effect"
 import { Skills } from "../../services/Skills.js"
-import { defineTool } from "../defineTool.js"
+import { defineTool } from "../../lib/tool/defineTool.js"
 import { answer } from "./render.js"
 
 export const SkillsListParameters = Schema.Struct({

@@ -20,7 +20,7 @@ import { TerminalBackendContainer } from "../../../src/layers/terminal/container
 import type { HermesConfigInput } from "../../../src/services/Config.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { TerminalBackend } from "../../../src/services/TerminalBackend.js"
-import { ToolRegistry } from "../../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../../src/services/ToolExecutor.js"
 import { RecordingApproval } from "../../support/approval.js"
 import { containersOfHome, inspect, podmanTerminal, preparePodman } from "../../support/container.js"
 import { liveProcesses } from "../../support/processes.js"
@@ -52,7 +52,7 @@ const withRuntime = <A, E>(
     const scope = yield* Scope.make()
     const context = yield* Layer.buildWithScope(layer, scope)
     const call: Call = (tool, args, taskId = "t1") =>
-      Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool, args }, { context: { taskId, sessionId: `s-${taskId}` } })).pipe(
+      Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args }, { context: { taskId, sessionId: `s-${taskId}` } })).pipe(
         Effect.map((s) => JSON.parse(s) as Json),
         Effect.provide(context)
       )

@@ -19,7 +19,7 @@ import { Approval } from "../../../src/services/Approval.js"
 import type { HermesConfigInput } from "../../../src/services/Config.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { TerminalBackend } from "../../../src/services/TerminalBackend.js"
-import { ToolRegistry } from "../../../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../../../src/services/ToolExecutor.js"
 import { RecordingApproval } from "../../support/approval.js"
 import { runCli } from "../../support/cli.js"
 import { eventually, liveProcesses, uniqueSleep } from "../../support/processes.js"
@@ -53,7 +53,7 @@ const withRuntime = <A, E>(
     const scope = yield* Scope.make()
     const context = yield* openRuntime(scope, terminal, recording)
     const call = (tool: string, args: Json, taskId = "t1") =>
-      Effect.flatMap(ToolRegistry, (r) => r.dispatch({ tool, args }, { context: { taskId, sessionId: `s-${taskId}` } })).pipe(
+      Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args }, { context: { taskId, sessionId: `s-${taskId}` } })).pipe(
         Effect.map((s) => JSON.parse(s) as Json),
         Effect.provide(context)
       )

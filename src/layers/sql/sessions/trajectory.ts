@@ -6,7 +6,7 @@
  * are one `tool` turn of `<tool_response>` objects.
  */
 import type { Session, StoredMessage } from "../../../services/SessionStore.js"
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../registry/jsonDepth.js"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../../lib/jsonDepth.js"
 
 export interface ShareGptTurn {
   readonly from: "system" | "human" | "gpt" | "tool"

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Ref, Schema, TestClock } from "effect"
-import { defineTool } from "../src/tools/defineTool.js"
-import { registerTool } from "../src/layers/registry/provideTool.js"
+import { defineTool } from "../src/lib/tool/defineTool.js"
+import { registerTool } from "../src/lib/tool/registerTool.js"
 import { Hooks } from "../src/services/Hooks.js"
 import { ToolRegistry } from "../src/services/ToolRegistry.js"
+import { ToolExecutor } from "../src/services/ToolExecutor.js"
 import { ToolGateAllow } from "../src/layers/ToolGateDeny.js"
 import { bigTool, dyingTool, echoTool, failingTool, sleepTool } from "./support/tools.js"
 import { testRuntime } from "./support/runtime.js"
@@ -21,60 +22,60 @@ describe("dispatch", () => {
   it.layer(testRuntime())((it) => {
     it.effect("runs a tool with a JSON-string argument and renders objects as JSON", () =>
       withTestTools(Effect.gen(function*() {
-        const registry = yield* ToolRegistry
-        const out = yield* registry.dispatch({ tool: "echo", args: "{\"text\": \"hi\"}" }, { context: { taskId: "t1" } })
+        const executor = yield* ToolExecutor
+        const out = yield* executor.dispatch({ tool: "echo", args: "{\"text\": \"hi\"}" }, { context: { taskId: "t1" } })
         expect(parse(out)).toEqual({ text: "hi", task: "t1" })
       })))
 
     it.effect("coerces strings the way Hermes does before decoding", () =>
       withTestTools(Effect.gen(function*() {
-        const registry = yield* ToolRegistry
-        const out = yield* registry.dispatch({
+        const executor = yield* ToolExecutor
+        const out = yield* executor.dispatch({
           tool: "echo",
           args: { text: "x", count: "42", loud: "TRUE", tags: "solo", limit: "null" }
         })
         expect(parse(out)).toMatchObject({ count: 42, loud: true, tags: ["solo"], limit: null })
-        const fromJson = yield* registry.dispatch({ tool: "echo", args: { text: "x", tags: "[\"a\",\"b\"]" } })
+        const fromJson = yield* executor.dispatch({ tool: "echo", args: { text: "x", tags: "[\"a\",\"b\"]" } })
         expect(parse(fromJson)["tags"]).toEqual(["a", "b"])
       })))
 
     it.effect("unknown tool lists the available names", () =>
       withTestTools(Effect.gen(function*() {
-        const registry = yield* ToolRegistry
-        const out = parse(yield* registry.dispatch({ tool: "nope", args: {} }))
+        const executor = yield* ToolExecutor
+        const out = parse(yield* executor.dispatch({ tool: "nope", args: {} }))
         expect(out["error"]).toMatch(/^Tool 'nope' does not exist\. Available tools: .*echo/)
-        const scoped = parse(yield* registry.dispatch({ tool: "fails", args: {} }, { allowed: new Set(["echo"]) }))
+        const scoped = parse(yield* executor.dispatch({ tool: "fails", args: {} }, { allowed: new Set(["echo"]) }))
         expect(scoped["error"]).toBe("Tool 'fails' does not exist. Available tools: echo")
       })))
 
     it.effect("invalid arguments name the path and what was expected", () =>
       withTestTools(Effect.gen(function*() {
-        const registry = yield* ToolRegistry
-        const missing = parse(yield* registry.dispatch({ tool: "echo", args: {} }))
+        const executor = yield* ToolExecutor
+        const missing = parse(yield* executor.dispatch({ tool: "echo", args: {} }))
         expect(missing["error"]).toBe("Invalid argument 'text' for tool 'echo': is required; tool was not executed.")
-        const wrong = parse(yield* registry.dispatch({ tool: "echo", args: { text: "x", count: "many" } }))
+        const wrong = parse(yield* executor.dispatch({ tool: "echo", args: { text: "x", count: "many" } }))
         expect(wrong["error"]).toMatch(/^Invalid argument 'count' for tool 'echo': Expected .*number.*"many"/)
-        const notJson = parse(yield* registry.dispatch({ tool: "echo", args: "{text:" }))
+        const notJson = parse(yield* executor.dispatch({ tool: "echo", args: "{text:" }))
         expect(notJson["error"]).toMatch(/^Invalid arguments for tool 'echo': arguments are not valid JSON/)
-        const notObject = parse(yield* registry.dispatch({ tool: "echo", args: "[1]" }))
+        const notObject = parse(yield* executor.dispatch({ tool: "echo", args: "[1]" }))
         expect(notObject["error"]).toBe("Invalid arguments for tool 'echo': arguments must be a JSON object; tool was not executed.")
       })))
 
     it.effect("typed handler failures and defects fold to error JSON", () =>
       withTestTools(Effect.gen(function*() {
-        const registry = yield* ToolRegistry
-        const failed = yield* registry.execute({ tool: "fails", args: { why: "disk full" } })
+        const executor = yield* ToolExecutor
+        const failed = yield* executor.execute({ tool: "fails", args: { why: "disk full" } })
         expect(failed.status).toBe("error")
         expect(failed.error?._tag).toBe("ToolFailed")
         expect(parse(failed.result)).toEqual({ error: "it broke: disk full" })
-        const died = yield* registry.execute({ tool: "dies", args: {} })
+        const died = yield* executor.execute({ tool: "dies", args: {} })
         expect(died.error?._tag).toBe("ToolDefect")
         expect(parse(died.result)).toEqual({ error: "Tool execution failed: TypeError: undefined is not a function" })
       })))
 
     it.effect("a result that cannot become JSON folds to a contract error", () =>
       Effect.gen(function*() {
-        const registry = yield* ToolRegistry
+        const executor = yield* ToolExecutor
         yield* registerTool(defineTool({
           name: "bigint_result",
           toolset: "testing",
@@ -82,15 +83,15 @@ describe("dispatch", () => {
           parameters: Schema.Struct({}),
           handler: () => Effect.succeed({ n: BigInt(1) })
         }))
-        const outcome = yield* registry.execute({ tool: "bigint_result", args: {} })
+        const outcome = yield* executor.execute({ tool: "bigint_result", args: {} })
         expect(outcome.error?._tag).toBe("ToolResultInvalid")
         expect(JSON.parse(outcome.result)).toEqual({ error: "Tool handler returned unsupported result type: object" })
       }))
 
     it.effect("a handler that outlives its timeout is interrupted and reported", () =>
       withTestTools(Effect.gen(function*() {
-        const registry = yield* ToolRegistry
-        const fiber = yield* Effect.fork(registry.execute({ tool: "sleep", args: { ms: 10_000_000 } }))
+        const executor = yield* ToolExecutor
+        const fiber = yield* Effect.fork(executor.execute({ tool: "sleep", args: { ms: 10_000_000 } }))
         yield* TestClock.adjust("301 seconds")
         const outcome = yield* Fiber.join(fiber)
         expect(outcome.error?._tag).toBe("ToolTimeout")
@@ -99,8 +100,8 @@ describe("dispatch", () => {
 
     it.effect("oversized results are saved and replaced by a persisted-output preview", () =>
       withTestTools(Effect.gen(function*() {
-        const registry = yield* ToolRegistry
-        const out = yield* registry.dispatch({ tool: "big", args: { chars: 150_000 }, toolCallId: "call/1" }, { context: { taskId: "big-task" } })
+        const executor = yield* ToolExecutor
+        const out = yield* executor.dispatch({ tool: "big", args: { chars: 150_000 }, toolCallId: "call/1" }, { context: { taskId: "big-task" } })
         expect(out.startsWith("<persisted-output>\nThis tool result was too large (150,000 characters, 146.5 KB).\n")).toBe(true)
         const path = /Full output saved to: (.+)/.exec(out)?.[1]
         expect(path).toBeDefined()
@@ -115,7 +116,7 @@ describe("dispatch", () => {
 describe("hooks", () => {
   it.effect("a pre hook can block; post hooks see the outcome; transforms replace the result", () =>
     withTestTools(Effect.gen(function*() {
-      const registry = yield* ToolRegistry
+      const executor = yield* ToolExecutor
       const hooks = yield* Hooks
       const seen = yield* Ref.make<ReadonlyArray<string>>([])
       yield* hooks.register("policy", {
@@ -123,30 +124,30 @@ describe("hooks", () => {
         post_tool_call: (e) => Ref.update(seen, (s) => [...s, `${e.tool}:${e.status}`]),
         transform_tool_result: (e) => Effect.succeed(e.tool === "echo" ? `[redacted ${e.result.length}]` : undefined)
       })
-      const blocked = yield* registry.execute({ tool: "fails", args: {} })
+      const blocked = yield* executor.execute({ tool: "fails", args: {} })
       expect(blocked.status).toBe("blocked")
       expect(parse(blocked.result)).toEqual({ error: "fails is not allowed here" })
-      expect(yield* registry.dispatch({ tool: "echo", args: { text: "secret" } })).toBe("[redacted 34]")
+      expect(yield* executor.dispatch({ tool: "echo", args: { text: "secret" } })).toBe("[redacted 34]")
       expect(yield* Ref.get(seen)).toEqual(["fails:blocked", "echo:ok"])
     })).pipe(Effect.provide(testRuntime())))
 
   it.effect("a pre hook that crashes blocks the call instead of allowing it", () =>
     withTestTools(Effect.gen(function*() {
-      const registry = yield* ToolRegistry
+      const executor = yield* ToolExecutor
       const hooks = yield* Hooks
       yield* hooks.register("broken", { pre_tool_call: () => Effect.die(new Error("bad policy file")) })
-      const out = yield* registry.execute({ tool: "echo", args: { text: "x" } })
+      const out = yield* executor.execute({ tool: "echo", args: { text: "x" } })
       expect(out.status).toBe("blocked")
       expect(parse(out.result)["error"]).toBe("pre_tool_call hook of 'broken' failed, so the call was blocked: bad policy file")
     })).pipe(Effect.provide(testRuntime())))
 
   it.effect("approval requests are denied when no approver exists, allowed with one", () =>
     Effect.gen(function*() {
-      const ask = (runtime: Layer.Layer<ToolRegistry | Hooks, unknown>) =>
+      const ask = (runtime: Layer.Layer<ToolRegistry | ToolExecutor | Hooks, unknown>) =>
         withTestTools(Effect.gen(function*() {
           const hooks = yield* Hooks
           yield* hooks.register("asker", { pre_tool_call: () => Effect.succeed({ action: "approve" as const, message: "echo needs a human" }) })
-          return yield* Effect.flatMap(ToolRegistry, (r) => r.execute({ tool: "echo", args: { text: "x" } }))
+          return yield* Effect.flatMap(ToolExecutor, (r) => r.execute({ tool: "echo", args: { text: "x" } }))
         })).pipe(Effect.provide(runtime))
       const denied = yield* ask(testRuntime())
       expect(denied.status).toBe("blocked")
@@ -159,9 +160,9 @@ describe("hooks", () => {
 describe("persisted results", () => {
   it.effect("tools pinned to Infinity are never persisted", () =>
     Effect.gen(function*() {
-      const registry = yield* ToolRegistry
+      const executor = yield* ToolExecutor
       yield* registerTool({ ...bigTool, name: "pinned", maxResultChars: Infinity })
-      const out = yield* registry.dispatch({ tool: "pinned", args: { chars: 120_000 } })
+      const out = yield* executor.dispatch({ tool: "pinned", args: { chars: 120_000 } })
       expect(out.length).toBe(120_000)
       expect(existsSync("/nonexistent")).toBe(false)
     }).pipe(Effect.provide(testRuntime())))

@@ -5,7 +5,7 @@
  * for the decoder to report precisely.
  */
 import type { JsonSchema } from "../../services/Tool.js"
-import { JsonTooDeep, parseJsonBounded } from "./jsonDepth.js"
+import { JsonTooDeep, parseJsonBounded } from "../../lib/jsonDepth.js"
 
 type SchemaNode = { readonly [key: string]: unknown }
 

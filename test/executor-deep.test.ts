@@ -5,9 +5,9 @@
  */
 import { describe, expect, it, layer as withLayer } from "@effect/vitest"
 import { Effect } from "effect"
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../src/layers/registry/jsonDepth.js"
-import { registerTool } from "../src/layers/registry/provideTool.js"
-import { ToolRegistry } from "../src/services/ToolRegistry.js"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../src/lib/jsonDepth.js"
+import { registerTool } from "../src/lib/tool/registerTool.js"
+import { ToolExecutor } from "../src/services/ToolExecutor.js"
 import { json, runAgent, scriptedAgent } from "./agent/helpers.js"
 import { echoTool } from "./support/tools.js"
 import { testRuntime } from "./support/runtime.js"
@@ -49,41 +49,41 @@ describe("dispatch of deeply nested arguments", () => {
     it.effect("answers an error naming the limit, for text and object arguments, arrays and objects, at any depth", () =>
       Effect.gen(function*() {
         yield* registerTool(echoTool)
-        const registry = yield* ToolRegistry
+        const executor = yield* ToolExecutor
         for (const depth of [3_000, 100_000]) {
-          const inTodos = yield* registry.dispatch({ tool: "todo", args: `{"todos": ${arrays(depth)}}` })
+          const inTodos = yield* executor.dispatch({ tool: "todo", args: `{"todos": ${arrays(depth)}}` })
           expect(errorOf(inTodos)).toMatch(LIMIT)
-          const unknownKey = yield* registry.dispatch({ tool: "todo", args: `{"todos": [], "x": ${objects(depth)}}` })
+          const unknownKey = yield* executor.dispatch({ tool: "todo", args: `{"todos": [], "x": ${objects(depth)}}` })
           expect(errorOf(unknownKey)).toMatch(LIMIT)
-          const asValue = yield* registry.execute({ tool: "echo", args: { text: "hi", tags: deepValue(depth) } })
+          const asValue = yield* executor.execute({ tool: "echo", args: { text: "hi", tags: deepValue(depth) } })
           expect(asValue.status).toBe("error")
           expect(asValue.error?._tag).toBe("InvalidArguments")
           expect(errorOf(asValue.result)).toMatch(LIMIT)
           // A JSON string where the schema wants an array is parsed by coercion: same limit.
-          const asString = yield* registry.dispatch({ tool: "echo", args: { text: "hi", tags: arrays(depth) } })
+          const asString = yield* executor.dispatch({ tool: "echo", args: { text: "hi", tags: arrays(depth) } })
           expect(errorOf(asString)).toMatch(LIMIT)
         }
         const cyclic: Record<string, unknown> = { text: "hi" }
         cyclic["tags"] = [cyclic]
-        expect(errorOf(yield* registry.dispatch({ tool: "echo", args: cyclic }))).toMatch(LIMIT)
+        expect(errorOf(yield* executor.dispatch({ tool: "echo", args: cyclic }))).toMatch(LIMIT)
       }))
 
     it.effect("nesting within the limit is decoded as usual", () =>
       Effect.gen(function*() {
         yield* registerTool(echoTool)
-        const registry = yield* ToolRegistry
+        const executor = yield* ToolExecutor
         // The arguments object is level 1, so an extra key may hold MAX - 1 levels.
-        const fits = yield* registry.dispatch({ tool: "echo", args: `{"text": "hi", "extra": ${arrays(MAX_JSON_DEPTH - 1)}}` })
+        const fits = yield* executor.dispatch({ tool: "echo", args: `{"text": "hi", "extra": ${arrays(MAX_JSON_DEPTH - 1)}}` })
         expect(JSON.parse(fits)).toMatchObject({ text: "hi" })
-        const over = yield* registry.dispatch({ tool: "echo", args: `{"text": "hi", "extra": ${arrays(MAX_JSON_DEPTH)}}` })
+        const over = yield* executor.dispatch({ tool: "echo", args: `{"text": "hi", "extra": ${arrays(MAX_JSON_DEPTH)}}` })
         expect(errorOf(over)).toMatch(LIMIT)
       }))
 
     it.effect("one deep call in a batch is answered with the error; the calls around it run", () =>
       Effect.gen(function*() {
         yield* registerTool(echoTool)
-        const registry = yield* ToolRegistry
-        const outcomes = yield* registry.executeBatch([
+        const executor = yield* ToolExecutor
+        const outcomes = yield* executor.executeBatch([
           { tool: "echo", args: { text: "before" }, toolCallId: "a" },
           { tool: "echo", args: `{"text": "deep", "tags": ${arrays(100_000)}}`, toolCallId: "b" },
           { tool: "echo", args: { text: "after" }, toolCallId: "c" }

@@ -3,9 +3,8 @@
  * from the layer that registers it (so `R` is checked where the tool is wired,
  * not at dispatch) and its arguments erased behind a precompiled decoder.
  */
-import { Context, Duration, Effect, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 import type { Tool } from "../../services/Tool.js"
-import { ToolContext as ToolContextTag } from "../../services/ToolContext.js"
 import type { ToolContext } from "../../services/ToolContext.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import type { RegisteredTool, RegistrationError } from "../../services/ToolRegistry.js"
@@ -18,7 +17,6 @@ export const eraseTool = <A, I, R>(tool: Tool<A, I, R>, services: Context.Contex
   // Decoded arguments come only from `decode` above, so the casts below are the erasure boundary.
   const withServices = <X, E>(effect: Effect.Effect<X, E, R>): Effect.Effect<X, E> =>
     Effect.provide(effect as Effect.Effect<X, E, Exclude<R, ToolContext>>, services)
-  const timeout = tool.timeout
   return {
     name: tool.name,
     toolset: tool.toolset,
@@ -32,11 +30,9 @@ export const eraseTool = <A, I, R>(tool: Tool<A, I, R>, services: Context.Contex
     override: tool.override,
     source: tool.source,
     decode,
-    prepare: (args, context) => ({
-      effect: tool.handler(args as A),
-      services: Context.add(services, ToolContextTag, context) as Context.Context<unknown>
-    }),
-    timeoutFor: (args) => (timeout === undefined ? undefined : typeof timeout === "function" ? timeout(args as A) : timeout),
+    handler: tool.handler as RegisteredTool["handler"],
+    services: services as Context.Context<unknown>,
+    timeout: tool.timeout as RegisteredTool["timeout"],
     check: tool.check === undefined ? undefined : withServices(tool.check),
     dynamicSchema: tool.dynamicSchema === undefined ? undefined : withServices(tool.dynamicSchema)
   }
@@ -47,5 +43,3 @@ export const registerTool = <A, I, R>(
   tool: Tool<A, I, R>
 ): Effect.Effect<void, RegistrationError, ToolRegistry | Exclude<R, ToolContext>> =>
   Effect.flatMap(ToolRegistry, (registry) => Effect.flatMap(provideTool(tool), registry.register))
-
-export const toMillis = (input: Duration.DurationInput): number => Duration.toMillis(Duration.decode(input))

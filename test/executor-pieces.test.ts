@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { coerceArgs } from "../src/layers/registry/coerce.js"
-import { pathsOverlap, planBatch } from "../src/layers/registry/planBatch.js"
+import { coerceArgs } from "../src/layers/executor/coerceArgs.js"
+import { pathsOverlap, planBatch } from "../src/layers/executor/planBatch.js"
 import type { ParallelPolicy } from "../src/services/Tool.js"
-import { errorJson, sanitizeErrorMessage } from "../src/layers/registry/sanitize.js"
-import { previewOf, safeResultStem } from "../src/layers/registry/persistedOutput.js"
+import { errorJson, sanitizeErrorMessage } from "../src/layers/executor/sanitizeErrorMessage.js"
+import { previewOf, safeResultStem } from "../src/layers/executor/persistedOutput.js"
 
 const policies: Record<string, ParallelPolicy> = {
   read_file: "path-scoped",

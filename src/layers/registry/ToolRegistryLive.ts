@@ -1,53 +1,19 @@
 /**
- * The live ToolRegistry: tools in plain maps (all mutations are synchronous,
- * so there is nothing to race), a generation counter every memo keys on,
- * cached availability probes, and dispatch through `registry/dispatch.ts`.
+ * The live ToolRegistry, the catalogue only: tools in plain maps (all
+ * mutations are synchronous, so there is nothing to race), a generation
+ * counter every memo keys on, and cached availability probes. Calls are run
+ * by ToolExecutorLive (`../executor/`), which reads this through the Tag.
  */
-import { realpathSync } from "node:fs"
-import { isAbsolute, resolve as resolvePath } from "node:path"
 import { Effect, Layer } from "effect"
-import { expandHome } from "../lib/text.js"
-import { Config } from "../services/Config.js"
-import { Hooks } from "../services/Hooks.js"
-import { ResultStore } from "../services/ResultStore.js"
-import type { ToolDefinitionJson, ToolSource } from "../services/Tool.js"
-import { DEFAULT_TASK_ID } from "../services/ToolContext.js"
-import type { ToolCallContext } from "../services/ToolContext.js"
-import { ToolTimeout } from "../services/ToolError.js"
-import { ToolGate } from "../services/ToolGate.js"
-import {
-  ToolOverrideDenied,
-  ToolRegistry,
-  ToolShadowed
-} from "../services/ToolRegistry.js"
-import type {
-  CallOutcome,
-  DispatchOptions,
-  RegisteredTool,
-  ToolCall,
-  ToolRegistryService,
-  ToolsetSelection,
-  ToolsetSummary
-} from "../services/ToolRegistry.js"
-import { getToolsetInfo, isMcpToolset, resolveEnabledTools, toolsetNames } from "../tools/toolsets/index.js"
-import type { RegistryView } from "../tools/toolsets/index.js"
-import { makeAvailabilityCache } from "./registry/availability.js"
-import { executeCall } from "./registry/dispatch.js"
-import { planBatch } from "./registry/planBatch.js"
-import { errorJson } from "./registry/sanitize.js"
+import { getToolsetInfo, isMcpToolset, resolveEnabledTools, toolsetNames } from "../../lib/toolsets/index.js"
+import type { RegistryView } from "../../lib/toolsets/index.js"
+import { Config } from "../../services/Config.js"
+import type { ToolDefinitionJson, ToolSource } from "../../services/Tool.js"
+import { ToolOverrideDenied, ToolRegistry, ToolShadowed } from "../../services/ToolRegistry.js"
+import type { RegisteredTool, ToolRegistryService, ToolsetSelection, ToolsetSummary } from "../../services/ToolRegistry.js"
+import { makeAvailabilityCache } from "./availability.js"
 
 const DEFINITIONS_CACHE_MAX = 8
-
-/** realpath when the path exists, else the lexical absolute path (the planner only compares). */
-const canonicalPath = (cwd: string) => (p: string): string => {
-  // $HOME rather than os.homedir() (which falls back to the passwd entry), as before.
-  const abs = resolvePath(cwd, expandHome(p, process.env["HOME"] ?? ""))
-  try {
-    return realpathSync(abs)
-  } catch {
-    return isAbsolute(abs) ? abs : resolvePath(abs)
-  }
-}
 
 /**
  * The registry layer; `defaults` selects toolsets when a caller names none
@@ -57,9 +23,6 @@ export const makeToolRegistryLive = (defaults?: ToolsetSelection) => Layer.effec
   ToolRegistry,
   Effect.gen(function*() {
     const config = yield* Config
-    const hooks = yield* Hooks
-    const gate = yield* ToolGate
-    const results = yield* ResultStore
 
     const tools = new Map<string, RegisteredTool>()
     const toolsetOf = new Map<string, string>()
@@ -75,14 +38,7 @@ export const makeToolRegistryLive = (defaults?: ToolsetSelection) => Layer.effec
       snapshot = undefined
     }
 
-    const tuning = Effect.map(config.current, (c) => ({
-      callTimeoutMs: c.tools.call_timeout_seconds * 1000,
-      batchTimeoutMs: c.tools.batch_timeout_seconds * 1000,
-      resultChars: c.tools.result_size_chars,
-      maxParallel: Math.max(1, c.tools.max_parallel)
-    }))
-    // Read once at startup, as before (probes are cached across config changes).
-    const checkTimeoutMs = (yield* config.current).tools.check_timeout_seconds * 1000
+    let checkTimeoutMs = 0
     const availabilityCache = makeAvailabilityCache(() => checkTimeoutMs)
 
     const pluginMayOverride = (source: ToolSource) =>
@@ -222,72 +178,8 @@ export const makeToolRegistryLive = (defaults?: ToolsetSelection) => Layer.effec
         return out
       })
 
-    const deps = {
-      lookup: (name: string) => tools.get(name),
-      allNames: names,
-      availability: unavailability,
-      hooks,
-      gate,
-      results,
-      limits: tuning
-    }
-
-    const contextFor = (call: ToolCall, options: DispatchOptions | undefined): ToolCallContext => {
-      const base = options?.context
-      const toolCallId = call.toolCallId ?? base?.toolCallId
-      return {
-        taskId: base?.taskId ?? DEFAULT_TASK_ID,
-        ...(base?.sessionId === undefined ? {} : { sessionId: base.sessionId }),
-        ...(toolCallId === undefined ? {} : { toolCallId }),
-        ...(base?.cwd === undefined ? {} : { cwd: base.cwd })
-      }
-    }
-
-    // No span per call: creating one costs about as much as the whole dispatch; batches get one.
-    const execute: ToolRegistryService["execute"] = (call, options) =>
-      executeCall(deps, call, contextFor(call, options), options?.allowed)
-
-    const executeBatch: ToolRegistryService["executeBatch"] = (calls, options) =>
-      Effect.gen(function*() {
-        const limits = yield* tuning
-        const cwd = options?.context?.cwd ?? process.cwd()
-        const segments = planBatch(calls, {
-          policyOf: (name) => tools.get(name),
-          resolvePath: canonicalPath(cwd)
-        })
-        const outcomes: Array<CallOutcome | undefined> = calls.map(() => undefined)
-        const runOne = (i: number) =>
-          Effect.map(execute(calls[i]!, options), (outcome) => {
-            outcomes[i] = outcome
-          })
-        const all = Effect.forEach(
-          segments,
-          (segment) =>
-            segment.parallel
-              ? Effect.forEach(segment.indices, runOne, {
-                concurrency: Math.min(segment.indices.length, limits.maxParallel),
-                discard: true
-              })
-              : Effect.forEach(segment.indices, runOne, { discard: true }),
-          { discard: true }
-        )
-        if (limits.batchTimeoutMs > 0) yield* Effect.timeoutOption(all, limits.batchTimeoutMs)
-        else yield* all
-        // Calls the batch timeout cut short still answer, in order, with a timeout error.
-        return outcomes.map((outcome, i): CallOutcome => {
-          if (outcome !== undefined) return outcome
-          const call = calls[i]!
-          const error = new ToolTimeout({ tool: call.tool, seconds: limits.batchTimeoutMs / 1000 })
-          return {
-            tool: call.tool,
-            toolCallId: call.toolCallId,
-            result: errorJson(error.message),
-            status: "error",
-            error,
-            durationMs: limits.batchTimeoutMs
-          }
-        })
-      }).pipe(Effect.withSpan("ToolRegistry.executeBatch", { attributes: { calls: calls.length } }))
+    // Read once at startup (probes are cached across config changes).
+    checkTimeoutMs = (yield* config.current).tools.check_timeout_seconds * 1000
 
     return ToolRegistry.of({
       register,
@@ -305,11 +197,9 @@ export const makeToolRegistryLive = (defaults?: ToolsetSelection) => Layer.effec
         const tool = tools.get(name)
         return tool === undefined ? Effect.succeed(false) : Effect.map(unavailability(tool), (why) => why === undefined)
       },
+      whyUnavailable: unavailability,
       definitions,
-      toolsets,
-      execute,
-      dispatch: (call, options) => Effect.map(execute(call, options), (o) => o.result),
-      executeBatch
+      toolsets
     })
   })
 )

@@ -1,0 +1,113 @@
+/**
+ * The live ToolExecutor: runs calls against the ToolRegistry's catalogue,
+ * tuned from config `tools:` (timeouts, result cap, max_parallel). One call
+ * walks forward through `executeCall`; a batch is planned into sequential and
+ * parallel segments first and bounded by the batch timeout.
+ */
+import { realpathSync } from "node:fs"
+import { isAbsolute, resolve as resolvePath } from "node:path"
+import { Effect, Layer } from "effect"
+import { expandHome } from "../../lib/text.js"
+import { Config } from "../../services/Config.js"
+import { Hooks } from "../../services/Hooks.js"
+import { ResultStore } from "../../services/ResultStore.js"
+import { DEFAULT_TASK_ID } from "../../services/ToolContext.js"
+import type { ToolCallContext } from "../../services/ToolContext.js"
+import { ToolTimeout } from "../../services/ToolError.js"
+import { ToolExecutor } from "../../services/ToolExecutor.js"
+import type { CallOutcome, DispatchOptions, ToolCall, ToolExecutorService } from "../../services/ToolExecutor.js"
+import { ToolGate } from "../../services/ToolGate.js"
+import { ToolRegistry } from "../../services/ToolRegistry.js"
+import { executeCall } from "./executeCall.js"
+import type { CallServices } from "./executeCall.js"
+import { planBatch } from "./planBatch.js"
+import { errorJson } from "./sanitizeErrorMessage.js"
+import { tuningOf } from "./tuning.js"
+
+/** realpath when the path exists, else the lexical absolute path (the planner only compares). */
+const canonicalPath = (cwd: string) => (p: string): string => {
+  // $HOME rather than os.homedir() (which falls back to the passwd entry), as before.
+  const abs = resolvePath(cwd, expandHome(p, process.env["HOME"] ?? ""))
+  try {
+    return realpathSync(abs)
+  } catch {
+    return isAbsolute(abs) ? abs : resolvePath(abs)
+  }
+}
+
+const contextFor = (call: ToolCall, options: DispatchOptions | undefined): ToolCallContext => {
+  const base = options?.context
+  const toolCallId = call.toolCallId ?? base?.toolCallId
+  return {
+    taskId: base?.taskId ?? DEFAULT_TASK_ID,
+    ...(base?.sessionId === undefined ? {} : { sessionId: base.sessionId }),
+    ...(toolCallId === undefined ? {} : { toolCallId }),
+    ...(base?.cwd === undefined ? {} : { cwd: base.cwd })
+  }
+}
+
+export const ToolExecutorLive = Layer.effect(
+  ToolExecutor,
+  Effect.gen(function*() {
+    const config = yield* Config
+    const services: CallServices = {
+      registry: yield* ToolRegistry,
+      hooks: yield* Hooks,
+      gate: yield* ToolGate,
+      results: yield* ResultStore
+    }
+    const tuning = Effect.map(config.current, tuningOf)
+
+    // No span per call: creating one costs about as much as the whole dispatch; batches get one.
+    const execute: ToolExecutorService["execute"] = (call, options) =>
+      Effect.flatMap(tuning, (t) => executeCall(services, t, call, contextFor(call, options), options?.allowed))
+
+    const executeBatch: ToolExecutorService["executeBatch"] = (calls, options) =>
+      Effect.gen(function*() {
+        const limits = yield* tuning
+        const cwd = options?.context?.cwd ?? process.cwd()
+        const segments = planBatch(calls, {
+          policyOf: (name) => services.registry.get(name),
+          resolvePath: canonicalPath(cwd)
+        })
+        const outcomes: Array<CallOutcome | undefined> = calls.map(() => undefined)
+        const runOne = (i: number) =>
+          Effect.map(execute(calls[i]!, options), (outcome) => {
+            outcomes[i] = outcome
+          })
+        const all = Effect.forEach(
+          segments,
+          (segment) =>
+            segment.parallel
+              ? Effect.forEach(segment.indices, runOne, {
+                concurrency: Math.min(segment.indices.length, limits.maxParallel),
+                discard: true
+              })
+              : Effect.forEach(segment.indices, runOne, { discard: true }),
+          { discard: true }
+        )
+        if (limits.batchTimeoutMs > 0) yield* Effect.timeoutOption(all, limits.batchTimeoutMs)
+        else yield* all
+        // Calls the batch timeout cut short still answer, in order, with a timeout error.
+        return outcomes.map((outcome, i): CallOutcome => {
+          if (outcome !== undefined) return outcome
+          const call = calls[i]!
+          const error = new ToolTimeout({ tool: call.tool, seconds: limits.batchTimeoutMs / 1000 })
+          return {
+            tool: call.tool,
+            toolCallId: call.toolCallId,
+            result: errorJson(error.message),
+            status: "error",
+            error,
+            durationMs: limits.batchTimeoutMs
+          }
+        })
+      }).pipe(Effect.withSpan("ToolExecutor.executeBatch", { attributes: { calls: calls.length } }))
+
+    return ToolExecutor.of({
+      execute,
+      dispatch: (call, options) => Effect.map(execute(call, options), (o) => o.result),
+      executeBatch
+    })
+  })
+)

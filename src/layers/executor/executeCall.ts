@@ -1,0 +1,105 @@
+/**
+ * One tool call from raw arguments to the string the model sees, walking
+ * forward: look up → decode → gates (availability, hooks, approval) →
+ * handler under its timeout → result shaping. Every failure is a tagged
+ * ToolError until `finish`, the single place where errors become
+ * `{"error": "..."}` text. Defects never escape.
+ */
+import { Effect, Either } from "effect"
+import type { CallStatus, HooksService } from "../../services/Hooks.js"
+import type { ResultStoreService } from "../../services/ResultStore.js"
+import type { ToolCallContext } from "../../services/ToolContext.js"
+import { ToolDefect, UnknownTool } from "../../services/ToolError.js"
+import type { ToolError } from "../../services/ToolError.js"
+import type { CallOutcome, ToolCall } from "../../services/ToolExecutor.js"
+import type { ToolGateService } from "../../services/ToolGate.js"
+import type { RegisteredTool, ToolRegistryService } from "../../services/ToolRegistry.js"
+import { callGates } from "./callGates.js"
+import { decodeArguments, defectText } from "./decodeArguments.js"
+import { runHandler, timeoutMsFor } from "./runHandler.js"
+import { errorJson } from "./sanitizeErrorMessage.js"
+import { shapeResult } from "./shapeResult.js"
+import type { Tuning } from "./tuning.js"
+
+/** The services a call uses, resolved once when the executor layer is built. */
+export interface CallServices {
+  readonly registry: ToolRegistryService
+  readonly hooks: HooksService
+  readonly gate: ToolGateService
+  readonly results: ResultStoreService
+}
+
+interface Decoded {
+  readonly tool: RegisteredTool
+  readonly args: unknown
+}
+
+const lookup = (
+  registry: ToolRegistryService,
+  call: ToolCall,
+  allowed: ReadonlySet<string> | undefined
+): Either.Either<Decoded, ToolError> => {
+  const tool = allowed !== undefined && !allowed.has(call.tool) ? undefined : registry.get(call.tool)
+  if (tool === undefined) {
+    const names = allowed !== undefined ? [...allowed].sort() : registry.names()
+    return Either.left(new UnknownTool({ tool: call.tool, available: names }))
+  }
+  return Either.map(decodeArguments(tool, call.args), (args) => ({ tool, args }))
+}
+
+const statusOf = (error: ToolError | undefined): CallStatus =>
+  error === undefined ? "ok" : error._tag === "ToolBlocked" ? "blocked" : "error"
+
+export const executeCall = (
+  services: CallServices,
+  tuning: Tuning,
+  call: ToolCall,
+  context: ToolCallContext,
+  allowed: ReadonlySet<string> | undefined
+): Effect.Effect<CallOutcome> =>
+  Effect.suspend(() => {
+    const startedAt = performance.now()
+    const found = lookup(services.registry, call, allowed)
+
+    /** The single fold: a result or a ToolError becomes the outcome; post-call hooks see it. */
+    const finish = (decoded: Decoded | undefined, result: string, error: ToolError | undefined): Effect.Effect<CallOutcome> => {
+      const status = statusOf(error)
+      const durationMs = performance.now() - startedAt
+      const outcome: CallOutcome = { tool: call.tool, toolCallId: context.toolCallId, result, status, error, durationMs }
+      if (decoded === undefined || !services.hooks.has("post_tool_call")) return Effect.succeed(outcome)
+      return Effect.as(
+        services.hooks.postToolCall({
+          tool: decoded.tool.name,
+          args: decoded.args,
+          result,
+          status,
+          errorType: error?._tag,
+          errorMessage: error?.message,
+          durationMs,
+          context
+        }),
+        outcome
+      )
+    }
+
+    if (Either.isLeft(found)) return finish(undefined, errorJson(found.left.message), found.left)
+    const decoded = found.right
+    const { args, tool } = decoded
+
+    const run = runHandler(tool, args, context, timeoutMsFor(tool, args, tuning.callTimeoutMs)).pipe(
+      Effect.flatMap((output) => shapeResult(services, tool, args, output, context, tuning.resultChars))
+    )
+    const gates = callGates(services, tool, args, context)
+    return (gates === undefined ? run : Effect.zipRight(gates, run)).pipe(
+      Effect.matchEffect({
+        onFailure: (error) => finish(decoded, errorJson(error.message), error),
+        onSuccess: (result) => finish(decoded, result, undefined)
+      })
+    )
+  }).pipe(
+    // The last net: whatever throws outside the handler (a hook, a deep value) still answers the model.
+    Effect.catchAllDefect((defect) => {
+      const error = new ToolDefect({ tool: call.tool, detail: defectText(defect) })
+      return Effect.succeed<CallOutcome>({ tool: call.tool, toolCallId: context.toolCallId, result: errorJson(error.message), status: "error", error, durationMs: 0 })
+    })
+  )

@@ -1,0 +1,82 @@
+/**
+ * The handler under its timeout, every way it can end classified as a value
+ * or a ToolError.
+ */
+import { Cause, Context, Duration, Effect, Exit, Fiber, Option, Runtime, Tracer } from "effect"
+import type { ToolOutput } from "../../services/Tool.js"
+import { ToolContext } from "../../services/ToolContext.js"
+import type { ToolCallContext } from "../../services/ToolContext.js"
+import { ToolBlocked, ToolDefect, ToolFailed, ToolInterrupted, ToolTimeout, ToolUnavailable } from "../../services/ToolError.js"
+import type { ToolError, ToolFailure } from "../../services/ToolError.js"
+import type { RegisteredTool } from "../../services/ToolRegistry.js"
+import { defectText } from "./decodeArguments.js"
+
+/** The tool's own timeout for these arguments, else the configured one. */
+export const timeoutMsFor = (tool: RegisteredTool, args: unknown, callTimeoutMs: number): number => {
+  const own = typeof tool.timeout === "function" ? tool.timeout(args) : tool.timeout
+  return own === undefined ? callTimeoutMs : Duration.toMillis(Duration.decode(own))
+}
+
+const failureOf = (tool: string, failure: ToolFailure): ToolError =>
+  failure instanceof ToolBlocked || failure instanceof ToolTimeout || failure instanceof ToolUnavailable
+    ? failure
+    : new ToolFailed({ tool, reason: failure._tag, detail: failure.message })
+
+const classify = (tool: string, exit: Exit.Exit<ToolOutput, ToolFailure>): Effect.Effect<ToolOutput, ToolError> => {
+  if (Exit.isSuccess(exit)) return Effect.succeed(exit.value)
+  const cause = exit.cause
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) return Effect.fail(failureOf(tool, failure.value))
+  if (Cause.isInterruptedOnly(cause)) return Effect.fail(new ToolInterrupted({ tool }))
+  const defect = Cause.dieOption(cause)
+  return Effect.fail(new ToolDefect({ tool, detail: Option.isSome(defect) ? defectText(defect.value) : Cause.pretty(cause) }))
+}
+
+const PARENT_SPAN = Tracer.ParentSpan.key
+const TOOL_CONTEXT = ToolContext.key
+
+/**
+ * The tool's services plus this call's ToolContext and the caller's span, in
+ * one copy of the map: the handler's spans join the caller's trace.
+ */
+const handlerContext = (tool: RegisteredTool, context: ToolCallContext, caller: Context.Context<never>): Context.Context<unknown> => {
+  const map = new Map(tool.services.unsafeMap)
+  map.set(TOOL_CONTEXT, context)
+  const span: unknown = caller.unsafeMap.get(PARENT_SPAN)
+  if (span !== undefined) map.set(PARENT_SPAN, span)
+  return Context.unsafeMake(map)
+}
+
+/**
+ * Run the handler under its timeout. The handler starts at once in its own
+ * fiber, on a runtime carrying its services (no per-call `provide`); one that
+ * finishes synchronously (most of them) never arms a timer, since a
+ * fork-and-race costs more than the whole rest of dispatch. One that suspends
+ * is raced against the Clock (TestClock in tests) and interrupted when it
+ * loses, or when the caller is interrupted.
+ */
+export const runHandler = (tool: RegisteredTool, args: unknown, context: ToolCallContext, timeoutMs: number) =>
+  Effect.flatMap(Effect.runtime<never>(), (parent): Effect.Effect<ToolOutput, ToolError> => {
+    const runtime = Runtime.make({
+      context: handlerContext(tool, context, parent.context),
+      fiberRefs: parent.fiberRefs,
+      runtimeFlags: parent.runtimeFlags
+    })
+    const fiber = Runtime.runFork(runtime)(tool.handler(args) as Effect.Effect<ToolOutput, ToolFailure>, { immediate: true })
+    const done = fiber.unsafePoll()
+    if (done !== null) return classify(tool.name, done)
+    return Effect.raceFirst(
+      Effect.map(Fiber.await(fiber), Option.some),
+      Effect.as(Effect.sleep(timeoutMs), Option.none<Exit.Exit<ToolOutput, ToolFailure>>())
+    ).pipe(
+      Effect.onInterrupt(() => Fiber.interrupt(fiber)),
+      Effect.flatMap(Option.match({
+        onNone: () =>
+          Effect.zipRight(
+            Fiber.interrupt(fiber),
+            Effect.fail(new ToolTimeout({ tool: tool.name, seconds: Math.round(timeoutMs / 100) / 10 }))
+          ),
+        onSome: (exit) => classify(tool.name, exit)
+      }))
+    )
+  })

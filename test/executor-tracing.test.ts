@@ -1,0 +1,55 @@
+/** A call's handler runs in the caller's trace: its spans are children of the span the call was made under. */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option, Schema, Tracer } from "effect"
+import { defineTool } from "../src/lib/tool/defineTool.js"
+import { registerTool } from "../src/lib/tool/registerTool.js"
+import { ToolExecutor } from "../src/services/ToolExecutor.js"
+import { testRuntime } from "./support/runtime.js"
+
+const spanTool = (name: string, suspend: boolean) =>
+  defineTool({
+    name,
+    toolset: "testing",
+    description: "Opens a span inside its handler.",
+    parameters: Schema.Struct({}),
+    handler: () => Effect.withSpan(suspend ? Effect.as(Effect.yieldNow(), "ok") : Effect.succeed("ok"), `${name}.inner`)
+  })
+
+/** The default tracer, recording every span it starts. */
+const recordingTracer = Effect.map(Effect.tracer, (base) => {
+  const spans: Array<Tracer.Span> = []
+  const tracer = Tracer.make({
+    span: (...args) => {
+      const span = base.span(...args)
+      spans.push(span)
+      return span
+    },
+    context: base.context
+  })
+  return { spans, tracer }
+})
+
+const parentId = (span: Tracer.Span | undefined) =>
+  Option.getOrUndefined(Option.map(Option.fromNullable(span).pipe(Option.flatMap((s) => s.parent)), (p) => p.spanId))
+
+describe("executor tracing", () => {
+  it.layer(testRuntime())((it) => {
+    for (const suspend of [false, true]) {
+      it.effect(`a ${suspend ? "suspending" : "synchronous"} handler's span is a child of the caller's span`, () =>
+        Effect.gen(function*() {
+          const name = suspend ? "span_async" : "span_sync"
+          yield* registerTool(spanTool(name, suspend))
+          const executor = yield* ToolExecutor
+          const { spans, tracer } = yield* recordingTracer
+          const turn = yield* Effect.withSpan(
+            Effect.zipRight(executor.dispatch({ tool: name, args: {} }), Effect.currentSpan),
+            "turn"
+          ).pipe(Effect.withTracer(tracer))
+          const inner = spans.find((s) => s.name === `${name}.inner`)
+          expect(inner).toBeDefined()
+          expect(parentId(inner)).toBe(turn.spanId)
+          expect(inner?.traceId).toBe(turn.traceId)
+        }))
+    }
+  })
+})
