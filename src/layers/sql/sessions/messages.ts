@@ -19,8 +19,6 @@ import { failure, sqliteCode } from "./storeErrors.js"
 /** Rows per INSERT statement: 7 parameters each, well under SQLite's 32 766. */
 const INSERT_CHUNK = 500
 
-const Inserted = Schema.Struct({ id: Schema.Number, ordinal: Schema.Number })
-
 export const makeMessages = (sql: SqlClient.SqlClient, sessions: Pick<SessionQueries, "getRow">, indexer: BackgroundIndexer) => {
   const columns = sql.literal(MESSAGE_COLUMNS)
 
@@ -38,11 +36,12 @@ export const makeMessages = (sql: SqlClient.SqlClient, sessions: Pick<SessionQue
         m.toolName ?? null
       }, ${first ? Math.max(0, Math.floor(usage.inputTokens ?? 0)) : 0}, ${first ? Math.max(0, Math.floor(usage.outputTokens ?? 0)) : 0})`
     })
-    return sql`WITH base (n) AS MATERIALIZED (SELECT coalesce(max(ordinal), -1) FROM messages WHERE session_id = ${sessionId})
+    // Typed, not decoded: the two integer columns of our own RETURNING clause, on the append hot path.
+    return sql<{ readonly id: number; readonly ordinal: number }>`WITH base (n) AS MATERIALIZED (SELECT coalesce(max(ordinal), -1) FROM messages WHERE session_id = ${sessionId})
       INSERT INTO messages (session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, created_at)
       SELECT ${sessionId}, base.n + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, ${now}
       FROM base, (VALUES ${sql.csv(rows)}) AS v ORDER BY v.column1
-      RETURNING id, ordinal`.pipe(Effect.flatMap(Schema.decodeUnknown(Schema.Array(Inserted))))
+      RETURNING id, ordinal`
   }
 
   const append = Effect.fn("SessionStore.append")(function*(sessionId: string, messages: ReadonlyArray<NewMessage>, usage: Usage = {}) {
