@@ -141,7 +141,8 @@ export const runClient = (
             child.write(input)
             child.end()
           }
-          return Effect.raceFirst(Deferred.await(exited), limit)
+          // Interruptible racers: in a finalizer the loser would otherwise hold the race until its own end.
+          return Effect.raceFirst(Effect.interruptible(Deferred.await(exited)), Effect.interruptible(limit))
         }),
       // Timed out or interrupted before it finished: kill the local client.
       (child) => Effect.flatMap(Deferred.isDone(exited), (done) => (done ? Effect.void : Effect.sync(child.kill)))
