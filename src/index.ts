@@ -4,33 +4,46 @@
  *   import { HermesRuntime, ToolExecutor } from "hermes-effect"
  *   const program = Effect.flatMap(ToolExecutor, (x) => x.dispatch({ tool: "todo", args: {} }))
  *   Effect.runPromise(Effect.provide(program, HermesRuntime.layer()))
+ *
+ * Grouped by service: each service's Tag, errors and types, then its layers.
+ * Internals (parsers, rule tables, engines) are not exported.
  */
+
+// ---- Runtime and config: `HermesRuntime.layer(options)` provides every service below; `Config` is the typed `config.yaml` (defaults declared once in its schema).
 export * as HermesRuntime from "./layers/HermesRuntime.js"
 export { Config, ConfigError } from "./services/Config.js"
 export type { ConfigService, HermesConfig, HermesHome } from "./services/Config.js"
-export { Hooks } from "./services/Hooks.js"
-export type { HookSet, PreToolDirective, PostToolCallEvent } from "./services/Hooks.js"
-export { Plugins } from "./services/Plugins.js"
-export { ResultStore } from "./services/ResultStore.js"
-export { TodoStore } from "./services/TodoStore.js"
+export { ConfigLive, resolveHome } from "./layers/ConfigLive.js"
+export { ConfigTest } from "./layers/ConfigTest.js"
+
+// ---- Catalogue: `ToolRegistry` holds tools, toolsets, availability and definitions; tools are declared with `defineTool` (an effect/Schema for parameters) and registered with `registerTool`.
 export type { Tool, ToolDefinitionJson, ParallelPolicy } from "./services/Tool.js"
 export { ToolContext } from "./services/ToolContext.js"
 export type { ToolCallContext } from "./services/ToolContext.js"
 export * from "./services/ToolError.js"
-export { ToolApprovalDenied, ToolGate } from "./services/ToolGate.js"
 export { ToolOverrideDenied, ToolRegistry, ToolShadowed } from "./services/ToolRegistry.js"
 export type { ToolsetSelection } from "./services/ToolRegistry.js"
-export { ToolExecutor } from "./services/ToolExecutor.js"
-export type { CallOutcome, DispatchOptions, ToolCall } from "./services/ToolExecutor.js"
-export { ConfigLive, resolveHome } from "./layers/ConfigLive.js"
-export { ConfigTest } from "./layers/ConfigTest.js"
-export { HooksLive } from "./layers/HooksLive.js"
 export { registerTool } from "./lib/tool/registerTool.js"
-export { ToolGateAllow, ToolGateDeny } from "./layers/ToolGateDeny.js"
 export { ToolRegistryLive } from "./layers/registry/ToolRegistryLive.js"
-export { ToolExecutorLive } from "./layers/executor/ToolExecutorLive.js"
 export { defineTool } from "./lib/tool/defineTool.js"
 export * as Toolsets from "./lib/toolsets/index.js"
+
+// ---- Execution: `ToolExecutor` runs one call or one model turn (decode, hooks, gates, handler under timeout, result shaping, the one error fold). Hooks, plugins, the ToolGate seam and where oversized results go.
+export { Hooks } from "./services/Hooks.js"
+export type { HookSet, PreToolDirective, PostToolCallEvent } from "./services/Hooks.js"
+export { Plugins } from "./services/Plugins.js"
+export { ResultStore } from "./services/ResultStore.js"
+export { ToolApprovalDenied, ToolGate } from "./services/ToolGate.js"
+export { ToolExecutor } from "./services/ToolExecutor.js"
+export type { CallOutcome, DispatchOptions, ToolCall } from "./services/ToolExecutor.js"
+export { HooksLive } from "./layers/HooksLive.js"
+export { ToolGateAllow } from "./layers/toolGate/ToolGateAllow.js"
+export { ToolGateDeny } from "./layers/toolGate/ToolGateDeny.js"
+export { ToolExecutorLive } from "./layers/executor/ToolExecutorLive.js"
+export { ToolGateApproval } from "./layers/toolGate/ToolGateApproval.js"
+export type { PostLlmCallEvent, PreLlmCallEvent, PreLlmDirective } from "./services/Hooks.js"
+
+// ---- Approval: detection plus the fail-closed decision for every shell command and implicit-exec file write; approvers (who is asked) and the audit log.
 export { Approval, CommandDenied } from "./services/Approval.js"
 export type { ApprovalGranted, CommandApprovalRequest, Detection } from "./services/Approval.js"
 export { Approver } from "./services/Approver.js"
@@ -43,8 +56,10 @@ export { ApproverNonInteractive } from "./layers/approval/approvers/ApproverNonI
 export { ApproverTerminal } from "./layers/approval/approvers/ApproverTerminal.js"
 export { ApprovalAuditJsonl } from "./layers/approval/audit/ApprovalAuditJsonl.js"
 export { ApprovalAuditMemory } from "./layers/approval/audit/ApprovalAuditMemory.js"
-export { ToolGateApproval } from "./layers/ToolGateApproval.js"
 export { detectCommand } from "./layers/approval/detect/detect.js"
+export { ApprovalAuditSql } from "./layers/approval/audit/ApprovalAuditSql.js"
+
+// ---- Terminal: backends (local, sandbox, ssh, container), per-task environments, background processes, and `Shell` (environment → approval → run → shaped output) for tools.
 export { Environments } from "./services/Environments.js"
 export { Processes } from "./services/Processes.js"
 export { Shell } from "./services/Shell.js"
@@ -58,46 +73,12 @@ export { makeTerminalBackendContainer, TerminalBackendContainer } from "./layers
 export { EnvironmentsLive } from "./layers/EnvironmentsLive.js"
 export { ProcessesLive } from "./layers/ProcessesLive.js"
 export { ShellLive } from "./layers/terminal/ShellLive.js"
-export { Mcp, McpCallFailed, McpNotConnected, McpToolError, McpUnknownServer } from "./services/Mcp.js"
-export type { McpServerState, McpServerStatus, McpTestReport, McpToolReport } from "./services/Mcp.js"
-export { makeMcpLive, McpLive, McpNone } from "./layers/McpLive.js"
-export type { McpOptions } from "./layers/McpLive.js"
-export {
-  AssistantMessage,
-  ChatMessage,
-  Model,
-  ModelAuthFailed,
-  ModelBadResponse,
-  ModelDelta,
-  ModelErrorSchema,
-  ModelHttpError,
-  ModelNetworkError,
-  ModelNotConfigured,
-  ModelScriptError,
-  ModelTimeout,
-  SystemMessage,
-  ToolCallRequest,
-  ToolMessage,
-  UserMessage
-} from "./services/Model.js"
-export type { FinishReason, ModelError, ModelRequest, ModelResponse, ModelService, Usage } from "./services/Model.js"
-export { ModelFromConfig, ModelUnconfigured } from "./layers/model/fromConfig.js"
-export { makeOpenAiModel, ModelOpenAi } from "./layers/model/openai.js"
-export type { OpenAiOptions } from "./layers/model/settings.js"
-export { makeScriptedModel, ModelScripted } from "./layers/model/scripted.js"
-export type { ScriptedOptions, ScriptSource } from "./layers/model/scripted.js"
-export type { ScriptTurnInput } from "./layers/model/script.js"
-export { collectResponse } from "./layers/model/assemble.js"
-export { CLARIFY_TIMEOUT_RESPONSE, CLARIFY_UNAVAILABLE, Prompter, PromptFailed, PromptUnavailable } from "./services/Prompter.js"
-export type { ClarifyQuestion, PrompterService } from "./services/Prompter.js"
-export { PrompterCallback, PrompterNonInteractive, PrompterTerminal, PrompterTerminalWith } from "./layers/Prompters.js"
-export { clarifyTool } from "./tools/clarify.js"
-export type { PostLlmCallEvent, PreLlmCallEvent, PreLlmDirective } from "./services/Hooks.js"
+
+// ---- State: the SQLite state database, sessions (messages, search, checkpoints), todo lists, memory files, and per-task read tracking for the file tools.
+export { TodoStore } from "./services/TodoStore.js"
 export { FileReadTracker } from "./services/FileReadTracker.js"
 export type { FileReadTrackerService } from "./services/FileReadTracker.js"
-export { FileReadTrackerMemory } from "./tools/files/readTracker.js"
-export * as PathSafety from "./lib/pathSafety.js"
-export { patchTool, readFileTool, searchFilesTool, writeFileTool } from "./tools/index.js"
+export { FileReadTrackerMemory } from "./layers/FileReadTrackerMemory.js"
 export { MessageNotFound, SessionExists, SessionNotFound, SessionStore, SessionStoreError, sessionKey, TASK_SESSION_SOURCE } from "./services/SessionStore.js"
 export type {
   ExportFormat,
@@ -121,14 +102,14 @@ export { MEMORY_DATABASE, StateDatabaseLive, StateDatabaseMemory, stateDatabaseL
 export type { StateDatabaseOptions } from "./layers/sql/StateDatabase.js"
 export { SessionStoreMemory, SessionStoreSql } from "./layers/sql/sessions/SessionStoreSql.js"
 export { TodoStoreSql } from "./layers/sql/TodoStoreSql.js"
-export { ApprovalAuditSql } from "./layers/approval/audit/ApprovalAuditSql.js"
 export { MemoryStore, MemoryStoreError } from "./services/MemoryStore.js"
 export type { MemoryStoreService, MemoryTarget } from "./services/MemoryStore.js"
 export { MemoryStoreFiles } from "./layers/MemoryStoreFiles.js"
-export { memoryTool, sessionSearchTool } from "./tools/index.js"
 export { TodoStoreMemory } from "./layers/TodoStoreMemory.js"
 export { SessionRecorder } from "./layers/sql/SessionRecorder.js"
 export type { RecordSessionsOptions } from "./layers/sql/SessionRecorder.js"
+
+// ---- Skills: skill roots, lookup, validation, seeding and guarded install.
 export {
   SkillAmbiguous,
   SkillBlocked,
@@ -164,7 +145,45 @@ export { makeSkillsLive, SkillsLive } from "./layers/SkillsLive.js"
 export type { SkillsOptions } from "./layers/SkillsLive.js"
 export * as SkillsGuard from "./layers/skills/guard/index.js"
 export * as SkillValidation from "./layers/skills/validate.js"
-export { skillManageTool, skillsListTool, skillViewTool } from "./tools/index.js"
+
+// ---- MCP: servers' tools discovered and registered as `mcp-<server>` toolsets.
+export { Mcp, McpCallFailed, McpNotConnected, McpToolError, McpUnknownServer } from "./services/Mcp.js"
+export type { McpServerState, McpServerStatus, McpTestReport, McpToolReport } from "./services/Mcp.js"
+export { makeMcpLive, McpLive, McpNone } from "./layers/McpLive.js"
+export type { McpOptions } from "./layers/McpLive.js"
+
+// ---- Model and prompter: chat-completion providers for the agent loop, and who answers `clarify`.
+export {
+  AssistantMessage,
+  ChatMessage,
+  Model,
+  ModelAuthFailed,
+  ModelBadResponse,
+  ModelDelta,
+  ModelErrorSchema,
+  ModelHttpError,
+  ModelNetworkError,
+  ModelNotConfigured,
+  ModelScriptError,
+  ModelTimeout,
+  SystemMessage,
+  ToolCallRequest,
+  ToolMessage,
+  UserMessage
+} from "./services/Model.js"
+export type { FinishReason, ModelError, ModelRequest, ModelResponse, ModelService, Usage } from "./services/Model.js"
+export { ModelFromConfig, ModelUnconfigured } from "./layers/model/fromConfig.js"
+export { makeOpenAiModel, ModelOpenAi } from "./layers/model/openai.js"
+export type { OpenAiOptions } from "./layers/model/settings.js"
+export { makeScriptedModel, ModelScripted } from "./layers/model/scripted.js"
+export type { ScriptedOptions, ScriptSource } from "./layers/model/scripted.js"
+export type { ScriptTurnInput } from "./layers/model/script.js"
+export { collectResponse } from "./layers/model/assemble.js"
+export { CLARIFY_TIMEOUT_RESPONSE, CLARIFY_UNAVAILABLE, Prompter, PromptFailed, PromptUnavailable } from "./services/Prompter.js"
+export type { ClarifyQuestion, PrompterService } from "./services/Prompter.js"
+export { PrompterCallback, PrompterNonInteractive, PrompterTerminal, PrompterTerminalWith } from "./layers/Prompters.js"
+
+// ---- Agent: the model ↔ tools loop, subagents, and prompt batches.
 export {
   AgentEvent,
   AgentLoop,
@@ -177,6 +196,13 @@ export type { AgentError, AgentLoopService, AgentRequest, AgentResult, AgentRunI
 export { AgentLoopLive } from "./layers/AgentLoopLive.js"
 export { withSubagentApprover } from "./layers/agent/subagentApprover.js"
 export { renderSystemPrompt } from "./layers/agent/systemPrompt.js"
-export { delegateTool, DelegateToolLive } from "./tools/index.js"
 export { isPromptBatch, parsePromptBatch, runPromptBatch } from "./programs/batchRunner.js"
 export type { PromptEntry, PromptLine, PromptResult, RunPromptBatchOptions } from "./programs/batchRunner.js"
+
+// ---- Built-in tools, for registering on a hand-built runtime.
+export { clarifyTool } from "./tools/clarify.js"
+export { patchTool, readFileTool, searchFilesTool, writeFileTool } from "./tools/index.js"
+export { memoryTool, sessionSearchTool } from "./tools/index.js"
+export { skillManageTool, skillsListTool, skillViewTool } from "./tools/index.js"
+export { delegateTool, DelegateToolLive } from "./tools/index.js"
+export * as PathSafety from "./lib/pathSafety.js"

@@ -6,7 +6,7 @@ import { registerTool } from "../src/lib/tool/registerTool.js"
 import { Hooks } from "../src/services/Hooks.js"
 import { ToolRegistry } from "../src/services/ToolRegistry.js"
 import { ToolExecutor } from "../src/services/ToolExecutor.js"
-import { ToolGateAllow } from "../src/layers/ToolGateDeny.js"
+import { ToolGateAllow } from "../src/layers/toolGate/ToolGateAllow.js"
 import { bigTool, dyingTool, echoTool, failingTool, sleepTool } from "./support/tools.js"
 import { testRuntime } from "./support/runtime.js"
 

@@ -74,7 +74,7 @@ describe("operator-only CLI commands", () => {
       expect(runCli(args, { home, env: INSIDE }).code).toBe(0)
     }
     expect(runCli(["call", "todo", "{}"], { home, env: INSIDE }).code).toBe(0)
-  })
+  }, 120_000)
 
   it("outside a tool run, the operator changes the allowlist as before", () => {
     const home = seededHome()

@@ -4,8 +4,8 @@
  * accumulate state for reads nobody will repeat.
  */
 import { Effect, Layer } from "effect"
-import { FileReadTracker } from "../../services/FileReadTracker.js"
-import type { DedupVerdict, FileReadTrackerService } from "../../services/FileReadTracker.js"
+import { FileReadTracker } from "../services/FileReadTracker.js"
+import type { DedupVerdict, FileReadTrackerService } from "../services/FileReadTracker.js"
 
 const DEDUP_CAP = 1000
 const SEEN_CAP = 1000

@@ -3,7 +3,7 @@
  * a message that says how to allow. Silence is not consent.
  */
 import { Effect, Layer } from "effect"
-import { ToolApprovalDenied, ToolGate } from "../services/ToolGate.js"
+import { ToolApprovalDenied, ToolGate } from "../../services/ToolGate.js"
 
 export const ToolGateDeny = Layer.succeed(
   ToolGate,
@@ -18,6 +18,3 @@ export const ToolGateDeny = Layer.succeed(
       )
   })
 )
-
-/** For tests and trusted embedding: approve every tool approval request. */
-export const ToolGateAllow = Layer.succeed(ToolGate, ToolGate.of({ requestToolApproval: () => Effect.void }))

@@ -4,10 +4,10 @@
  * remembered per session or permanently, and denied when nobody answers.
  */
 import { Effect, Layer, Option } from "effect"
-import { ApprovalAudit } from "../services/ApprovalAudit.js"
-import { Approver } from "../services/Approver.js"
-import { Config } from "../services/Config.js"
-import { ToolApprovalDenied, ToolGate } from "../services/ToolGate.js"
+import { ApprovalAudit } from "../../services/ApprovalAudit.js"
+import { Approver } from "../../services/Approver.js"
+import { Config } from "../../services/Config.js"
+import { ToolApprovalDenied, ToolGate } from "../../services/ToolGate.js"
 
 export const ToolGateApproval = Layer.effect(
   ToolGate,
