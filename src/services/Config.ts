@@ -86,7 +86,7 @@ export const PluginsSection = Schema.Struct({
 
 /**
  * Names `terminal.backend` accepts (case and surrounding blanks ignored), as
- * `terminalBackendLayer` in layers/TerminalBackendFromConfig.ts maps them:
+ * `terminalBackendLayer` in layers/terminal/backends.ts maps them:
  * docker and podman are the container backend with that CLI.
  */
 export const TERMINAL_BACKENDS = ["local", "sandbox", "ssh", "container", "docker", "podman"] as const
