@@ -26,6 +26,7 @@ import type {
 } from "../../services/TerminalBackend.js"
 import { TerminalError } from "../../services/TerminalBackend.js"
 import { DEFAULT_CAPTURE_BYTES, makeBoundedCapture } from "./boundedCapture.js"
+import { makeSnapshotReaders } from "./snapshotReaders.js"
 import {
   CLEANUP_SCRIPT,
   cwdFile,
@@ -124,24 +125,8 @@ export const makeExecEnvironment = (config: ExecEnvironmentConfig): Effect.Effec
 
     // Snapshots as in the local backend: the newest one, and how many starting commands still read each.
     let snapshot: string | undefined = `${stateDir}/${INITIAL_SNAPSHOT}`
-    const readers = new Map<string, number>()
     let garbage: Array<string> = []
-    const discard = (file: string) => {
-      if (file === snapshot || (readers.get(file) ?? 0) > 0) return
-      garbage.push(file)
-    }
-    const pin = (file: string | undefined) => {
-      if (file !== undefined) readers.set(file, (readers.get(file) ?? 0) + 1)
-    }
-    const unpin = (file: string | undefined) => {
-      if (file === undefined) return
-      const left = (readers.get(file) ?? 1) - 1
-      if (left > 0) readers.set(file, left)
-      else {
-        readers.delete(file)
-        discard(file)
-      }
-    }
+    const { pin, unpin, discard } = makeSnapshotReaders(() => snapshot, (file) => garbage.push(file))
     const takeGarbage = (): ReadonlyArray<string> => {
       if (garbage.length < GARBAGE_BATCH) return []
       const batch = garbage

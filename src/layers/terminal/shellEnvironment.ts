@@ -19,6 +19,7 @@ import type {
 } from "../../services/TerminalBackend.js"
 import { EnvironmentFileError, TerminalError } from "../../services/TerminalBackend.js"
 import { DEFAULT_CAPTURE_BYTES, makeBoundedCapture } from "./boundedCapture.js"
+import { makeSnapshotReaders } from "./snapshotReaders.js"
 import { makeHostFiles } from "./environmentFiles.js"
 import { startChild } from "./child.js"
 import type { ChildHandle } from "./child.js"
@@ -103,27 +104,16 @@ export const makeShellEnvironment = (config: ShellEnvironmentConfig): Effect.Eff
     let snapshot: string | undefined
     let snapshotVariables: Readonly<Record<string, string>> | undefined
     let snapshots = 0
-    const readers = new Map<string, number>()
-    const dropSnapshot = (file: string) => {
-      if (file === snapshot || (readers.get(file) ?? 0) > 0) return
-      try {
-        unlinkSync(file)
-      } catch {
-        // already gone
+    const { pin, unpin, discard: dropSnapshot } = makeSnapshotReaders(
+      () => snapshot,
+      (file) => {
+        try {
+          unlinkSync(file)
+        } catch {
+          // already gone
+        }
       }
-    }
-    const pin = (file: string | undefined) => {
-      if (file !== undefined) readers.set(file, (readers.get(file) ?? 0) + 1)
-    }
-    const unpin = (file: string | undefined) => {
-      if (file === undefined) return
-      const left = (readers.get(file) ?? 1) - 1
-      if (left > 0) readers.set(file, left)
-      else {
-        readers.delete(file)
-        dropSnapshot(file)
-      }
-    }
+    )
     const live = new Set<number>()
     const envHome = config.env["HOME"] ?? config.home
 
