@@ -377,6 +377,8 @@ describe("resolveEnabledTools", () => {
   })
 })
 
+// Speed is measured by `npm run bench`; these bounds only catch a blow-up (no memo, exponential resolution),
+// loose enough that a loaded CI machine never trips them.
 describe("performance", () => {
   it("resolving hermes-cli is memoised per view", () => {
     const first = resolveToolset(BUILTIN, "hermes-cli")
@@ -387,7 +389,7 @@ describe("performance", () => {
     const start = performance.now()
     for (let i = 0; i < n; i++) resolveToolset(BUILTIN, "hermes-cli")
     const perCallUs = ((performance.now() - start) * 1000) / n
-    expect(perCallUs).toBeLessThan(5)
+    expect(perCallUs).toBeLessThan(50)
   })
 
   it("a fresh view still resolves everything quickly", () => {
@@ -395,6 +397,6 @@ describe("performance", () => {
     const view = builtinView()
     for (const name of toolsetNames(view)) resolveToolset(view, name)
     resolveToolset(view, "all")
-    expect(performance.now() - start).toBeLessThan(50)
+    expect(performance.now() - start).toBeLessThan(1000)
   })
 })
