@@ -8,7 +8,8 @@
  *
  * Delegation (`delegate_task`) runs child agents through the same service; a
  * child learns about its parent from `CurrentAgentRun`, which dispatch carries
- * into every tool handler of the run.
+ * into every tool handler of the run, and runs in the background through the
+ * parent's `BackgroundWork`: its report comes back later as a user message.
  */
 import { Context, Data, FiberRef } from "effect"
 import type { Effect } from "effect"
@@ -58,7 +59,7 @@ export interface AgentRequest {
   readonly onEvent?: ((event: AgentEvent) => Effect.Effect<void>) | undefined
   /** Delegation depth: 0 for a top-level run. */
   readonly depth?: number | undefined
-  /** Commands needing approval in this run are decided by the non-interactive approver (subagents). */
+  /** This run is a subagent's: its approvals go to the parent's approver marked as such, or are refused with nobody to ask. */
   readonly nonInteractive?: boolean | undefined
 }
 
@@ -104,7 +105,7 @@ export type AgentEvent = Data.TaggedEnum<{
     readonly durationMs: number
   }
   /** Something the loop told the model: a budget warning, background-process news, a malformed call. */
-  Notice: { readonly kind: "budget" | "process" | "invalid_tool_call"; readonly text: string }
+  Notice: { readonly kind: "budget" | "process" | "delegation" | "invalid_tool_call"; readonly text: string }
 }>
 export const AgentEvent = Data.taggedEnum<AgentEvent>()
 
@@ -120,6 +121,21 @@ export interface AgentRunInfo {
   readonly tools: ReadonlyArray<string>
   readonly toolsets: ToolsetSelection | undefined
   readonly model: string | undefined
+  /** Work that runs beside this run and reports back into its conversation (background delegation). */
+  readonly background: BackgroundWork
+}
+
+/**
+ * Background work of one run (Hermes' async delegation): each unit is forked
+ * in the run's scope, so interrupting or ending the run interrupts it; the
+ * text a unit ends with re-enters the conversation as a user message before
+ * the next model call, and a run whose model has answered waits for the
+ * units still going (their reports start new turns) instead of dropping them.
+ */
+export interface BackgroundWork {
+  readonly start: (work: Effect.Effect<string>) => Effect.Effect<void>
+  /** Units started and not yet reported. */
+  readonly running: Effect.Effect<number>
 }
 
 /**
@@ -128,7 +144,7 @@ export interface AgentRunInfo {
  */
 export const CurrentAgentRun: FiberRef.FiberRef<AgentRunInfo | undefined> = FiberRef.unsafeMake<AgentRunInfo | undefined>(undefined)
 
-/** True inside a subagent: approvals go to the non-interactive approver, whoever else could be asked. */
+/** True inside a subagent: its approvals are asked of the parent's approver as a subagent's, or refused when nobody can answer. */
 export const NonInteractiveApprovals: FiberRef.FiberRef<boolean> = FiberRef.unsafeMake(false)
 
 export interface AgentLoopService {

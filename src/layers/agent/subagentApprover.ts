@@ -1,16 +1,20 @@
 /**
- * Approvals inside subagents go to nobody, whoever answers the parent: a
- * child runs unattended beside its parent, so a terminal prompt from it could
- * not be told apart (or would block the parent's own prompt). This wraps the
- * runtime's Approver: asks made from a fiber marked `NonInteractiveApprovals`
- * (every fiber of a delegated run) are answered by `ApproverNonInteractive`,
- * which denies unless `approvals.non_interactive: allow`.
+ * Approvals inside subagents go to the parent's approver: a child works for
+ * the same user, so when someone answers the parent (a terminal prompt, an
+ * editor's callback) they answer the child too, told which asks come from a
+ * subagent. With nobody to ask (batch, CI) the child's command is decided by
+ * `ApproverNonInteractive`, which refuses unless
+ * `approvals.non_interactive: allow`. Asks made from a fiber marked
+ * `NonInteractiveApprovals` (every fiber of a delegated run) are the child's.
  */
 import { Effect, FiberRef, Layer } from "effect"
 import { NonInteractiveApprovals } from "../../services/AgentLoop.js"
 import { Approver } from "../../services/Approver.js"
+import type { ApprovalPrompt } from "../../services/Approver.js"
 import type { Config } from "../../services/Config.js"
 import { ApproverNonInteractive } from "../approval/approvers/ApproverNonInteractive.js"
+
+const fromSubagent = (prompt: ApprovalPrompt): ApprovalPrompt => ({ ...prompt, description: `subagent: ${prompt.description}` })
 
 export const withSubagentApprover = <E>(inner: Layer.Layer<Approver, E, Config>): Layer.Layer<Approver, E, Config> =>
   Layer.effect(
@@ -20,7 +24,9 @@ export const withSubagentApprover = <E>(inner: Layer.Layer<Approver, E, Config>)
       const nobody = yield* Effect.provide(Approver, Layer.fresh(ApproverNonInteractive))
       return Approver.of({
         interactive: usual.interactive,
-        ask: (prompt) => Effect.flatMap(FiberRef.get(NonInteractiveApprovals), (unattended) => (unattended ? nobody : usual).ask(prompt))
+        ask: (prompt) =>
+          Effect.flatMap(FiberRef.get(NonInteractiveApprovals), (child) =>
+            !child ? usual.ask(prompt) : usual.interactive ? usual.ask(fromSubagent(prompt)) : nobody.ask(prompt))
       })
     })
   ).pipe(Layer.provide(inner))

@@ -33,6 +33,7 @@ import { makeJournal } from "./journal.js"
 import { fromStored, repairHistory, toNewMessage } from "./messages.js"
 import type { Mailbox } from "./notifications.js"
 import { notificationMessage } from "./notifications.js"
+import { makeRunBackground } from "./background.js"
 import { rejectCall, withCallIds } from "./toolCalls.js"
 
 export interface LoopDeps {
@@ -139,6 +140,8 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     yield* journal.write(opening)
 
     yield* Effect.acquireRelease(deps.mailbox.open(sessionId, taskId, depth), () => deps.mailbox.close(sessionId))
+    // Background units live in this run's scope: stopping the run stops them.
+    const background = yield* makeRunBackground(yield* Effect.scope)
 
     // Outcomes of the current turn's calls as they finish (through the post_tool_call hook).
     let results = new Map<string, string>()
@@ -188,13 +191,30 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
       })
     }
 
+    const injectReports = (reports: ReadonlyArray<string>) =>
+      Effect.forEach(reports, (content) =>
+        Effect.gen(function*() {
+          conversation.push({ role: "user", content })
+          yield* journal.write([{ role: "user", content }])
+          yield* emit(AgentEvent.Notice({ kind: "delegation", text: content }))
+        }), { discard: true })
+
     const injectNotifications = Effect.gen(function*() {
       const news = yield* deps.mailbox.take(sessionId)
-      if (news.length === 0) return
-      const content = notificationMessage(news)
-      conversation.push({ role: "user", content })
-      yield* journal.write([{ role: "user", content }])
-      yield* emit(AgentEvent.Notice({ kind: "process", text: content }))
+      if (news.length > 0) {
+        const content = notificationMessage(news)
+        conversation.push({ role: "user", content })
+        yield* journal.write([{ role: "user", content }])
+        yield* emit(AgentEvent.Notice({ kind: "process", text: content }))
+      }
+      yield* injectReports(yield* background.take)
+    })
+
+    /** Background work still owes a report: wait for the next one(s) and put them in the conversation. */
+    const awaitReports = Effect.gen(function*() {
+      if ((yield* background.pending) === 0) return false
+      yield* injectReports(yield* background.next)
+      return true
     })
 
     /** The turn's tool messages, in the model's order, from whatever is known now. */
@@ -241,6 +261,8 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     const loop = Effect.gen(function*() {
       while (true) {
         if (iterations >= maxIterations) {
+          // The last answer should know what the children found.
+          while (yield* awaitReports) { /* every report in before the summary */ }
           const ask: ChatMessage = { role: "user", content: budgetExhaustedPrompt(maxIterations) }
           conversation.push(ask)
           yield* journal.write([toNewMessage(ask)])
@@ -261,6 +283,8 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
         yield* emit(AgentEvent.ModelResponded({ iteration: iterations, message: assistant }))
         if (calls.length === 0) {
           yield* journal.write([toNewMessage(assistant)], usage)
+          // Children still running: their reports start the next turns (Hermes delivers them once the agent is idle).
+          if (yield* awaitReports) continue
           return outcome("completed", assistant.content ?? "")
         }
         toolCalls += calls.length
@@ -280,7 +304,16 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
       }
     })
 
-    const info: AgentRunInfo = { sessionId, taskId, cwd: request.cwd, depth, tools: names, toolsets: request.toolsets, model: request.model }
+    const info: AgentRunInfo = {
+      sessionId,
+      taskId,
+      cwd: request.cwd,
+      depth,
+      tools: names,
+      toolsets: request.toolsets,
+      model: request.model,
+      background: background.work
+    }
     const scoped = Effect.locally(loop, CurrentAgentRun, info)
     const ended = yield* (request.nonInteractive === true ? Effect.locally(scoped, NonInteractiveApprovals, true) : scoped).pipe(
       // Failed or interrupted: what was handed over still gets stored (a model error keeps the turns before it).

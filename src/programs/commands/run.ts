@@ -103,6 +103,7 @@ const makePrinter = () => {
         case "Notice":
           if (event.kind === "budget") err(`  ⚠ ${event.text}`)
           else if (event.kind === "process") err(`  ⚙ ${oneLine(event.text, 160)}`)
+          else if (event.kind === "delegation") err(`  🔀 ${oneLine(event.text, 160)}`)
           return
       }
     })
