@@ -192,7 +192,7 @@ export {
   MAX_INVALID_TOOL_RETRIES,
   NonInteractiveApprovals
 } from "./services/AgentLoop.js"
-export type { AgentError, AgentLoopService, AgentRequest, AgentResult, AgentRunInfo, AgentStatus, AgentUsage } from "./services/AgentLoop.js"
+export type { AgentError, AgentLoopService, AgentRequest, AgentResult, AgentRunInfo, AgentStatus, AgentUsage, BackgroundWork } from "./services/AgentLoop.js"
 export { AgentLoopLive } from "./layers/AgentLoopLive.js"
 export { withSubagentApprover } from "./layers/agent/subagentApprover.js"
 export { renderSystemPrompt } from "./layers/agent/systemPrompt.js"

@@ -130,6 +130,32 @@ describe("delegate_task in the background", () => {
   })
 })
 
+describe("over capacity", () => {
+  const gate = gateTool()
+  const agent = scriptedAgent([
+    { when: { first_user_contains: "two jobs", message_count: 2 }, tool_calls: [{ name: "delegate_task", arguments: { goal: "first job" } }] },
+    { when: { system_contains: "TASK:\nfirst job" }, tool_calls: [{ name: "gate", arguments: { action: "wait" } }] },
+    { when: { system_contains: "TASK:\nfirst job" }, content: "first done" },
+    { when: { system_contains: "TASK:\nsecond job" }, content: "second done" },
+    { when: { first_user_contains: "two jobs", last_contains: "dispatched" }, tool_calls: [{ name: "delegate_task", arguments: { goal: "second job" } }] },
+    { when: { first_user_contains: "two jobs", last_contains: "second done" }, tool_calls: [{ name: "gate", arguments: { action: "open", count: 1 } }] },
+    { when: { first_user_contains: "two jobs", last_role: "tool" }, content: "waiting" },
+    { when: { first_user_contains: "two jobs", last_contains: "first done" }, content: "both done" }
+  ], { delegation: { max_concurrent_children: 1 } }, {}, [gate.layer])
+
+  withLayer(agent.layer, { excludeTestServices: true, timeout: "30 seconds" })((it) => {
+    it.effect("with max_concurrent_children background delegations running, the next one runs in the foreground with a note", () =>
+      Effect.gen(function*() {
+        const { result } = yield* runAgent({ prompt: "two jobs", toolsets: PARENT_TOOLS })
+        expect(result.response).toBe("both done")
+        const [first, second] = toolResults(yield* history(result.sessionId))
+        expect(first).toMatchObject({ status: "dispatched", count: 1 })
+        expect((second!["results"] as Array<Record<string, unknown>>)[0]).toMatchObject({ status: "completed", summary: "second done" })
+        expect(second!["note"]).toContain("1 background delegation(s) were already running")
+      }))
+  })
+})
+
 describe("a child's own terminal environment", () => {
   const sleep = uniqueSleep()
   const agent = scriptedAgent([
@@ -144,6 +170,8 @@ describe("a child's own terminal environment", () => {
         { name: "terminal", arguments: { command: sleep.command, background: true } }
       ]
     },
+    // The pattern expands to the marker only in pgrep's own argv (which pgrep skips), never in the shell's.
+    { when: SUBAGENT, tool_calls: [{ name: "terminal", arguments: { command: `pgrep -fc "${sleep.command.slice("sleep ".length)}"` } }] },
     { when: SUBAGENT, content: "moved to /tmp" },
     { when: { first_user_contains: "move", last_role: "tool" }, content: "Let it work." },
     {
@@ -166,10 +194,12 @@ describe("a child's own terminal environment", () => {
         const [child] = yield* childrenOf(result.sessionId)
         const childResults = toolResults(yield* history(child!.id))
         expect(String(childResults[0]!["output"]).trim()).toBe("/tmp")
+        expect(typeof childResults[1]!["session_id"]).toBe("string")
+        expect(String(childResults[2]!["output"]).trim()).toBe("1")
         // The report re-entered the parent with the child's summary.
         const report = (yield* history(result.sessionId)).find((m) => m.role === "user" && m.content!.startsWith("[ASYNC DELEGATION COMPLETE"))!
         expect(report.content).toContain("Original goal: go elsewhere")
-        expect(report.content).toMatch(/Status: completed {3}API calls: 2 {3}Duration: [\d.]+s\n--- RESULT ---\nmoved to \/tmp$/)
+        expect(report.content).toMatch(/Status: completed {3}API calls: 3 {3}Duration: [\d.]+s\n--- RESULT ---\nmoved to \/tmp$/)
         expect(yield* eventually(() => liveProcesses(sleep.marker), (ps) => ps.length === 0)).toEqual([])
       }))
   })
