@@ -71,7 +71,8 @@ describe("config defaults", () => {
       max_concurrent_children: 3,
       max_iterations: 50,
       child_timeout_seconds: 0,
-      summary_max_chars: 24_000
+      summary_max_chars: 24_000,
+      orchestrator_enabled: true
     })
   })
 

@@ -363,7 +363,9 @@ export const DelegationSection = Schema.Struct({
   /** Seconds a child may run; 0 (default) = no limit, else at least 30. */
   child_timeout_seconds: withDefault(normalised((v) => (finite(v) && v > 0 ? Math.max(30, v) : 0)), 0),
   /** Characters of a child's summary returned to the parent (default 24000). */
-  summary_max_chars: atLeast(100, 24_000)
+  summary_max_chars: atLeast(100, 24_000),
+  /** Whether role 'orchestrator' may delegate further (default true; false: every child is a leaf). */
+  orchestrator_enabled: withDefault(Schema.Boolean, true)
 }, Extra)
 
 export const HermesConfigSchema = Schema.Struct({

@@ -90,7 +90,7 @@ const description = (s: DelegationSettings) =>
   "for a whole batch). Each subagent gets its own terminal session and working directory, starting in yours, and knows " +
   "nothing of this conversation: put file paths, errors and constraints in `context`. Subagents cannot ask the user " +
   "questions or use memory; " +
-  (s.max_spawn_depth > 1
+  (s.max_spawn_depth > 1 && s.orchestrator_enabled
     ? `one with role 'orchestrator' may delegate further, down to depth ${s.max_spawn_depth}; a 'leaf' cannot.`
     : "they cannot delegate further.") +
   " Their summaries are their own reports: check side effects that matter (files written, commands run) yourself. Use it for " +
@@ -157,6 +157,10 @@ const taskList = (args: typeof DelegateParameters.Type, max: number): Effect.Eff
   return Effect.succeed(list)
 }
 
+/** An orchestrator keeps delegate_task only when enabled and with depth to spare; otherwise it works as a leaf (as Hermes). */
+const canOrchestrate = (role: DelegateRole, childDepth: number, settings: DelegationSettings) =>
+  role === "orchestrator" && settings.orchestrator_enabled && childDepth < settings.max_spawn_depth
+
 interface Services {
   readonly agent: typeof AgentLoop.Service
   readonly environments: typeof Environments.Service
@@ -169,8 +173,7 @@ const runChild = (services: Services, parent: AgentRunInfo, settings: Delegation
     let sessionId: string | undefined
     let apiCalls = 0
     const childDepth = parent.depth + 1
-    // An orchestrator keeps delegate_task only with depth to spare; otherwise it works as a leaf.
-    const delegates = task.role === "orchestrator" && childDepth < settings.max_spawn_depth
+    const delegates = canOrchestrate(task.role, childDepth, settings)
     // Its own terminal environment: a task id nobody else uses, released when the child ends.
     const taskId = `${parent.taskId}:${delegationId}:${index}`
     const run = services.agent.run({
@@ -266,7 +269,7 @@ export const delegateTool = defineTool({
         goals: tasks.map((t) => t.goal),
         context: args.tasks !== undefined && args.tasks !== null && args.tasks.length > 0 ? args.context ?? undefined : tasks[0]!.context,
         toolsets: tasks[0]!.toolsets,
-        roles: tasks.map((t) => (t.role === "orchestrator" && parent.depth + 1 < settings.max_spawn_depth ? "orchestrator" : "leaf")),
+        roles: tasks.map((t) => (canOrchestrate(t.role, parent.depth + 1, settings) ? "orchestrator" : "leaf")),
         model: parent.model,
         dispatchedAt: started
       }

@@ -316,3 +316,17 @@ describe("approval in children with nobody to ask", () => {
       }))
   })
 })
+
+describe("orchestrators disabled", () => {
+  const agent = scriptedAgent([
+    { when: { first_user_contains: "top", message_count: 2 }, tool_calls: [{ name: "delegate_task", arguments: { goal: "middle work", role: "orchestrator" } }] },
+    { when: SUBAGENT, expect: { tools_exclude: ["delegate_task"] }, content: "worked as a leaf" },
+    { when: { first_user_contains: "top", last_role: "tool" }, content: "waiting" },
+    { when: { first_user_contains: "top" }, expect: { last_contains: "Role: leaf" }, content: "done" }
+  ], { delegation: { max_spawn_depth: 2, orchestrator_enabled: false } })
+
+  withLayer(agent.layer, { excludeTestServices: true, timeout: "30 seconds" })((it) => {
+    it.effect("delegation.orchestrator_enabled: false makes every child a leaf", () =>
+      Effect.map(runAgent({ prompt: "top", toolsets: PARENT_TOOLS }), ({ result }) => expect(result.response).toBe("done")))
+  })
+})
