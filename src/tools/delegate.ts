@@ -29,7 +29,6 @@ import type { HermesConfig } from "../services/Config.js"
 import { Environments } from "../services/Environments.js"
 import { Processes } from "../services/Processes.js"
 import { delegationReport } from "../lib/delegation/report.js"
-import type { ChildOutcome } from "../lib/delegation/report.js"
 import { registerTool } from "../lib/tool/registerTool.js"
 import { defineTool } from "../lib/tool/defineTool.js"
 
@@ -87,8 +86,9 @@ const description = (s: DelegationSettings) =>
   "your context. Give either `goal` (one task) or `tasks` (up to " + s.max_concurrent_children + " tasks run in parallel). " +
   "The call returns at once with a delegation_id and the subagents work in the background: keep working on something else, " +
   "and do not poll. Their results arrive later as a message starting with [ASYNC DELEGATION COMPLETE — <id>] (one message " +
-  "for a whole batch). Each subagent gets its own terminal session and working directory, starting in yours, and knows " +
-  "nothing of this conversation: put file paths, errors and constraints in `context`. Subagents cannot ask the user " +
+  "for a whole batch). Each subagent gets its own terminal session (its own working directory, environment variables and " +
+  "processes, all gone when it finishes) and knows nothing of this conversation: put file paths, errors and constraints " +
+  "in `context`. Subagents cannot ask the user " +
   "questions or use memory; " +
   (s.max_spawn_depth > 1 && s.orchestrator_enabled
     ? `one with role 'orchestrator' may delegate further, down to depth ${s.max_spawn_depth}; a 'leaf' cannot.`
@@ -274,7 +274,7 @@ export const delegateTool = defineTool({
         dispatchedAt: started
       }
       const work = Effect.flatMap(runAll(services, parent, settings, delegationId, tasks), (outcomes) =>
-        Effect.map(Clock.currentTimeMillis, (now) => delegationReport(record, outcomes as ReadonlyArray<ChildOutcome>, now)))
+        Effect.map(Clock.currentTimeMillis, (now) => delegationReport(record, outcomes, now)))
       yield* parent.background.start(work)
       return {
         status: "dispatched",

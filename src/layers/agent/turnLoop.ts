@@ -12,6 +12,12 @@
  * tools, the batch is interrupted (and with it every running tool) and the
  * turn is stored with the results that did arrive; the other calls are
  * recorded as interrupted.
+ *
+ * Background work (delegations, `background.ts`) lives in the run's scope.
+ * Its reports enter the conversation as user messages before the next model
+ * call; when the model answers while some are still owed, the run waits for
+ * them and goes on with a new turn instead of returning, and before the last
+ * summary of a spent budget it collects them all.
  */
 import { Effect, Exit, Stream } from "effect"
 import { AgentEvent, CurrentAgentRun, MAX_INVALID_TOOL_RETRIES, NonInteractiveApprovals } from "../../services/AgentLoop.js"
