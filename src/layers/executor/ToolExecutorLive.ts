@@ -23,6 +23,7 @@ import type { CallServices } from "./executeCall.js"
 import { planBatch } from "./planBatch.js"
 import { errorJson } from "./sanitizeErrorMessage.js"
 import { tuningOf } from "./tuning.js"
+import { enforceTurnBudget } from "./turnBudget.js"
 
 /** realpath when the path exists, else the lexical absolute path (the planner only compares). */
 const canonicalPath = (cwd: string) => (p: string): string => {
@@ -89,7 +90,7 @@ export const ToolExecutorLive = Layer.effect(
         if (limits.batchTimeoutMs > 0) yield* Effect.timeoutOption(all, limits.batchTimeoutMs)
         else yield* all
         // Calls the batch timeout cut short still answer, in order, with a timeout error.
-        return outcomes.map((outcome, i): CallOutcome => {
+        const answered = outcomes.map((outcome, i): CallOutcome => {
           if (outcome !== undefined) return outcome
           const call = calls[i]!
           const error = new ToolTimeout({ tool: call.tool, seconds: limits.batchTimeoutMs / 1000 })
@@ -102,6 +103,7 @@ export const ToolExecutorLive = Layer.effect(
             durationMs: limits.batchTimeoutMs
           }
         })
+        return yield* enforceTurnBudget(services.results, answered, limits.turnBudgetChars, options?.context?.taskId ?? DEFAULT_TASK_ID)
       }).pipe(Effect.withSpan("ToolExecutor.executeBatch", { attributes: { calls: calls.length } }))
 
     return ToolExecutor.of({
