@@ -71,7 +71,12 @@ export const ToolsSection = Schema.Struct({
   /** Most tool calls running at once in one batch (at least 1 is used). */
   max_parallel: withDefault(Schema.Number, 8),
   /** Seconds one tool availability probe may take. */
-  check_timeout_seconds: positive(5)
+  check_timeout_seconds: positive(5),
+  /**
+   * Tool search (progressive disclosure): `{enabled: auto|on|off, threshold_pct, search_default_limit,
+   * max_search_limit}` or a boolean; read leniently (src/lib/toolSearch/config.ts), so a typo never breaks a run.
+   */
+  tool_search: Schema.optional(Schema.Unknown)
 }, Extra)
 
 /** `plugins.entries.<name>:` handed to the plugin as written, so no defaults are added here. */

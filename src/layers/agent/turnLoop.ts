@@ -26,6 +26,7 @@ import type { ToolDefinitionJson } from "../../services/Tool.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import type { ToolExecutorService } from "../../services/ToolExecutor.js"
 import type { ToolRegistryService } from "../../services/ToolRegistry.js"
+import { assembleDefinitions, BRIDGE_TOOL_NAMES, contextLengthOf, toolSearchConfig } from "../../lib/toolSearch/index.js"
 import { errorJson } from "../executor/sanitizeErrorMessage.js"
 import { budgetWarning, stripBudgetWarnings, withBudgetWarning } from "./budget.js"
 import type { CallWatch } from "./callWatch.js"
@@ -117,9 +118,13 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     const context: ToolCallContext = { taskId, sessionId, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) }
     yield* emit(AgentEvent.SessionStarted({ sessionId, taskId, resumed: history.length > 0 }))
 
-    const definitions = offeredDefinitions(yield* deps.registry.definitions(request.toolsets), request)
-    const names = definitions.map((d) => d.function.name).sort()
-    const offered = new Set(names)
+    const selected = offeredDefinitions(yield* deps.registry.definitions(request.toolsets), request)
+    const names = selected.map((d) => d.function.name).sort()
+    // Many plugin/MCP tools: they go behind the tool-search bridge, which stays callable with them.
+    const assembly = assembleDefinitions(selected, toolSearchConfig(cfg.tools.tool_search), contextLengthOf(cfg.model))
+    const definitions = assembly.definitions
+    const offered = new Set(assembly.activated ? [...names, ...BRIDGE_TOOL_NAMES] : names)
+    const offeredNames = [...offered].sort()
 
     const conversation: Array<ChatMessage> = repairHistory(stripBudgetWarnings(history.map(fromStored)))
     const opening: Array<NewMessage> = []
@@ -210,7 +215,7 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
         const valid: Array<ToolCallRequest> = []
         for (const call of calls) yield* emit(AgentEvent.ToolStarted({ call }))
         for (const call of calls) {
-          const answer = rejectCall(call, offered, names)
+          const answer = rejectCall(call, offered, offeredNames)
           if (answer === undefined) {
             valid.push(call)
             pending.set(call.id, call)

@@ -20,6 +20,8 @@ import { ToolGate } from "../../services/ToolGate.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { executeCall } from "./executeCall.js"
 import type { CallServices } from "./executeCall.js"
+import { BRIDGE_TOOL_NAMES, toolSearchConfig } from "../../lib/toolSearch/index.js"
+import { bridgeCall } from "./bridge.js"
 import { planBatch } from "./planBatch.js"
 import { errorJson } from "./sanitizeErrorMessage.js"
 import { tuningOf } from "./tuning.js"
@@ -61,7 +63,11 @@ export const ToolExecutorLive = Layer.effect(
 
     // No span per call: creating one costs about as much as the whole dispatch; batches get one.
     const execute: ToolExecutorService["execute"] = (call, options) =>
-      Effect.flatMap(tuning, (t) => executeCall(services, t, call, contextFor(call, options), options?.allowed))
+      Effect.flatMap(config.current, (c) =>
+        (BRIDGE_TOOL_NAMES.has(call.tool)
+          ? bridgeCall(services.registry, toolSearchConfig(c.tools.tool_search), call, options?.allowed, (inner) => execute(inner, options))
+          : undefined) ??
+          executeCall(services, tuningOf(c), call, contextFor(call, options), options?.allowed))
 
     const executeBatch: ToolExecutorService["executeBatch"] = (calls, options) =>
       Effect.gen(function*() {
