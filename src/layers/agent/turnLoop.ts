@@ -22,7 +22,7 @@ import { ModelBadResponse } from "../../services/Model.js"
 import type { AssistantMessage, ChatMessage, ModelRequest, ModelResponse, ModelService, ToolCallRequest, ToolMessage } from "../../services/Model.js"
 import { SessionNotFound, SessionStoreError } from "../../services/SessionStore.js"
 import type { NewMessage, Session, SessionStoreService, StoredMessage } from "../../services/SessionStore.js"
-import type { ToolDefinitionJson } from "../../services/Tool.js"
+import type { ContentPart, ToolDefinitionJson } from "../../services/Tool.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import type { ToolExecutorService } from "../../services/ToolExecutor.js"
 import type { ToolRegistryService } from "../../services/ToolRegistry.js"
@@ -148,6 +148,8 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     // Outcomes of the current turn's calls as they finish (through the post_tool_call hook).
     let results = new Map<string, string>()
     let reported = new Set<string>()
+    /** Content parts of this turn's multimodal results, by call id. */
+    let multimodal = new Map<string, ReadonlyArray<ContentPart>>()
     let pending = new Map<string, ToolCallRequest>()
     const finished = (id: string, tool: string, status: "ok" | "error" | "blocked", result: string, durationMs: number) =>
       Effect.suspend(() => {
@@ -204,11 +206,16 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
 
     /** The turn's tool messages, in the model's order, from whatever is known now. */
     const toolMessages = (calls: ReadonlyArray<ToolCallRequest>): Array<ToolMessage> =>
-      calls.map((c) => ({ role: "tool", tool_call_id: c.id, name: c.function.name, content: results.get(c.id) ?? INTERRUPTED_RESULT }))
+      calls.map((c) => {
+        const parts = multimodal.get(c.id)
+        const message: ToolMessage = { role: "tool", tool_call_id: c.id, name: c.function.name, content: results.get(c.id) ?? INTERRUPTED_RESULT }
+        return parts === undefined ? message : { ...message, content_parts: parts }
+      })
 
     const runTools = (assistant: AssistantMessage, calls: ReadonlyArray<ToolCallRequest>, usage: { inputTokens: number; outputTokens: number }) =>
       Effect.gen(function*() {
         results = new Map()
+        multimodal = new Map()
         reported = new Set()
         pending = new Map()
         let rejected = 0
@@ -230,7 +237,10 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
             valid.map((c) => ({ tool: c.function.name, args: c.function.arguments.trim().length === 0 ? "{}" : c.function.arguments, toolCallId: c.id })),
             { context, allowed: offered }
           )
-          yield* Effect.forEach(outcomes, (o, i) => finished(valid[i]!.id, o.tool, o.status, o.result, o.durationMs), { discard: true })
+          yield* Effect.forEach(outcomes, (o, i) => {
+            if (o.parts !== undefined) multimodal.set(valid[i]!.id, o.parts)
+            return finished(valid[i]!.id, o.tool, o.status, o.result, o.durationMs)
+          }, { discard: true })
         }
         return { messages: toolMessages(calls), rejected }
       }).pipe(
@@ -274,7 +284,8 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
         const warning = budgetWarning(iterations, maxIterations)
         const last = turn.messages[turn.messages.length - 1]
         if (warning !== undefined && last !== undefined) {
-          turn.messages[turn.messages.length - 1] = { ...last, content: withBudgetWarning(last.content, warning) }
+          const parts = last.content_parts === undefined ? {} : { content_parts: [...last.content_parts, { type: "text" as const, text: warning }] }
+          turn.messages[turn.messages.length - 1] = { ...last, content: withBudgetWarning(last.content, warning), ...parts }
           yield* emit(AgentEvent.Notice({ kind: "budget", text: warning }))
         }
         conversation.push(...turn.messages)
