@@ -21,6 +21,7 @@ describe("config defaults", () => {
       call_timeout_seconds: 300,
       batch_timeout_seconds: 420,
       result_size_chars: 100_000,
+      turn_budget_chars: 200_000,
       max_parallel: 8,
       check_timeout_seconds: 5
     })

@@ -66,10 +66,17 @@ export const ToolsSection = Schema.Struct({
   batch_timeout_seconds: withDefault(Schema.Number, 420),
   /** Results longer than this many characters are persisted and previewed. */
   result_size_chars: withDefault(Schema.Number, 100_000),
+  /** Characters all results of one model turn may hold; past it the largest are persisted (≤0 disables). */
+  turn_budget_chars: withDefault(Schema.Number, 200_000),
   /** Most tool calls running at once in one batch (at least 1 is used). */
   max_parallel: withDefault(Schema.Number, 8),
   /** Seconds one tool availability probe may take. */
-  check_timeout_seconds: positive(5)
+  check_timeout_seconds: positive(5),
+  /**
+   * Tool search (progressive disclosure): `{enabled: auto|on|off, threshold_pct, search_default_limit,
+   * max_search_limit}` or a boolean; read leniently (src/lib/toolSearch/config.ts), so a typo never breaks a run.
+   */
+  tool_search: Schema.optional(Schema.Unknown)
 }, Extra)
 
 /** `plugins.entries.<name>:` handed to the plugin as written, so no defaults are added here. */

@@ -53,10 +53,20 @@ export const AssistantMessage = Schema.Struct({
 })
 export type AssistantMessage = typeof AssistantMessage.Type
 
+/** One part of a multimodal message (OpenAI's shape): text or an image by URL (a data: URL included). */
+export const ContentPart = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
+  Schema.Struct({ type: Schema.Literal("image_url"), image_url: Schema.Struct({ url: Schema.String, detail: Schema.optional(Schema.String) }) })
+)
+export type ContentPart = typeof ContentPart.Type
+
 export const ToolMessage = Schema.Struct({
   role: Schema.Literal("tool"),
   tool_call_id: Schema.String,
+  /** The result text; for a multimodal result, its text summary (what is stored). */
   content: Schema.String,
+  /** A multimodal result's parts, sent to the model in place of `content`; not stored. */
+  content_parts: Schema.optional(Schema.Array(ContentPart)),
   /** The tool's name (some providers want it; OpenAI ignores it). */
   name: Schema.optional(Schema.String)
 })

@@ -34,6 +34,11 @@ export interface ToolDefinitionJson {
  */
 export type ParallelPolicy = "safe" | "path-scoped" | "never" | "sequential"
 
+/** One part of a multimodal message, as the OpenAI chat API takes it. */
+export type ContentPart =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image_url"; readonly image_url: { readonly url: string; readonly detail?: string | undefined } }
+
 /** What a handler returns: a string as is, or a value rendered as JSON. */
 export type ToolOutput = string | { readonly [key: string]: unknown } | ReadonlyArray<unknown>
 

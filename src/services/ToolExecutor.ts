@@ -5,6 +5,7 @@
 import { Context } from "effect"
 import type { Effect } from "effect"
 import type { CallStatus } from "./Hooks.js"
+import type { ContentPart } from "./Tool.js"
 import type { ToolCallContext } from "./ToolContext.js"
 import type { ToolError } from "./ToolError.js"
 
@@ -29,6 +30,11 @@ export interface CallOutcome {
   readonly status: CallStatus
   readonly error: ToolError | undefined
   readonly durationMs: number
+  /**
+   * Content parts of a multimodal result (text and images, OpenAI's shape);
+   * `result` then holds its text summary for hooks, logs and storage.
+   */
+  readonly parts?: ReadonlyArray<ContentPart> | undefined
 }
 
 export interface ToolExecutorService {

@@ -15,13 +15,14 @@ import { skillManageTool } from "./skills/skillManage.js"
 import { skillsListTool } from "./skills/skillsList.js"
 import { skillViewTool } from "./skills/skillView.js"
 import { terminalTool } from "./terminal.js"
+import { closeTerminalTool, readTerminalTool } from "./terminalView.js"
 import { todoTool } from "./todo.js"
 
 export const BuiltinToolsLive = Layer.effectDiscard(
   Effect.all([registerTool(todoTool), registerTool(terminalTool), registerTool(processTool), registerTool(clarifyTool),
     registerTool(readFileTool), registerTool(writeFileTool), registerTool(patchTool), registerTool(searchFilesTool),
     registerTool(memoryTool), registerTool(sessionSearchTool), registerTool(skillsListTool), registerTool(skillViewTool),
-    registerTool(skillManageTool)], { discard: true }).pipe(Effect.orDie)
+    registerTool(skillManageTool), registerTool(readTerminalTool), registerTool(closeTerminalTool)], { discard: true }).pipe(Effect.orDie)
 )
 
 export { clarifyTool } from "./clarify.js"
@@ -38,4 +39,5 @@ export { skillManageTool } from "./skills/skillManage.js"
 export { skillsListTool } from "./skills/skillsList.js"
 export { skillViewTool } from "./skills/skillView.js"
 export { terminalTool } from "./terminal.js"
+export { closeTerminalTool, readTerminalTool } from "./terminalView.js"
 export { todoTool } from "./todo.js"

@@ -28,10 +28,11 @@ import { ModelBadResponse } from "../../services/Model.js"
 import type { AssistantMessage, ChatMessage, ModelRequest, ModelResponse, ModelService, ToolCallRequest, ToolMessage } from "../../services/Model.js"
 import { SessionNotFound, SessionStoreError } from "../../services/SessionStore.js"
 import type { NewMessage, Session, SessionStoreService, StoredMessage } from "../../services/SessionStore.js"
-import type { ToolDefinitionJson } from "../../services/Tool.js"
+import type { ContentPart, ToolDefinitionJson } from "../../services/Tool.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import type { ToolExecutorService } from "../../services/ToolExecutor.js"
 import type { ToolRegistryService } from "../../services/ToolRegistry.js"
+import { assembleDefinitions, BRIDGE_TOOL_NAMES, contextLengthOf, toolSearchConfig } from "../../lib/toolSearch/index.js"
 import { errorJson } from "../executor/sanitizeErrorMessage.js"
 import { budgetWarning, stripBudgetWarnings, withBudgetWarning } from "./budget.js"
 import type { CallWatch } from "./callWatch.js"
@@ -124,9 +125,13 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     const context: ToolCallContext = { taskId, sessionId, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) }
     yield* emit(AgentEvent.SessionStarted({ sessionId, taskId, resumed: history.length > 0 }))
 
-    const definitions = offeredDefinitions(yield* deps.registry.definitions(request.toolsets), request)
-    const names = definitions.map((d) => d.function.name).sort()
-    const offered = new Set(names)
+    const selected = offeredDefinitions(yield* deps.registry.definitions(request.toolsets), request)
+    const names = selected.map((d) => d.function.name).sort()
+    // Many plugin/MCP tools: they go behind the tool-search bridge, which stays callable with them.
+    const assembly = assembleDefinitions(selected, toolSearchConfig(cfg.tools.tool_search), contextLengthOf(cfg.model))
+    const definitions = assembly.definitions
+    const offered = new Set(assembly.activated ? [...names, ...BRIDGE_TOOL_NAMES] : names)
+    const offeredNames = [...offered].sort()
 
     const conversation: Array<ChatMessage> = repairHistory(stripBudgetWarnings(history.map(fromStored)))
     const opening: Array<NewMessage> = []
@@ -152,6 +157,8 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     // Outcomes of the current turn's calls as they finish (through the post_tool_call hook).
     let results = new Map<string, string>()
     let reported = new Set<string>()
+    /** Content parts of this turn's multimodal results, by call id. */
+    let multimodal = new Map<string, ReadonlyArray<ContentPart>>()
     let pending = new Map<string, ToolCallRequest>()
     const finished = (id: string, tool: string, status: "ok" | "error" | "blocked", result: string, durationMs: number) =>
       Effect.suspend(() => {
@@ -225,18 +232,23 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
 
     /** The turn's tool messages, in the model's order, from whatever is known now. */
     const toolMessages = (calls: ReadonlyArray<ToolCallRequest>): Array<ToolMessage> =>
-      calls.map((c) => ({ role: "tool", tool_call_id: c.id, name: c.function.name, content: results.get(c.id) ?? INTERRUPTED_RESULT }))
+      calls.map((c) => {
+        const parts = multimodal.get(c.id)
+        const message: ToolMessage = { role: "tool", tool_call_id: c.id, name: c.function.name, content: results.get(c.id) ?? INTERRUPTED_RESULT }
+        return parts === undefined ? message : { ...message, content_parts: parts }
+      })
 
     const runTools = (assistant: AssistantMessage, calls: ReadonlyArray<ToolCallRequest>, usage: { inputTokens: number; outputTokens: number }) =>
       Effect.gen(function*() {
         results = new Map()
+        multimodal = new Map()
         reported = new Set()
         pending = new Map()
         let rejected = 0
         const valid: Array<ToolCallRequest> = []
         for (const call of calls) yield* emit(AgentEvent.ToolStarted({ call }))
         for (const call of calls) {
-          const answer = rejectCall(call, offered, names)
+          const answer = rejectCall(call, offered, offeredNames)
           if (answer === undefined) {
             valid.push(call)
             pending.set(call.id, call)
@@ -251,7 +263,10 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
             valid.map((c) => ({ tool: c.function.name, args: c.function.arguments.trim().length === 0 ? "{}" : c.function.arguments, toolCallId: c.id })),
             { context, allowed: offered }
           )
-          yield* Effect.forEach(outcomes, (o, i) => finished(valid[i]!.id, o.tool, o.status, o.result, o.durationMs), { discard: true })
+          yield* Effect.forEach(outcomes, (o, i) => {
+            if (o.parts !== undefined) multimodal.set(valid[i]!.id, o.parts)
+            return finished(valid[i]!.id, o.tool, o.status, o.result, o.durationMs)
+          }, { discard: true })
         }
         return { messages: toolMessages(calls), rejected }
       }).pipe(
@@ -299,7 +314,8 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
         const warning = budgetWarning(iterations, maxIterations)
         const last = turn.messages[turn.messages.length - 1]
         if (warning !== undefined && last !== undefined) {
-          turn.messages[turn.messages.length - 1] = { ...last, content: withBudgetWarning(last.content, warning) }
+          const parts = last.content_parts === undefined ? {} : { content_parts: [...last.content_parts, { type: "text" as const, text: warning }] }
+          turn.messages[turn.messages.length - 1] = { ...last, content: withBudgetWarning(last.content, warning), ...parts }
           yield* emit(AgentEvent.Notice({ kind: "budget", text: warning }))
         }
         conversation.push(...turn.messages)

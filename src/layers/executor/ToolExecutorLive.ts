@@ -20,9 +20,12 @@ import { ToolGate } from "../../services/ToolGate.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { executeCall } from "./executeCall.js"
 import type { CallServices } from "./executeCall.js"
+import { BRIDGE_TOOL_NAMES, toolSearchConfig } from "../../lib/toolSearch/index.js"
+import { bridgeCall } from "./bridge.js"
 import { planBatch } from "./planBatch.js"
 import { errorJson } from "./sanitizeErrorMessage.js"
 import { tuningOf } from "./tuning.js"
+import { enforceTurnBudget } from "./turnBudget.js"
 
 /** realpath when the path exists, else the lexical absolute path (the planner only compares). */
 const canonicalPath = (cwd: string) => (p: string): string => {
@@ -60,7 +63,11 @@ export const ToolExecutorLive = Layer.effect(
 
     // No span per call: creating one costs about as much as the whole dispatch; batches get one.
     const execute: ToolExecutorService["execute"] = (call, options) =>
-      Effect.flatMap(tuning, (t) => executeCall(services, t, call, contextFor(call, options), options?.allowed))
+      Effect.flatMap(config.current, (c) =>
+        (BRIDGE_TOOL_NAMES.has(call.tool)
+          ? bridgeCall(services.registry, toolSearchConfig(c.tools.tool_search), call, options?.allowed, (inner) => execute(inner, options))
+          : undefined) ??
+          executeCall(services, tuningOf(c), call, contextFor(call, options), options?.allowed))
 
     const executeBatch: ToolExecutorService["executeBatch"] = (calls, options) =>
       Effect.gen(function*() {
@@ -89,7 +96,7 @@ export const ToolExecutorLive = Layer.effect(
         if (limits.batchTimeoutMs > 0) yield* Effect.timeoutOption(all, limits.batchTimeoutMs)
         else yield* all
         // Calls the batch timeout cut short still answer, in order, with a timeout error.
-        return outcomes.map((outcome, i): CallOutcome => {
+        const answered = outcomes.map((outcome, i): CallOutcome => {
           if (outcome !== undefined) return outcome
           const call = calls[i]!
           const error = new ToolTimeout({ tool: call.tool, seconds: limits.batchTimeoutMs / 1000 })
@@ -102,6 +109,7 @@ export const ToolExecutorLive = Layer.effect(
             durationMs: limits.batchTimeoutMs
           }
         })
+        return yield* enforceTurnBudget(services.results, answered, limits.turnBudgetChars, options?.context?.taskId ?? DEFAULT_TASK_ID)
       }).pipe(Effect.withSpan("ToolExecutor.executeBatch", { attributes: { calls: calls.length } }))
 
     return ToolExecutor.of({

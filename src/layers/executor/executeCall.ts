@@ -17,6 +17,8 @@ import type { RegisteredTool, ToolRegistryService } from "../../services/ToolReg
 import { callGates } from "./callGates.js"
 import { decodeArguments, defectText } from "./decodeArguments.js"
 import { runHandler, timeoutMsFor } from "./runHandler.js"
+import { multimodalOf } from "./multimodal.js"
+import type { Multimodal } from "./multimodal.js"
 import { errorJson } from "./sanitizeErrorMessage.js"
 import { shapeResult } from "./shapeResult.js"
 import type { Tuning } from "./tuning.js"
@@ -86,14 +88,21 @@ export const executeCall = (
     const decoded = found.right
     const { args, tool } = decoded
 
+    let multimodal: Multimodal | undefined
     const run = runHandler(tool, args, context, timeoutMsFor(tool, args, tuning.callTimeoutMs)).pipe(
-      Effect.flatMap((output) => shapeResult(services, tool, args, output, context, tuning.resultChars))
+      Effect.flatMap((output) => {
+        multimodal = multimodalOf(output)
+        return multimodal === undefined ? shapeResult(services, tool, args, output, context, tuning.resultChars) : Effect.succeed(multimodal.summary)
+      })
     )
     const gates = callGates(services, tool, args, context)
     return (gates === undefined ? run : Effect.zipRight(gates, run)).pipe(
       Effect.matchEffect({
         onFailure: (error) => finish(decoded, errorJson(error.message), error),
-        onSuccess: (result) => finish(decoded, result, undefined)
+        onSuccess: (result) =>
+          multimodal === undefined
+            ? finish(decoded, result, undefined)
+            : Effect.map(finish(decoded, result, undefined), (o): CallOutcome => ({ ...o, parts: multimodal!.parts }))
       })
     )
   }).pipe(

@@ -5,6 +5,7 @@ export interface Tuning {
   readonly callTimeoutMs: number
   readonly batchTimeoutMs: number
   readonly resultChars: number
+  readonly turnBudgetChars: number
   readonly maxParallel: number
 }
 
@@ -12,5 +13,6 @@ export const tuningOf = (c: HermesConfig): Tuning => ({
   callTimeoutMs: c.tools.call_timeout_seconds * 1000,
   batchTimeoutMs: c.tools.batch_timeout_seconds * 1000,
   resultChars: c.tools.result_size_chars,
+  turnBudgetChars: c.tools.turn_budget_chars,
   maxParallel: Math.max(1, c.tools.max_parallel)
 })

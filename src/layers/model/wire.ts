@@ -30,7 +30,8 @@ const wireMessage = (message: ChatMessage): Record<string, unknown> => {
         ? { role: "assistant", content: message.content ?? "" }
         : { role: "assistant", content: message.content, tool_calls: message.tool_calls }
     case "tool":
-      return { role: "tool", tool_call_id: message.tool_call_id, content: message.content }
+      // A multimodal result goes as its content parts (the OpenAI-compatible array form).
+      return { role: "tool", tool_call_id: message.tool_call_id, content: message.content_parts ?? message.content }
   }
 }
 

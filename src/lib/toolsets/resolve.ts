@@ -7,10 +7,12 @@
  * or a registry alias (an MCP server's bare name pointing at `mcp-<server>`).
  * `all` / `*` mean every toolset.
  *
- * Not implemented: Hermes' implicit `hermes-<platform>` bundle for gateway
- * platforms registered by plugins (we have no platform registry), so such a
- * name resolves to nothing and is reported as unknown.
+ * `hermes-<platform>` names not in the table are Hermes' implicit platform
+ * bundles: when `<platform>` is a known platform (a registry-only toolset a
+ * plugin filed its tools under, or a name in `view.platforms`), the name
+ * resolves to the core tools plus that toolset's tools (see `platform.ts`).
  */
+import { implicitPlatformName, platformDescription } from "./platform.js"
 import { HERMES_CORE_TOOLS, LEGACY_TOOLSETS, STATIC_TOOLSETS, type ToolsetDef } from "./table.js"
 
 /**
@@ -30,6 +32,11 @@ export interface RegistryView {
    * static entries, replacing a static toolset of the same name.
    */
   readonly customToolsets?: ReadonlyMap<string, ToolsetDef>
+  /**
+   * Platforms registered without tools of their own (Hermes' gateway platform
+   * registry); `hermes-<platform>` then means the core tools.
+   */
+  readonly platforms?: ReadonlySet<string>
 }
 
 export const EMPTY_VIEW: RegistryView = Object.freeze({
@@ -176,7 +183,11 @@ const computeDef = (index: Index, name: string, live: boolean): ToolsetInfo | un
     return makeInfo(name, description, sortedUnion(index.byToolset.get(name)), NO_NAMES)
   }
   const target = aliases.get(name)
-  if (target === undefined) return undefined
+  if (target === undefined) {
+    const platform = implicitPlatformOf(index, name)
+    if (platform === undefined) return undefined
+    return makeInfo(name, platformDescription(platform), sortedUnion(HERMES_CORE_TOOLS, index.byToolset.get(platform)), NO_NAMES)
+  }
   return makeInfo(name, `MCP server '${name}' tools`, sortedUnion(index.byToolset.get(target)), NO_NAMES)
 }
 
@@ -232,8 +243,17 @@ const resolveIn = (index: Index, name: string, live: boolean): ReadonlyArray<str
   return result
 }
 
+/** The platform `hermes-<platform>` names implicitly, when that platform is known and the name is not taken. */
+const implicitPlatformOf = (index: Index, name: string): string | undefined => {
+  const platform = implicitPlatformName(name)
+  if (platform === undefined || index.table.has(name) || index.pluginNames.has(name)) return undefined
+  const pluginPlatform = index.pluginNames.has(platform) && !isMcpToolset(platform)
+  return pluginPlatform || index.view.platforms?.has(platform) === true ? platform : undefined
+}
+
 const isValid = (index: Index, name: string): boolean =>
-  isAll(name) || index.table.has(name) || index.pluginNames.has(name) || index.view.aliases.has(name)
+  isAll(name) || index.table.has(name) || index.pluginNames.has(name) || index.view.aliases.has(name) ||
+  implicitPlatformOf(index, name) !== undefined
 
 /** A toolset's own definition, or undefined. `includeRegistry: false` reads the static table only. */
 export const getToolset = (view: RegistryView, name: string, includeRegistry = true): ToolsetInfo | undefined =>
