@@ -8,6 +8,7 @@ import { ToolContext } from "../services/ToolContext.js"
 import { TodoStatus, TodoStore } from "../services/TodoStore.js"
 import type { TodoItem } from "../services/TodoStore.js"
 import { defineTool } from "../lib/tool/defineTool.js"
+import { lenient } from "../lib/tool/lenient.js"
 
 export const TODO_MAX_ITEMS = 256
 export const TODO_MAX_CONTENT = 4000
@@ -16,11 +17,25 @@ export class TodoLimitExceeded extends Schema.TaggedError<TodoLimitExceeded>()("
   message: Schema.String
 }) {}
 
-const TodoInput = Schema.Struct({
-  id: Schema.String.annotations({ description: "Unique item identifier" }),
-  content: Schema.String.annotations({ description: "Task description" }),
-  status: TodoStatus.annotations({ description: "Current status" })
-})
+/** Hermes' `str(value)`: numbers and booleans keep their text, anything missing is empty. */
+const asText = (value: unknown): string =>
+  typeof value === "number" || typeof value === "boolean" ? String(value) : typeof value === "string" ? value : ""
+
+const STATUSES: ReadonlyArray<string> = TodoStatus.literals
+
+// As in Hermes, a malformed item is normalised (id "?", "(no description)", status pending) rather than refused.
+const TodoInput = lenient(
+  Schema.Struct({
+    id: lenient(Schema.String, asText, { description: "Unique item identifier" }),
+    content: lenient(Schema.String, asText, { description: "Task description" }),
+    status: lenient(TodoStatus, (value) => {
+      const text = asText(value).trim().toLowerCase()
+      return (STATUSES.includes(text) ? text : "pending") as typeof TodoStatus.Type
+    }, { description: "Current status" })
+  }),
+  () => ({ id: "?", content: "(invalid item)", status: "pending" as const }),
+  {}
+)
 
 export const TodoParameters = Schema.Struct({
   todos: Schema.optional(
@@ -28,7 +43,8 @@ export const TodoParameters = Schema.Struct({
   ),
   merge: Schema.optional(
     Schema.Boolean.annotations({
-      description: "true: update existing items by id and add new ones. false (default): replace the whole list."
+      description: "true: update existing items by id and add new ones. false (default): replace the whole list.",
+      default: false
     })
   )
 })
