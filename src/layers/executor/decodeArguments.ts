@@ -48,6 +48,10 @@ interface Leaf {
 const isIssueList = (issues: ParseResult.SingleOrNonEmpty<ParseResult.ParseIssue>): issues is readonly [ParseResult.ParseIssue, ...Array<ParseResult.ParseIssue>] =>
   Array.isArray(issues)
 
+/** A plain type mismatch, possibly under further refinements: the value is wrong as a whole. */
+const failsAsAWhole = (issue: ParseResult.ParseIssue): boolean =>
+  issue._tag === "Type" ? issue.message === undefined : issue._tag === "Refinement" && (issue.kind === "Predicate" || failsAsAWhole(issue.issue))
+
 const leavesOf = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>): ReadonlyArray<Leaf> => {
   const at = path.map(String).join(".")
   switch (issue._tag) {
@@ -61,8 +65,9 @@ const leavesOf = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey
     case "Pointer":
       return leavesOf(issue.issue, [...path, ...(Array.isArray(issue.path) ? issue.path : [issue.path])])
     case "Refinement":
-      // A failed predicate is reported against the refinement itself, so its bound is named.
-      return issue.kind === "From" ? leavesOf(issue.issue, path) : [{ path: at, ast: issue.ast, actual: issue.actual }]
+      // Reported against the refinement itself, so its type and bound are named ("an integer ≥ 1"),
+      // unless the failure is deeper inside (a struct's field).
+      return issue.kind === "From" && !failsAsAWhole(issue.issue) ? leavesOf(issue.issue, path) : [{ path: at, ast: issue.ast, actual: issue.actual }]
     case "Transformation":
       return leavesOf(issue.issue, path)
     case "Composite":

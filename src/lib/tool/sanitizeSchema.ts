@@ -137,7 +137,8 @@ export const sanitizeParameters = (schema: Json | undefined): JsonSchema => {
     const group = schema[key]
     if (isNode(group)) Object.assign(defs, group)
   }
-  const cleaned = clean(schema, { defs, expanding: new Set() })
+  // Function parameters are always an object (Hermes forces it too), so `required` is checked against `properties`.
+  const cleaned = clean({ ...schema, type: "object" }, { defs, expanding: new Set() })
   const top: Record<string, Json> = isNode(cleaned) ? { ...cleaned } : {}
   // Strict backends (OpenAI's Codex endpoint) reject combinators at the top level.
   for (const key of TOP_LEVEL_FORBIDDEN) delete top[key]
