@@ -33,7 +33,7 @@ const TodoInput = lenient(
       return (STATUSES.includes(text) ? text : "pending") as typeof TodoStatus.Type
     }, { description: "Current status" })
   }),
-  () => ({ id: "?", content: "(invalid item)", status: "pending" as const }),
+  () => ({ id: "", content: "(invalid item)", status: "pending" as const }),
   {}
 )
 
@@ -57,10 +57,12 @@ const clean = (item: typeof TodoInput.Type): TodoItem => {
 }
 
 /** Replace: one item per id, the last occurrence wins and keeps its place. */
-export const replaceTodos = (items: ReadonlyArray<TodoItem>): ReadonlyArray<TodoItem> => {
+export const replaceTodos = <T extends { readonly id: string }>(items: ReadonlyArray<T>): ReadonlyArray<T> => {
   const lastIndex = new Map<string, number>()
-  items.forEach((item, i) => lastIndex.set(item.id, i))
-  return items.filter((item, i) => lastIndex.get(item.id) === i)
+  // Items without an id cannot collide (Hermes keeps each in place).
+  const keyOf = (item: T, i: number) => (item.id.trim().length === 0 ? `\u0000${i}` : item.id)
+  items.forEach((item, i) => lastIndex.set(keyOf(item, i), i))
+  return items.filter((item, i) => lastIndex.get(keyOf(item, i)) === i)
 }
 
 export const mergeTodos = (current: ReadonlyArray<TodoItem>, updates: ReadonlyArray<typeof TodoInput.Type>): ReadonlyArray<TodoItem> => {
@@ -109,7 +111,7 @@ export const todoTool = defineTool({
     const key = ctx.sessionId ?? ctx.taskId
     const current = yield* store.get(key)
     if (args.todos === undefined) return summarize(current)
-    const next = args.merge === true ? mergeTodos(current, args.todos) : replaceTodos(args.todos.map(clean))
+    const next = args.merge === true ? mergeTodos(current, args.todos) : replaceTodos(args.todos).map(clean)
     if (next.length > TODO_MAX_ITEMS) {
       return yield* new TodoLimitExceeded({
         message: `Too many todo items (${next.length}); the list holds at most ${TODO_MAX_ITEMS}. Complete or remove items first.`
