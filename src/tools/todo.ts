@@ -101,9 +101,10 @@ export const todoTool = defineTool({
   toolset: "todo",
   emoji: "📋",
   description:
-    "Manage your task list for the current session. Use it for work with several steps: call with no parameters to read the list; " +
-    "pass `todos` to write it (merge=false replaces the list, merge=true updates items by id and appends new ones). " +
-    "Each item has an id, content and a status of pending, in_progress, completed or cancelled. Keep one item in_progress at a time.",
+    "Keep a task list for work with several steps (3 or more) or when the user hands you several tasks; for 'all N items' work, give every item its own entry so none is dropped. " +
+    "Call with no parameters to read the list; pass `todos` to write it (merge=false replaces the list, merge=true updates items by id and appends new ones). " +
+    "The order is the priority. Keep exactly one item in_progress. Mark an item completed only once the work is verified, not when you intend to do it; " +
+    "if something fails, cancel it and add a revised item. Every call returns the whole list.",
   parameters: TodoParameters,
   handler: Effect.fn("todo")(function*(args) {
     const store = yield* TodoStore

@@ -194,7 +194,7 @@ export const patchTool = defineTool<PatchArgs, typeof PatchParameters.Encoded, A
   pathArgument: "path",
   description:
     "Targeted find-and-replace edits in files. Use this instead of sed/awk in terminal. Uses fuzzy matching (9 strategies) so minor whitespace/indentation " +
-    "differences won't break it. Returns a unified diff.\n\n" +
+    "differences won't break it. Returns a unified diff. Syntax checks run on the edited files afterwards.\n\n" +
     "REPLACE MODE (mode='replace', default): find a unique string and replace it. REQUIRED PARAMETERS: mode, path, old_string, new_string.\n" +
     "PATCH MODE (mode='patch'): apply V4A multi-file patches for bulk changes, all or nothing. REQUIRED PARAMETERS: mode, patch.",
   parameters: PatchParameters,

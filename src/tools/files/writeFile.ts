@@ -46,7 +46,7 @@ export const writeFileTool = defineTool<WriteFileArgs, typeof WriteFileParameter
   description:
     "Write content to a file, completely replacing existing content. Use this instead of echo/cat heredoc in terminal. Creates parent directories automatically. " +
     "OVERWRITES the entire file — use 'patch' for targeted edits. Syntax-checks what it writes: .json, .yaml/.yml and .toml content must parse or nothing is written; " +
-    ".py and the other languages Hermes lints are checked after the write, and only errors this write introduced are reported (pre-existing ones are left out).",
+    ".py and the other linted languages are checked after the write, and only errors this write introduced are reported (pre-existing ones are left out).",
   parameters: WriteFileParameters,
   check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
   handler: Effect.fn("write_file")(function*(args) {
