@@ -152,10 +152,11 @@ describe("definitions", () => {
             required: ["text"],
             properties: {
               text: { type: "string" },
-              count: { type: "integer", description: "an integer", title: "int" },
+              // The sanitising pass drops effect's `title: "int"` and flattens the nullable union.
+              count: { type: "integer", description: "an integer" },
               loud: { type: "boolean" },
               tags: { type: "array", items: { type: "string" } },
-              limit: { anyOf: [{ type: "number" }, { type: "null" }] }
+              limit: { type: "number" }
             }
           }
         }

@@ -12,6 +12,7 @@ import { Effect, Schema } from "effect"
 import { ENTRY_SEPARATOR, MemoryStore } from "../services/MemoryStore.js"
 import type { MemoryChange, MemoryDrift, MemoryTarget } from "../services/MemoryStore.js"
 import { defineTool } from "../lib/tool/defineTool.js"
+import { defaulted } from "../lib/tool/lenient.js"
 import { memoryThreat } from "./memoryThreats.js"
 
 const Action = Schema.Literal("add", "replace", "remove")
@@ -24,7 +25,8 @@ const Operation = Schema.Struct({
 
 export const MemoryParameters = Schema.Struct({
   action: Schema.optional(Action.annotations({ description: "One change: add, replace or remove. Leave out when sending `operations`." })),
-  target: Schema.NullOr(Schema.Literal("memory", "user")).annotations({
+  // Required in the definition (as in Hermes); missing or null still means 'memory'.
+  target: defaulted(Schema.Literal("memory", "user"), "memory", {
     description: "Which store: 'memory' for your own notes, 'user' for the user profile."
   }),
   content: Schema.optional(Schema.String.annotations({ description: "The entry text; needed by add and replace." })),
@@ -195,7 +197,7 @@ export const memoryTool = defineTool({
   parameters: MemoryParameters,
   handler: Effect.fn("memory")(function*(args) {
     const store = yield* MemoryStore
-    const target: MemoryTarget = args.target ?? "memory"
+    const target: MemoryTarget = args.target
     const b: Budget = { target, limit: store.limit(target) }
     const run = (change: (entries: ReadonlyArray<string>) => MemoryChange<Result>, guardDrift: boolean) =>
       Effect.map(store.modify(target, change, { guardDrift }), (r) => (isDrift(r) ? driftResult(r) : r))

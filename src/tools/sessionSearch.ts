@@ -33,7 +33,7 @@ export const SessionSearchParameters = Schema.Struct({
   query: Schema.optional(Schema.String.annotations({
     description: "Discover: words, \"phrases\", OR / NOT, prefix* to find in past sessions. Leave out to browse recent sessions."
   })),
-  limit: Schema.optional(Schema.Int.annotations({ description: "Discover and browse: sessions to return (default 3, at most 10)." })),
+  limit: Schema.optional(Schema.Int.annotations({ description: "Discover and browse: sessions to return (default 3, at most 10).", default: 3 })),
   sort: Schema.optional(Schema.Literal("newest", "oldest").annotations({
     description: "Discover: order by age instead of relevance ('newest' for where something was left, 'oldest' for how it started)."
   })),
@@ -43,7 +43,7 @@ export const SessionSearchParameters = Schema.Struct({
   around_message_id: Schema.optional(Schema.Int.annotations({
     description: "Scroll: the message id to centre on (a match_message_id or any id from an earlier window)."
   })),
-  window: Schema.optional(Schema.Int.annotations({ description: "Scroll: messages on each side of the anchor (1–20, default 5)." })),
+  window: Schema.optional(Schema.Int.annotations({ description: "Scroll: messages on each side of the anchor (1–20, default 5).", default: 5 })),
   role_filter: Schema.optional(Schema.String.annotations({
     description: "Discover: comma-separated roles to search (default 'user,assistant'; add 'tool' to search tool output)."
   })),

@@ -8,6 +8,7 @@ import { ToolContext } from "../services/ToolContext.js"
 import { TodoStatus, TodoStore } from "../services/TodoStore.js"
 import type { TodoItem } from "../services/TodoStore.js"
 import { defineTool } from "../lib/tool/defineTool.js"
+import { lenient } from "../lib/tool/lenient.js"
 
 export const TODO_MAX_ITEMS = 256
 export const TODO_MAX_CONTENT = 4000
@@ -16,11 +17,25 @@ export class TodoLimitExceeded extends Schema.TaggedError<TodoLimitExceeded>()("
   message: Schema.String
 }) {}
 
-const TodoInput = Schema.Struct({
-  id: Schema.String.annotations({ description: "Unique item identifier" }),
-  content: Schema.String.annotations({ description: "Task description" }),
-  status: TodoStatus.annotations({ description: "Current status" })
-})
+/** Hermes' `str(value)`: numbers and booleans keep their text, anything missing is empty. */
+const asText = (value: unknown): string =>
+  typeof value === "number" || typeof value === "boolean" ? String(value) : typeof value === "string" ? value : ""
+
+const STATUSES: ReadonlyArray<string> = TodoStatus.literals
+
+// As in Hermes, a malformed item is normalised (id "?", "(no description)", status pending) rather than refused.
+const TodoInput = lenient(
+  Schema.Struct({
+    id: lenient(Schema.String, asText, { description: "Unique item identifier" }),
+    content: lenient(Schema.String, asText, { description: "Task description" }),
+    status: lenient(TodoStatus, (value) => {
+      const text = asText(value).trim().toLowerCase()
+      return (STATUSES.includes(text) ? text : "pending") as typeof TodoStatus.Type
+    }, { description: "Current status" })
+  }),
+  () => ({ id: "", content: "(invalid item)", status: "pending" as const }),
+  {}
+)
 
 export const TodoParameters = Schema.Struct({
   todos: Schema.optional(
@@ -28,7 +43,8 @@ export const TodoParameters = Schema.Struct({
   ),
   merge: Schema.optional(
     Schema.Boolean.annotations({
-      description: "true: update existing items by id and add new ones. false (default): replace the whole list."
+      description: "true: update existing items by id and add new ones. false (default): replace the whole list.",
+      default: false
     })
   )
 })
@@ -41,10 +57,12 @@ const clean = (item: typeof TodoInput.Type): TodoItem => {
 }
 
 /** Replace: one item per id, the last occurrence wins and keeps its place. */
-export const replaceTodos = (items: ReadonlyArray<TodoItem>): ReadonlyArray<TodoItem> => {
+export const replaceTodos = <T extends { readonly id: string }>(items: ReadonlyArray<T>): ReadonlyArray<T> => {
   const lastIndex = new Map<string, number>()
-  items.forEach((item, i) => lastIndex.set(item.id, i))
-  return items.filter((item, i) => lastIndex.get(item.id) === i)
+  // Items without an id cannot collide (Hermes keeps each in place).
+  const keyOf = (item: T, i: number) => (item.id.trim().length === 0 ? `\u0000${i}` : item.id)
+  items.forEach((item, i) => lastIndex.set(keyOf(item, i), i))
+  return items.filter((item, i) => lastIndex.get(keyOf(item, i)) === i)
 }
 
 export const mergeTodos = (current: ReadonlyArray<TodoItem>, updates: ReadonlyArray<typeof TodoInput.Type>): ReadonlyArray<TodoItem> => {
@@ -83,9 +101,10 @@ export const todoTool = defineTool({
   toolset: "todo",
   emoji: "📋",
   description:
-    "Manage your task list for the current session. Use it for work with several steps: call with no parameters to read the list; " +
-    "pass `todos` to write it (merge=false replaces the list, merge=true updates items by id and appends new ones). " +
-    "Each item has an id, content and a status of pending, in_progress, completed or cancelled. Keep one item in_progress at a time.",
+    "Keep a task list for work with several steps (3 or more) or when the user hands you several tasks; for 'all N items' work, give every item its own entry so none is dropped. " +
+    "Call with no parameters to read the list; pass `todos` to write it (merge=false replaces the list, merge=true updates items by id and appends new ones). " +
+    "The order is the priority. Keep exactly one item in_progress. Mark an item completed only once the work is verified, not when you intend to do it; " +
+    "if something fails, cancel it and add a revised item. Every call returns the whole list.",
   parameters: TodoParameters,
   handler: Effect.fn("todo")(function*(args) {
     const store = yield* TodoStore
@@ -93,7 +112,7 @@ export const todoTool = defineTool({
     const key = ctx.sessionId ?? ctx.taskId
     const current = yield* store.get(key)
     if (args.todos === undefined) return summarize(current)
-    const next = args.merge === true ? mergeTodos(current, args.todos) : replaceTodos(args.todos.map(clean))
+    const next = args.merge === true ? mergeTodos(current, args.todos) : replaceTodos(args.todos).map(clean)
     if (next.length > TODO_MAX_ITEMS) {
       return yield* new TodoLimitExceeded({
         message: `Too many todo items (${next.length}); the list holds at most ${TODO_MAX_ITEMS}. Complete or remove items first.`

@@ -4,6 +4,8 @@
  * decoded with the tool's schema. Failures are InvalidArguments values.
  */
 import { Either, ParseResult } from "effect"
+import type * as AST from "effect/SchemaAST"
+import { actualText, expectedText } from "./expectedText.js"
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsDeeperThan, tooDeepDetail } from "../../lib/jsonDepth.js"
 import { InvalidArguments } from "../../services/ToolError.js"
 import type { RegisteredTool } from "../../services/ToolRegistry.js"
@@ -33,29 +35,74 @@ export const parseArguments = (tool: string, raw: unknown): Either.Either<Record
   return Either.right(value as Record<string, unknown>)
 }
 
-const EXPECTED = /^Expected ([\s\S]+), actual ([\s\S]+)$/
+/** One failing spot in the parse tree: where, and what was expected there. */
+interface Leaf {
+  readonly path: string
+  readonly missing?: true
+  readonly ast?: AST.AST
+  readonly actual?: unknown
+  /** A message chosen by the schema itself (kept as is). */
+  readonly message?: string
+}
+
+const isIssueList = (issues: ParseResult.SingleOrNonEmpty<ParseResult.ParseIssue>): issues is readonly [ParseResult.ParseIssue, ...Array<ParseResult.ParseIssue>] =>
+  Array.isArray(issues)
+
+/** A plain type mismatch, possibly under further refinements: the value is wrong as a whole. */
+const failsAsAWhole = (issue: ParseResult.ParseIssue): boolean =>
+  issue._tag === "Type" ? issue.message === undefined : issue._tag === "Refinement" && (issue.kind === "Predicate" || failsAsAWhole(issue.issue))
+
+const leavesOf = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>): ReadonlyArray<Leaf> => {
+  const at = path.map(String).join(".")
+  switch (issue._tag) {
+    case "Missing":
+      return [{ path: at, missing: true }]
+    case "Type":
+      return [{ path: at, ast: issue.ast, actual: issue.actual, ...(issue.message === undefined ? {} : { message: issue.message }) }]
+    case "Unexpected":
+    case "Forbidden":
+      return [{ path: at, message: issue.message ?? `is ${issue._tag.toLowerCase()}` }]
+    case "Pointer":
+      return leavesOf(issue.issue, [...path, ...(Array.isArray(issue.path) ? issue.path : [issue.path])])
+    case "Refinement":
+      // Reported against the refinement itself, so its type and bound are named ("an integer ≥ 1"),
+      // unless the failure is deeper inside (a struct's field).
+      return issue.kind === "From" && !failsAsAWhole(issue.issue) ? leavesOf(issue.issue, path) : [{ path: at, ast: issue.ast, actual: issue.actual }]
+    case "Transformation":
+      return leavesOf(issue.issue, path)
+    case "Composite":
+    {
+      const issues: ReadonlyArray<ParseResult.ParseIssue> = isIssueList(issue.issues) ? issue.issues : [issue.issues]
+      return issues.flatMap((i) => leavesOf(i, path))
+    }
+  }
+}
+
+const ABSENT = new Set(["UndefinedKeyword", "VoidKeyword"])
 
 /**
  * The first failing argument, with the alternatives of a union merged into one
- * line (`Expected "a" | "b", actual "c"`) so the model sees every valid choice.
+ * line (`expected one of "a", "b", got "c"`) so the model sees every valid
+ * choice, and the type named by its JSON schema (type and bound), never by a
+ * description.
  */
 const describeParseError = (tool: string, error: ParseResult.ParseError): InvalidArguments => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
-  const first = issues[0]
+  const leaves = leavesOf(error.issue, [])
+  const first = leaves[0]
   if (first === undefined) return new InvalidArguments({ tool, path: "", detail: error.message })
-  const path = first.path.map(String).join(".")
-  if (first._tag === "Missing") return new InvalidArguments({ tool, path, detail: "is required" })
-  const samePath = issues.filter((i) => i.path.map(String).join(".") === path)
-  const expected: Array<string> = []
-  let actual: string | undefined
-  for (const issue of samePath) {
-    const m = EXPECTED.exec(issue.message)
-    if (m === null) return new InvalidArguments({ tool, path, detail: first.message })
+  const path = first.path
+  if (first.missing === true) return new InvalidArguments({ tool, path, detail: "is required" })
+  if (first.message !== undefined) return new InvalidArguments({ tool, path, detail: first.message })
+  const asts: Array<AST.AST> = []
+  let actual: unknown = first.actual
+  for (const leaf of leaves) {
+    if (leaf.path !== path || leaf.ast === undefined || leaf.missing === true) continue
     // An optional field also "expects undefined": noise for the model.
-    if (m[1] !== "undefined" && !expected.includes(m[1]!)) expected.push(m[1]!)
-    actual = m[2]
+    if (ABSENT.has(leaf.ast._tag)) continue
+    asts.push(leaf.ast)
+    actual = leaf.actual
   }
-  const detail = expected.length === 0 || actual === undefined ? first.message : `Expected ${expected.join(" | ")}, actual ${actual}`
+  const detail = `expected ${expectedText(...(asts.length === 0 ? [first.ast!] : asts))}, got ${actualText(actual)}`
   return new InvalidArguments({ tool, path, detail })
 }
 

@@ -12,6 +12,7 @@ import type { ToolDefinitionJson, ToolSource } from "../../services/Tool.js"
 import { ToolOverrideDenied, ToolRegistry, ToolShadowed } from "../../services/ToolRegistry.js"
 import type { RegisteredTool, ToolRegistryService, ToolsetSelection, ToolsetSummary } from "../../services/ToolRegistry.js"
 import { makeAvailabilityCache } from "./availability.js"
+import { modelDefinition } from "./modelDefinition.js"
 
 const DEFINITIONS_CACHE_MAX = 8
 
@@ -142,10 +143,7 @@ export const makeToolRegistryLive = (defaults?: ToolsetSelection) => Layer.effec
               : Effect.catchAllCause(t.dynamicSchema, (cause) =>
                 Effect.as(Effect.logWarning(`dynamic schema of ${t.name} failed; using the static one`, cause), {})
               ),
-            (overrides): ToolDefinitionJson => ({
-              type: "function",
-              function: { name: t.name, description: t.description, parameters: t.jsonSchema, ...overrides }
-            })
+            (overrides): ToolDefinitionJson => modelDefinition({ name: t.name, description: t.description, parameters: t.jsonSchema, ...overrides })
           ))
         if (definitionsCache.size >= DEFINITIONS_CACHE_MAX) {
           const oldest = definitionsCache.keys().next()

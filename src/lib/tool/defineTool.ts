@@ -1,7 +1,7 @@
 /**
- * `defineTool`: declare a tool once. The JSON schema the model sees is derived
- * from the effect/Schema parameters here, at definition time, so it is never
- * written twice and costs nothing per request.
+ * `defineTool`: declare a tool once. Its JSON schema is derived from the
+ * effect/Schema parameters here, at definition time, so it is never written
+ * twice (the registry sanitises it for the model, see `sanitizeSchema.ts`).
  */
 import { Schema } from "effect"
 import type { Duration, Effect } from "effect"

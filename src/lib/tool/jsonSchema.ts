@@ -1,6 +1,8 @@
 /**
- * The JSON schema the model sees for a tool, derived from its effect/Schema
- * parameters (built-ins, plugins and MCP all declare parameters this way).
+ * A tool's JSON schema derived from its effect/Schema parameters (built-ins,
+ * plugins and MCP all declare parameters this way). Argument coercion reads it
+ * as is; the model gets it after the sanitising pass (`sanitizeSchema.ts`,
+ * applied by the registry to every definition).
  */
 import { JSONSchema } from "effect"
 import type { Schema } from "effect"

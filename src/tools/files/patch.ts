@@ -15,6 +15,7 @@ import { Environments } from "../../services/Environments.js"
 import { FileReadTracker } from "../../services/FileReadTracker.js"
 import { TerminalBackend } from "../../services/TerminalBackend.js"
 import { defineTool } from "../../lib/tool/defineTool.js"
+import { defaulted } from "../../lib/tool/lenient.js"
 import { openEditable, restoreFormat } from "./editableText.js"
 import { fuzzyReplace, isAlreadyApplied, noMatchHint } from "../../lib/fuzzyMatch.js"
 import { hasTraversalComponent } from "../../lib/pathSafety.js"
@@ -23,14 +24,15 @@ import type { Target, TaskFiles } from "./taskFiles.js"
 import { unifiedDiff } from "./unifiedDiff.js"
 import { applyPlan, planPatch } from "./v4aApply.js"
 import { headerPaths, parseV4a } from "./v4aParser.js"
-import { staleWarning } from "./writeFile.js"
+import { CROSS_PROFILE_DESCRIPTION, staleWarning } from "./writeFile.js"
 import { writeTextAtomic } from "./writeText.js"
 
 export const PatchParameters = Schema.Struct({
-  mode: Schema.optional(Schema.Literal("replace", "patch").annotations({
+  // Required in the definition (as in Hermes) but defaulted when missing.
+  mode: defaulted(Schema.Literal("replace", "patch"), "replace", {
     description: "Edit mode. 'replace' (default): requires path + old_string + new_string. 'patch': requires patch content only.",
     default: "replace"
-  })),
+  }),
   path: Schema.optional(Schema.String.annotations({ description: "REQUIRED when mode='replace'. File path to edit." })),
   old_string: Schema.optional(Schema.String.annotations({
     description:
@@ -43,7 +45,8 @@ export const PatchParameters = Schema.Struct({
   patch: Schema.optional(Schema.String.annotations({
     description:
       "REQUIRED when mode='patch'. V4A format patch content. Format:\n*** Begin Patch\n*** Update File: path/to/file\n@@ context hint @@\n context line\n-removed line\n+added line\n*** End Patch"
-  }))
+  })),
+  cross_profile: Schema.optional(Schema.Boolean.annotations({ description: CROSS_PROFILE_DESCRIPTION, default: false }))
 })
 
 export type PatchArgs = typeof PatchParameters.Type
@@ -191,7 +194,7 @@ export const patchTool = defineTool<PatchArgs, typeof PatchParameters.Encoded, A
   pathArgument: "path",
   description:
     "Targeted find-and-replace edits in files. Use this instead of sed/awk in terminal. Uses fuzzy matching (9 strategies) so minor whitespace/indentation " +
-    "differences won't break it. Returns a unified diff.\n\n" +
+    "differences won't break it. Returns a unified diff. Syntax checks run on the edited files afterwards.\n\n" +
     "REPLACE MODE (mode='replace', default): find a unique string and replace it. REQUIRED PARAMETERS: mode, path, old_string, new_string.\n" +
     "PATCH MODE (mode='patch'): apply V4A multi-file patches for bulk changes, all or nothing. REQUIRED PARAMETERS: mode, patch.",
   parameters: PatchParameters,
@@ -199,6 +202,6 @@ export const patchTool = defineTool<PatchArgs, typeof PatchParameters.Encoded, A
   handler: Effect.fn("patch")(function*(args) {
     const files = yield* taskFiles
     const tracker = yield* FileReadTracker
-    return (args.mode ?? "replace") === "replace" ? yield* replaceMode(args, files, tracker) : yield* patchMode(args, files, tracker)
+    return args.mode === "replace" ? yield* replaceMode(args, files, tracker) : yield* patchMode(args, files, tracker)
   })
 })

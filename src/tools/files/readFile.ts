@@ -18,6 +18,7 @@ import { TerminalBackend } from "../../services/TerminalBackend.js"
 import { KEY_MARKERS, privateKeyLines, REDACTED_KEY_LINE } from "../../lib/redact.js"
 import { redactFileLines } from "../../lib/text.js"
 import { defineTool } from "../../lib/tool/defineTool.js"
+import { lenient } from "../../lib/tool/lenient.js"
 import { extensionOf, formatSize, hasBinaryExtension, identifyBinary, IMAGE_EXTENSIONS, looksBinary, SAMPLE_BYTES } from "../../lib/binaryFiles.js"
 import { clampLine, LinePager, truncateToCharBudget } from "./linePager.js"
 import { deviceReadError, isBlockedDevice, readBlockError } from "../../lib/pathSafety.js"
@@ -34,11 +35,20 @@ const CHUNK_BYTES = 4 * 1024 * 1024
 const LARGE_FILE_HINT_BYTES = 512_000
 
 export const ReadFileParameters = Schema.Struct({
-  path: Schema.String.annotations({ description: "Path to the file to read (absolute, relative, or ~/path)" }),
-  offset: Schema.optional(Schema.Int.annotations({ description: "Line number to start reading from (1-indexed, default: 1)", default: 1 })),
+  // A missing path reads as "" and answers "File not found", as in Hermes, rather than a decode error.
+  path: lenient(Schema.String, (value) => (typeof value === "number" ? String(value) : ""), {
+    description: "Path to the file to read (absolute, relative, or ~/path)"
+  }),
+  // Bounds are advertised; out-of-range values are clamped by the handler, as Hermes does.
+  offset: Schema.optional(Schema.Int.annotations({
+    description: "Line number to start reading from (1-indexed, default: 1)",
+    default: 1,
+    jsonSchema: { type: "integer", minimum: 1 }
+  })),
   limit: Schema.optional(Schema.Int.annotations({
     description: `Maximum number of lines to read (default: ${READ_DEFAULT_LIMIT}, max: ${READ_MAX_LIMIT})`,
-    default: READ_DEFAULT_LIMIT
+    default: READ_DEFAULT_LIMIT,
+    jsonSchema: { type: "integer", maximum: READ_MAX_LIMIT }
   }))
 })
 
@@ -126,7 +136,7 @@ export const readFileTool = defineTool<ReadFileArgs, typeof ReadFileParameters.E
   handler: Effect.fn("read_file")(function*(args) {
     const offset = Math.max(1, args.offset ?? 1)
     const limit = Math.max(1, Math.min(args.limit ?? READ_DEFAULT_LIMIT, READ_MAX_LIMIT))
-    if (args.path.length === 0) return yield* new FileToolError({ message: "read_file: missing required field 'path'." })
+    if (args.path.length === 0) return yield* new FileToolError({ message: "File not found: " })
     const files = yield* taskFiles
     const { env, context, settings } = files
     const tracker = yield* FileReadTracker

@@ -35,11 +35,15 @@ import { redactKeyMatches } from "./keyMatches.js"
 import { similarPaths } from "./suggest.js"
 import { FileToolError, resolveTarget, safetyPaths, taskFiles } from "./taskFiles.js"
 
+const TARGET_DESCRIPTION = "'content' searches inside file contents, 'files' searches for files by name"
+
 export const SearchFilesParameters = Schema.Struct({
   pattern: Schema.String.annotations({ description: "Regex pattern for content search, or glob pattern (e.g., '*.py') for file search" }),
+  // Hermes' legacy names grep/find are still accepted, but only content/files are advertised.
   target: Schema.optional(Schema.Literal("content", "files", "grep", "find").annotations({
-    description: "'content' searches inside file contents, 'files' searches for files by name",
-    default: "content"
+    description: TARGET_DESCRIPTION,
+    default: "content",
+    jsonSchema: { type: "string", enum: ["content", "files"], description: TARGET_DESCRIPTION, default: "content" }
   })),
   path: Schema.optional(Schema.String.annotations({ description: "Directory or file to search in (default: current working directory)", default: "." })),
   file_glob: Schema.optional(Schema.String.annotations({ description: "Filter files by pattern in grep mode (e.g., '*.py' to only search Python files)" })),

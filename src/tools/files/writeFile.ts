@@ -20,9 +20,14 @@ import { defineTool } from "../../lib/tool/defineTool.js"
 import { approveWrites, FileToolError, outsideWorkspaceWarning, resolveTarget, taskFiles, writeRefusal } from "./taskFiles.js"
 import { existingFormat, INTERNAL_CONTENT_REFUSAL, isInternalStatusText, looksLikeReadFileOutput, matchFormat, writeTextAtomic } from "./writeText.js"
 
+/** Hermes guards edits of another profile's files; hermes-effect has one profile, so the flag is accepted and changes nothing. */
+export const CROSS_PROFILE_DESCRIPTION =
+  "Hermes' opt-out of its cross-profile guard (default false). Accepted for compatibility; this runtime serves a single profile, so it changes nothing."
+
 export const WriteFileParameters = Schema.Struct({
   path: Schema.String.annotations({ description: "Path to the file to write (will be created if it doesn't exist, overwritten if it does)" }),
-  content: Schema.String.annotations({ description: "Complete content to write to the file" })
+  content: Schema.String.annotations({ description: "Complete content to write to the file" }),
+  cross_profile: Schema.optional(Schema.Boolean.annotations({ description: CROSS_PROFILE_DESCRIPTION, default: false }))
 })
 
 export type WriteFileArgs = typeof WriteFileParameters.Type
@@ -40,7 +45,8 @@ export const writeFileTool = defineTool<WriteFileArgs, typeof WriteFileParameter
   pathArgument: "path",
   description:
     "Write content to a file, completely replacing existing content. Use this instead of echo/cat heredoc in terminal. Creates parent directories automatically. " +
-    "OVERWRITES the entire file — use 'patch' for targeted edits. .json, .yaml/.yml and .toml content must parse, or nothing is written.",
+    "OVERWRITES the entire file — use 'patch' for targeted edits. Syntax-checks what it writes: .json, .yaml/.yml and .toml content must parse or nothing is written; " +
+    ".py and the other linted languages are checked after the write, and only errors this write introduced are reported (pre-existing ones are left out).",
   parameters: WriteFileParameters,
   check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
   handler: Effect.fn("write_file")(function*(args) {
