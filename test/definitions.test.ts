@@ -80,7 +80,7 @@ const DELIBERATE: Readonly<Record<string, ReadonlyArray<{ readonly path: string;
 }
 
 /** Tools whose definition another branch brings in line; the lead removes them from here after merging it. */
-const PENDING = new Set(["delegate_task"]) // h15-deleg: role, background, tasks[].role
+const PENDING = new Set<string>([])
 
 describe("sanitizeParameters", () => {
   it("drops effect's annotations, inlines $defs and flattens nullable unions", () => {
