@@ -79,9 +79,6 @@ const DELIBERATE: Readonly<Record<string, ReadonlyArray<{ readonly path: string;
   ]
 }
 
-/** Tools whose definition another branch brings in line; the lead removes them from here after merging it. */
-const PENDING = new Set<string>([])
-
 describe("sanitizeParameters", () => {
   it("drops effect's annotations, inlines $defs and flattens nullable unions", () => {
     const raw = {
@@ -216,8 +213,7 @@ describe("tools list --json (the built CLI)", () => {
   })
 
   for (const [name, hermes] of Object.entries(fixture.tools)) {
-    const test = PENDING.has(name) ? it.skip : it
-    test(`${name}: parameters match Hermes' (names, types, required, enums, defaults, bounds)`, () => {
+    it(`${name}: parameters match Hermes' (names, types, required, enums, defaults, bounds)`, () => {
       const ours = byName.get(name)
       expect(ours, `${name} is listed`).toBeDefined()
       let mine: Json = withoutDescriptions(ours!)
