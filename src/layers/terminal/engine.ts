@@ -144,10 +144,12 @@ export const makeEnvironment = (
                 | { readonly _tag: "Timeout" }
                 | { readonly _tag: "Interrupt" }
               const racers: Array<Effect.Effect<Ending>> = [
-                Effect.map(Deferred.await(launched.exited), (code): Ending => ({ _tag: "Exit", code })),
-                // The command is done but something it left holds its process open.
-                Effect.map(Effect.zipLeft(Deferred.await(ended), sleepReal(HELD_OPEN_MS)), (code): Ending => ({ _tag: "Exit", code }))
+                Effect.map(Deferred.await(launched.exited), (code): Ending => ({ _tag: "Exit", code }))
               ]
+              if (transport.reportsEnd) {
+                // The command is done but something it left holds its process open.
+                racers.push(Effect.map(Effect.zipLeft(Deferred.await(ended), sleepReal(HELD_OPEN_MS)), (code): Ending => ({ _tag: "Exit", code })))
+              }
               if (options.timeoutMs !== undefined) {
                 racers.push(Effect.as(Effect.sleep(options.timeoutMs), { _tag: "Timeout" } as const))
               }
@@ -211,12 +213,14 @@ export const makeEnvironment = (
         // A process that ends on its own no longer keeps the environment busy.
         yield* Effect.forkScoped(Effect.zipRight(Deferred.await(launched.exited), settleOnce(started)))
         // Ended, but a leftover keeps its process open: stop it so the output ends.
-        yield* Effect.forkScoped(
-          Deferred.await(ended).pipe(
-            Effect.zipRight(sleepReal(HELD_OPEN_MS)),
-            Effect.zipRight(launched.stop)
+        if (transport.reportsEnd) {
+          yield* Effect.forkScoped(
+            Deferred.await(ended).pipe(
+              Effect.zipRight(sleepReal(HELD_OPEN_MS)),
+              Effect.zipRight(launched.stop)
+            )
           )
-        )
+        }
         const stdinError = () => new TerminalError({ message: "Process stdin not available (stdin closed)" })
         const handle: RunningProcess = {
           pid: launched.pid,

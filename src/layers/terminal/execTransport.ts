@@ -145,6 +145,7 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
       home: start,
       userHome: targetHome,
       env: config.env,
+      reportsEnd: true,
       initialSnapshot: `${stateDir}/${INITIAL_SNAPSHOT}`,
       releaseSnapshot: (file) => garbage.push(file),
       readVariables: (file) =>

@@ -144,6 +144,7 @@ export const makeHostTransport = (config: HostTransportConfig): Effect.Effect<Tr
       home: config.home,
       userHome: config.env["HOME"] ?? config.home,
       env: config.env,
+      reportsEnd: false,
       initialSnapshot: undefined,
       releaseSnapshot: removeFile,
       readVariables: (file) =>

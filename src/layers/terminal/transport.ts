@@ -92,6 +92,8 @@ export interface Transport {
   readonly env: Readonly<Record<string, string>>
   /** The snapshot the first command sources, if any. */
   readonly initialSnapshot: string | undefined
+  /** Whether `onEnd` can come before the process closes (a side channel); the hot local path skips the watch otherwise. */
+  readonly reportsEnd: boolean
   readonly start: (run: CommandRun, events: CommandEvents) => Effect.Effect<Launched, TerminalError>
   /** A snapshot nobody reads any more. */
   readonly releaseSnapshot: (file: string) => void
