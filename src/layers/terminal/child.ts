@@ -1,5 +1,5 @@
 /**
- * Starting one OS process for a shell backend: over pipes (node:child_process)
+ * Starting one OS process for a backend: over pipes (node:child_process)
  * or under a pseudo-terminal (@lydell/node-pty). Either way the process leads
  * its own process group, output arrives as raw byte chunks, and `onExit` is
  * called once, after the last chunk.
@@ -9,7 +9,7 @@
  * otherwise hold the output pipe open and outlive the call. Long-lived work
  * belongs in `background`.
  *
- * Shell backends run `bash` (or bwrap) with it; transport backends run their
+ * The host transport runs `bash` (or bwrap, nsenter) with it; the exec transport runs its
  * `ssh` or `docker exec` clients with it (`transportProcess.ts`).
  */
 import { spawn } from "node:child_process"

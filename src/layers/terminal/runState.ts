@@ -1,5 +1,5 @@
 /**
- * Per-run state of the shell backends (export snapshots, each command's
+ * Per-run state of the host backends (local, sandbox) (export snapshots, each command's
  * cwd/exports report) lives under the runtime's home, not in /tmp:
  * `<home>/run/<pid>-<start>-<random>/`, mode 0700, removed when the backend
  * closes. `<start>` is the process's start time (/proc/<pid>/stat), so a

@@ -1,5 +1,5 @@
 /**
- * The script a shell backend runs for every command: `bash -c <script> bash <command>`.
+ * The script the host transport (local, sandbox) runs for every command: `bash -c <script> bash <command>`.
  *
  * Each command gets a fresh bash, yet the working directory and exported
  * variables carry over: the script sources the task's latest snapshot of

@@ -2,7 +2,7 @@
  * Which environment snapshots a running command still reads. A snapshot file
  * is replaced after each command, but a command started on the old one keeps
  * reading it: it is freed (`release`) only when no reader is left and it is
- * not the current snapshot. Shared by both environment engines.
+ * not the current snapshot. Used by the engine (`engine.ts`).
  */
 export interface SnapshotReaders {
   readonly pin: (file: string | undefined) => void

@@ -3,7 +3,7 @@
  * Docker-compatible CLI (`terminal.container_cli`: docker or podman) from
  * `terminal.container_image`, hardened as Hermes does (`runArgs.ts`),
  * with commands run through `exec` like the ssh backend runs them over ssh
- * (`../execEnvironment.ts`, over a `Transport`). The container is removed when the task's
+ * (`../execTransport.ts` on the engine, `../engine.ts`). The container is removed when the task's
  * environment closes; a running one with the task's labels is reused.
  *
  * It declares itself isolated unless a host path is mounted into it: the
@@ -20,8 +20,9 @@ import { detectCli, execFailure, obtainContainer, removeContainer } from "./cont
 import { containerSettings } from "./containerSettings.js"
 import { protectHomeMounts } from "./homeMounts.js"
 import { mountsHostPath } from "./runArgs.js"
-import { makeExecEnvironment } from "../execEnvironment.js"
-import type { Transport } from "../transport.js"
+import { makeEnvironment } from "../engine.js"
+import { makeExecTransport } from "../execTransport.js"
+import type { ExecChannel } from "../transport.js"
 import { clientEnvironment, forwardedVariables } from "../hostEnv.js"
 
 /** The container backend; `cli` is used when `terminal.container_cli` is not set (backend names docker/podman). */
@@ -61,7 +62,7 @@ export const makeTerminalBackendContainer = (defaults: { readonly cli?: string }
               obtainContainer(cli, settings, clientEnv, { home: config.home.root, taskId: spec.taskId }),
               ({ id }) => removeContainer(cli, id, clientEnv)
             )
-            const transport: Transport = {
+            const channel: ExecChannel = {
               env: clientEnv,
               failure: execFailure(cli, container.id),
               open: (argv, options) => ({
@@ -70,15 +71,14 @@ export const makeTerminalBackendContainer = (defaults: { readonly cli?: string }
                 done: () => undefined
               })
             }
-            return yield* makeExecEnvironment({
+            const transport = yield* makeExecTransport({
               kind: "container",
-              isolated,
-              taskId: spec.taskId,
-              transport,
+              channel,
               home: spec.cwd ?? settings.cwd,
               env: { ...forwardedVariables(settings.forwardEnv), ...spec.env },
               disposable: true
             })
+            return yield* makeEnvironment({ kind: "container", isolated, taskId: spec.taskId }, transport)
           })
       })
     })

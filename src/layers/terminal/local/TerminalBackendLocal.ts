@@ -19,7 +19,8 @@ import { makeHomeGuard } from "./homeGuard.js"
 import type { HomeGuard } from "./homeGuard.js"
 import { makeRunFolder, sweepRuns } from "../runState.js"
 import type { RunFolder } from "../runState.js"
-import { makeShellEnvironment } from "../shellEnvironment.js"
+import { makeEnvironment } from "../engine.js"
+import { makeLocalTransport } from "./localTransport.js"
 
 const stateError = (e: unknown) =>
   new TerminalError({ message: `cannot create environment state: ${e instanceof Error ? e.message : String(e)}` })
@@ -69,19 +70,13 @@ export const TerminalBackendLocal: Layer.Layer<TerminalBackend, never, Config> =
           const run = yield* runFolder
           const dirs = run.environment()
           const protect = settings.protect_home ? yield* homeGuard(run) : null
-          return yield* makeShellEnvironment({
-            kind: "local",
-            isolated: false,
-            taskId: spec.taskId,
+          const transport = yield* makeLocalTransport({
             home: start,
-            stateDir: dirs.state,
-            outDir: dirs.out,
+            dirs,
             env: childEnv(process.env, settings.env_passthrough, spec.env),
-            launch: (args) => (protect === null ? Effect.succeed({ file: "bash", args }) : protect.launch(args)),
-            hostPath: (path) => path,
-            hostPathIsIdentity: true,
-            writeDenied: () => undefined
+            guard: protect
           })
+          return yield* makeEnvironment({ kind: "local", isolated: false, taskId: spec.taskId }, transport)
         })
     })
   })

@@ -17,8 +17,9 @@ import { join } from "node:path"
 import { Effect, Layer } from "effect"
 import { Config } from "../../../services/Config.js"
 import { TerminalBackend } from "../../../services/TerminalBackend.js"
-import { makeExecEnvironment } from "../execEnvironment.js"
-import type { Transport } from "../transport.js"
+import { makeEnvironment } from "../engine.js"
+import { makeExecTransport } from "../execTransport.js"
+import type { ExecChannel } from "../transport.js"
 import { clientEnvironment, forwardedVariables } from "../hostEnv.js"
 import { LOGIN_SHELL_PROBE, remoteLine, sshExec, sshFailure } from "./sshCommand.js"
 import { makeSshMaster } from "./sshMaster.js"
@@ -45,7 +46,7 @@ export const TerminalBackendSsh: Layer.Layer<TerminalBackend, never, Config> = L
     let sessions = 0
     // Whether the remote login shell is bash (then commands run in it directly); asked once.
     let loginBash: boolean | undefined
-    const transport: Transport = {
+    const channel: ExecChannel = {
       env: clientEnv,
       failure: sshFailure(settings),
       open: (argv, options) => {
@@ -83,15 +84,14 @@ export const TerminalBackendSsh: Layer.Layer<TerminalBackend, never, Config> = L
       makeEnvironment: (spec) =>
         master.ensure.pipe(
           Effect.zipRight(probeLoginShell),
-          Effect.zipRight(makeExecEnvironment({
+          Effect.zipRight(makeExecTransport({
             kind: "ssh",
-            isolated: false,
-            taskId: spec.taskId,
-            transport,
+            channel,
             home: spec.cwd ?? settings.cwd,
             env: { ...forwardedVariables(settings.forwardEnv), ...spec.env },
             disposable: false
-          }))
+          })),
+          Effect.flatMap((transport) => makeEnvironment({ kind: "ssh", isolated: false, taskId: spec.taskId }, transport))
         )
     })
   })

@@ -1,0 +1,231 @@
+/**
+ * The transport for targets reached through a command client: a remote host
+ * over ssh, or a container through `docker|podman exec`. The backend's
+ * `ExecChannel` only says how to run an argv there; everything else is the
+ * same for both: a private state directory on the target (set up once), the
+ * command wrapper of `remoteScripts.ts`, kills that stop the whole process
+ * tree on the target (not just the local client), and file access over the
+ * same channel (`targetFiles.ts`).
+ *
+ * A command costs one round trip: its exit code and final directory come back
+ * on the side channel (`transportProcess.ts`). State files that are no longer
+ * needed are removed by a later command, in batches.
+ */
+import { randomBytes } from "node:crypto"
+import { Deferred, Effect, Exit, FiberId, Option } from "effect"
+import type { Scope } from "effect"
+import { TerminalError } from "../../services/TerminalBackend.js"
+import {
+  CLEANUP_SCRIPT,
+  cwdFile,
+  envFile,
+  exportLines,
+  INITIAL_SNAPSHOT,
+  KILL_SCRIPT,
+  pidFile,
+  SETUP_MARK,
+  SETUP_SCRIPT,
+  shArgv,
+  TAKE_FILE_SCRIPT,
+  wrapperArgv
+} from "./remoteScripts.js"
+import { TOOL_RUN_VARIABLE } from "../../services/Environments.js"
+import { MARKER_KILL_SCRIPT } from "../processes/markedProcesses.js"
+import { parseExportSnapshot } from "./exportSnapshot.js"
+import { makeTargetFiles } from "./targetFiles.js"
+import { runClient, startClient } from "./transportProcess.js"
+import type { ClientHandle, ClientResult } from "./transportProcess.js"
+import type { ExecChannel, Launched, Outcome, Transport } from "./transport.js"
+
+export interface ExecTransportConfig {
+  /** Names the target in setup errors ("ssh", "container"). */
+  readonly kind: string
+  readonly channel: ExecChannel
+  /** Starting directory on the target: absolute, `~/…` or relative to $HOME; $HOME when undefined. */
+  readonly home: string | undefined
+  /** Exported in every command; written once into the first snapshot, never on a command line. */
+  readonly env: Readonly<Record<string, string>>
+  /** The target is destroyed right after the environment (a container): no remote cleanup. */
+  readonly disposable: boolean
+}
+
+/** Helper scripts (files, setup, cleanup) get this long. */
+const HELPER_TIMEOUT_MS = 60_000
+/** Stopping a tree: SIGTERM, this many 25 ms steps of grace, then SIGKILL. */
+const KILL_GRACE_STEPS = 40
+const KILL_TIMEOUT_MS = 15_000
+/** After a kill, how long to wait for the client to report its exit before killing it locally. */
+const EXIT_AFTER_KILL_MS = 3000
+/** State files are removed by a later command once this many have piled up. */
+const GARBAGE_BATCH = 16
+
+const sleepReal = (ms: number) =>
+  Effect.interruptible(Effect.async<void>((resume) => {
+    const timer = setTimeout(() => resume(Effect.void), ms)
+    return Effect.sync(() => clearTimeout(timer))
+  }))
+
+/** Wait for a deferred at most `ms` of real time (usable inside finalizers). */
+const awaitReal = <A>(deferred: Deferred.Deferred<A>, ms: number): Effect.Effect<Option.Option<A>> =>
+  Effect.raceFirst(
+    Effect.interruptible(Effect.map(Deferred.await(deferred), Option.some)),
+    Effect.as(sleepReal(ms), Option.none())
+  )
+
+export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Transport, TerminalError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const channel = config.channel
+    const token = `__hermes_${randomBytes(6).toString("hex")}_`
+
+    /** One helper script on the target, to completion. */
+    const script = (source: string, args: ReadonlyArray<string>, input?: Uint8Array | string, timeoutMs = HELPER_TIMEOUT_MS) =>
+      Effect.suspend(() => {
+        const invocation = channel.open(shArgv(source, args), { tty: false, stdin: input !== undefined })
+        return Effect.ensuring(runClient(invocation, channel.env, input, timeoutMs), Effect.sync(invocation.done))
+      })
+    const problemOf = (result: ClientResult) => channel.failure(result.code, result.stderr)
+
+    const setup = yield* script(SETUP_SCRIPT, [config.home ?? ""], exportLines(config.env))
+    if (setup.code !== 0) {
+      const why = problemOf(setup) ?? (setup.stderr.length > 0 ? setup.stderr : `setup exited with code ${setup.code}`)
+      return yield* Effect.fail(new TerminalError({ message: `cannot set up the ${config.kind} environment: ${why}` }))
+    }
+    const report = setup.stdout.toString("utf8")
+    const [stateDir = "", targetHome = "/", start = ""] = report.slice(report.lastIndexOf(`${SETUP_MARK}\n`) + SETUP_MARK.length + 1).split("\n")
+    if (!stateDir.startsWith("/") || !start.startsWith("/")) {
+      return yield* Effect.fail(new TerminalError({ message: `cannot set up the ${config.kind} environment: unexpected setup output` }))
+    }
+
+    let garbage: Array<string> = []
+    const takeGarbage = (): ReadonlyArray<string> => {
+      if (garbage.length < GARBAGE_BATCH) return []
+      const batch = garbage
+      garbage = []
+      return batch
+    }
+
+    // After the engine has stopped what still runs (its finalizer is added later, so it runs first).
+    const marker = config.env[TOOL_RUN_VARIABLE]
+    if (!config.disposable) {
+      yield* Effect.addFinalizer(() =>
+        Effect.ignore(
+          // What left its process group (setsid, double fork) is found by the task's marker on the target.
+          (marker === undefined
+            ? Effect.void
+            : Effect.ignore(script(MARKER_KILL_SCRIPT, [`${TOOL_RUN_VARIABLE}=${marker}`], undefined, KILL_TIMEOUT_MS))
+          ).pipe(Effect.zipRight(script(CLEANUP_SCRIPT, [stateDir], undefined, KILL_TIMEOUT_MS)))
+        )
+      )
+    }
+
+    /** Stop one command's tree on the target, then make sure the local client is gone too. */
+    const stopOnTarget = (runId: string, client: ClientHandle, exited: Deferred.Deferred<number>): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        if (yield* Deferred.isDone(exited)) return
+        yield* script(KILL_SCRIPT, [pidFile(stateDir, runId), String(KILL_GRACE_STEPS)], undefined, KILL_TIMEOUT_MS).pipe(
+          Effect.catchAll((error) => Effect.logDebug(`${config.kind}: could not stop ${runId} on the target: ${error.message}`))
+        )
+        if (Option.isSome(yield* awaitReal(exited, EXIT_AFTER_KILL_MS))) return
+        client.kill()
+        yield* awaitReal(exited, EXIT_AFTER_KILL_MS)
+      }).pipe(Effect.uninterruptible)
+
+    /** Only the local client (the target is about to be destroyed anyway). */
+    const dropClient = (client: ClientHandle, exited: Deferred.Deferred<number>): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        client.kill()
+        return Effect.asVoid(awaitReal(exited, EXIT_AFTER_KILL_MS))
+      })
+
+    const files = (paths: Parameters<Transport["files"]>[0]) => makeTargetFiles({ script, failure: channel.failure, ...paths })
+    // Paths given to it are absolute already.
+    const stateFiles = files({ resolve: (path) => path, rawAbsolute: (path) => path })
+
+    const transport: Transport = {
+      home: start,
+      userHome: targetHome,
+      env: config.env,
+      reportsEnd: true,
+      initialSnapshot: `${stateDir}/${INITIAL_SNAPSHOT}`,
+      releaseSnapshot: (file) => garbage.push(file),
+      readVariables: (file) =>
+        stateFiles.readFile(file).pipe(
+          Effect.map((bytes): Readonly<Record<string, string>> | undefined => parseExportSnapshot(Buffer.from(bytes).toString("utf8"))),
+          Effect.orElseSucceed(() => undefined)
+        ),
+      start: (run, events) =>
+        Effect.suspend(() => {
+          const pty = run.pty
+          const argv = wrapperArgv({
+            stateDir,
+            runId: run.runId,
+            snapshot: run.snapshot,
+            garbage: takeGarbage(),
+            cwd: run.cwd,
+            fallbackCwd: run.fallbackCwd,
+            env: run.env,
+            persist: run.persist,
+            token: pty ? undefined : token
+          }, run.command)
+          const invocation = channel.open(argv, { tty: pty, stdin: pty || run.stdin })
+          const exited = Deferred.unsafeMake<number>(FiberId.none)
+          let exitMarker: number | undefined
+          let cwdMarker: string | undefined
+          let clientExit: { readonly code: number; readonly diagnostics: string } | undefined
+          return startClient(
+            { file: invocation.file, args: invocation.args, env: channel.env, pty, stdin: run.stdin, token: pty ? undefined : token },
+            {
+              onData: events.onData,
+              onMarker: (marker) => {
+                if (marker._tag === "Cwd") cwdMarker = marker.cwd
+                else {
+                  exitMarker = marker.code
+                  events.onEnd(marker.code)
+                }
+              },
+              onExit: (code, diagnostics) => {
+                invocation.done()
+                clientExit = { code, diagnostics }
+                const final = exitMarker ?? code
+                events.onExit(final)
+                Deferred.unsafeDone(exited, Exit.succeed(final))
+              }
+            }
+          ).pipe(
+            Effect.map((client): Launched => ({
+              pid: client.pid,
+              pty: client.pty,
+              write: client.write,
+              end: client.end,
+              exited,
+              // No exit marker over pipes: the client, not the command, ended (a PTY has no markers at all).
+              problem: () =>
+                clientExit === undefined || exitMarker !== undefined || pty ? undefined : channel.failure(clientExit.code, clientExit.diagnostics),
+              stop: stopOnTarget(run.runId, client, exited),
+              release: config.disposable ? dropClient(client, exited) : stopOnTarget(run.runId, client, exited),
+              collect: Effect.gen(function*() {
+                const done = pidFile(stateDir, run.runId)
+                if (!run.persist) {
+                  garbage.push(done)
+                  return {}
+                }
+                let next = cwdMarker
+                if (pty) {
+                  const taken = yield* Effect.either(script(TAKE_FILE_SCRIPT, [cwdFile(stateDir, run.runId)], undefined, KILL_TIMEOUT_MS))
+                  if (taken._tag === "Right" && taken.right.code === 0) next = taken.right.stdout.toString("utf8").trim()
+                }
+                const exports = envFile(stateDir, run.runId)
+                // The trap writes the exports before the directory: a run that reported its directory left a whole snapshot.
+                const outcome: Outcome = next !== undefined && next.length > 0 ? { cwd: next, snapshot: { file: exports } } : {}
+                if (outcome.snapshot === undefined) garbage.push(exports)
+                garbage.push(done)
+                return outcome
+              })
+            })),
+            Effect.tapError(() => Effect.sync(invocation.done))
+          )
+        }),
+      files
+    }
+    return transport
+  })
