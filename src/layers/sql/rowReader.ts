@@ -6,13 +6,13 @@
  *
  * The check is a predicate compiled once from the schema's AST, for the
  * shapes a column can have (strings, numbers, booleans, literals, unions of
- * them). Schema's general parser costs 2-15 µs a row, as much as SQLite's own
- * read; the compiled predicate a fraction of one. When it refuses a row, the
- * rows are decoded by the schema itself, so the error is Schema's ParseError.
+ * them). Schema's general parser costs 2 µs a row to check and 10 µs to decode
+ * with renames and a JSON transform, as much as SQLite's own read; the compiled
+ * predicate about 0.5 µs. When it refuses a row, the rows are decoded by the
+ * schema itself, so the error is Schema's ParseError.
  */
 import { Effect, Option, Schema } from "effect"
-import type { SchemaAST } from "effect"
-import type { ParseResult } from "effect"
+import type { ParseResult, SchemaAST } from "effect"
 
 type Guard = (u: unknown) => boolean
 
@@ -32,7 +32,10 @@ const compile = (ast: SchemaAST.AST): Guard | undefined => {
     case "Union": {
       const members = ast.types.map(compile)
       if (!members.every((m): m is Guard => m !== undefined)) return undefined
-      return (u) => members.some((m) => m(u))
+      return (u) => {
+        for (const is of members) if (is(u)) return true
+        return false
+      }
     }
     case "TypeLiteral": {
       if (ast.indexSignatures.length > 0 || ast.propertySignatures.some((p) => p.isOptional)) return undefined
