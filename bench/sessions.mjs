@@ -1,6 +1,7 @@
 // Sessions: append 100 000 messages (one transaction per turn of 5) to a state.db file, then full-text search them.
 // Appends include the word index (caught up every 2 000 messages); the trigram index trails and is measured on its
 // own (the first substring search brings it up to date). Searches are timed inside one fiber, as a tool calls them.
+// Last, one session of 3 000 messages is read back whole (history), each read timed beside the raw select.
 // Baseline (same run, interleaved): the same statements on the same schema through raw better-sqlite3 prepared
 // statements, so the ratio is what the Effect service costs on top of SQLite.
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
@@ -18,6 +19,8 @@ const MESSAGES = 100_000
 const TURN = 5 // user, assistant + tool call, tool result, assistant + tool call, tool result
 const SESSIONS = 100
 const INDEX_BATCH = 2000 // WORDS_BATCH and INDEX_CHUNK in src/layers/sql/sessions/searchIndex.ts
+const HISTORY = 3000 // messages in the session whose whole history is read back
+const HISTORY_READS = 30
 
 // A deterministic corpus of real technical text: lines of the installed packages' docs and type declarations
 // (node_modules/**/*.md, *.d.ts; fixed by the lockfile), shuffled into messages of 10–600 characters (~300 on average).
@@ -109,6 +112,26 @@ const service = async (file) => {
       )),
     // The trigram index trails the appends; the first substring search brings it up to date.
     firstSubstringSearch: (q) => runtime.runPromise(store.search(q, { limit: 20 })),
+    /** One session of HISTORY messages, then both indexes caught up so no indexing runs while it is read. */
+    appendHistory: (messages) =>
+      runtime.runPromise(Effect.gen(function*() {
+        yield* store.create({ id: "history", source: "bench" })
+        for (let n = 0; n < HISTORY / TURN; n++) yield* store.append("history", turnOf(messages, n * TURN, n))
+        yield* store.search("history", { limit: 1 })
+        yield* store.search("istor", { limit: 1 })
+      })),
+    /** Whole-history reads, each timed inside one fiber beside the raw select (see searchAll). */
+    readHistory: (rawHistory) =>
+      runtime.runPromise(Effect.forEach(Array.from({ length: HISTORY_READS }), () =>
+        Effect.gen(function*() {
+          const t0 = performance.now()
+          const expected = rawHistory()
+          const t1 = performance.now()
+          const got = yield* store.history("history")
+          const ours = performance.now() - t1
+          if (got.length !== expected || got.length !== HISTORY) throw new Error(`history read ${got.length} of ${expected} messages`)
+          return { raw: t1 - t0, ours }
+        }))),
     /**
      * Each query timed inside one fiber, as a tool handler calls the store (the raw side runs in the
      * same fiber, query by query, so both see the same moment of machine load).
@@ -179,6 +202,9 @@ const raw = (file) => {
     }
     return like.get(parts.length).all(...parts.map((p) => p.pattern), 20, 0)
   }
+  const createHistory = db.prepare("INSERT INTO sessions (id, source, created_at, updated_at) VALUES ('history', 'bench', ?, ?)")
+  const history = db.prepare(`SELECT id, session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, created_at
+    FROM messages WHERE session_id = ? AND ordinal >= ? ORDER BY ordinal LIMIT ?`)
   let pending = 0
   return {
     appendTurns: (messages, from, to) => {
@@ -195,6 +221,19 @@ const raw = (file) => {
       }
     },
     firstSubstringSearch: (q) => substring(q),
+    appendHistory: (messages) => {
+      createHistory.run(Date.now(), Date.now())
+      for (let n = 0; n < HISTORY / TURN; n++) {
+        const params = ["history", "history", Date.now()]
+        turnOf(messages, n * TURN, n).forEach((m) =>
+          params.push(m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.toolName ?? null, 0, 0))
+        append.all(...params)
+      }
+      catchUp(words)
+      catchUp(trigrams)
+    },
+    /** The same select as the service's history read, rows as better-sqlite3 returns them. */
+    readHistory: () => history.all("history", 0, -1).length,
     search: (q) => {
       if (pendingWords.get().pending > 0) catchUp(words)
       let hits
@@ -251,6 +290,14 @@ export const run = async () => {
     }
     for (const t of await ours.searchAll(substrings)) ourSubstring.push(t.ours)
   }
+  base.appendHistory(messages)
+  await ours.appendHistory(messages)
+  const rawHistory = []
+  const ourHistory = []
+  for (const t of await ours.readHistory(base.readHistory)) {
+    rawHistory.push(t.raw)
+    ourHistory.push(t.ours)
+  }
   base.close()
   await ours.close()
   const rate = (ms) => MESSAGES / (ms / 1000)
@@ -283,6 +330,14 @@ export const run = async () => {
       baselineName: "raw better-sqlite3",
       ratio: rawTrigramMs / ourTrigramMs
     },
-    { name: "sessions: substring search, trigram (median)", value: median(ourSubstring), unit: "ms" }
+    { name: "sessions: substring search, trigram (median)", value: median(ourSubstring), unit: "ms" },
+    {
+      name: `sessions: read a ${HISTORY}-message history (median)`,
+      value: median(ourHistory),
+      unit: "ms",
+      baseline: median(rawHistory),
+      baselineName: "raw better-sqlite3, same select",
+      ratio: median(ourHistory) / median(rawHistory)
+    }
   ]
 }

@@ -302,6 +302,35 @@ export const sessionStoreSuite = (name: string, database: () => Database) => {
       expect(yield* failureTag(store.export("none"))).toBe("SessionNotFound")
     }))
 
+    test("rows read back in the service's shape: damaged tool calls read as none, a column of the wrong type fails the read", Effect.gen(function*() {
+      const store = yield* SessionStore
+      const sql = yield* SqlClient.SqlClient
+      yield* store.create({ id: "r", source: "cli", model: "m1" })
+      const [stored] = yield* store.append("r", toolTurn("c1", "terminal", "{}", "done"))
+      const [read] = yield* store.history("r")
+      expect(read).toEqual(stored)
+      expect(Object.keys(read!)).toEqual(["id", "sessionId", "ordinal", "role", "content", "toolCalls", "toolCallId", "toolName", "createdAt"])
+      expect(Object.keys(yield* store.get("r"))).toEqual([
+        "id", "source", "parentSessionId", "cwd", "model", "title", "createdAt", "updatedAt", "messageCount", "toolCallCount", "inputTokens", "outputTokens"
+      ])
+      expect(Object.keys((yield* store.list()).sessions[0]!).at(-1)).toBe("preview")
+      const [hit] = yield* store.search("done")
+      expect(Object.keys(hit!)).toEqual(["messageId", "sessionId", "ordinal", "role", "createdAt", "source", "model", "title", "sessionCreatedAt", "snippet", "match"])
+
+      // Written by another program: JSON that is not an array, and (past the counting trigger) JSON that does not parse.
+      yield* sql`INSERT INTO messages (session_id, ordinal, role, content, tool_calls, created_at) VALUES ('r', 2, 'assistant', 'object', '{"id":"c2"}', 0)`
+      yield* sql.unsafe("DROP TRIGGER messages_count")
+      yield* sql`INSERT INTO messages (session_id, ordinal, role, content, tool_calls, created_at) VALUES ('r', 3, 'assistant', 'cut', '[{"id":', 0)`
+      const history = yield* store.history("r")
+      expect(history.map((m) => [m.content, m.toolCalls])).toEqual([[null, stored!.toolCalls], ["done", null], ["object", null], ["cut", null]])
+      expect((yield* store.around("r", history[3]!.id, 1)).anchor.toolCalls).toBeNull()
+
+      yield* sql`INSERT INTO messages (session_id, ordinal, role, content, created_at) VALUES ('r', 4, 'user', 'when?', 'yesterday')`
+      const failed = yield* Effect.flip(store.history("r"))
+      expect(failed._tag).toBe("SessionStoreError")
+      expect(failed.message).toMatch(/^session store: history failed: .*created_at/s)
+    }))
+
     test("update changes title, model and cwd", Effect.gen(function*() {
       const store = yield* SessionStore
       yield* store.create({ id: "u", source: "cli" })

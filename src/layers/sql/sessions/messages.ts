@@ -12,7 +12,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { MessageNotFound, SessionNotFound } from "../../../services/SessionStore.js"
 import type { HistoryOptions, NewMessage, SessionStoreError, StoredMessage, Usage } from "../../../services/SessionStore.js"
 import type { BackgroundIndexer } from "./backgroundIndexer.js"
-import { encodeToolCalls, MESSAGE_COLUMNS, MessageRow } from "./rows.js"
+import { MESSAGE_COLUMNS, messageRows, toolCallsText, toStoredMessage } from "./rows.js"
 import type { SessionQueries } from "./sessions.js"
 import { failure, sqliteCode } from "./storeErrors.js"
 
@@ -32,7 +32,7 @@ export const makeMessages = (sql: SqlClient.SqlClient, sessions: Pick<SessionQue
       // The turn's token usage is kept on its first message and summed into the session.
       const first = isFirstChunk && i === 0
       // The position is a literal, so the statement text depends only on the chunk's size.
-      return sql`(${sql.literal(String(i + 1))}, ${m.role}, ${m.content}, ${encodeToolCalls(m.toolCalls ?? null)}, ${m.toolCallId ?? null}, ${
+      return sql`(${sql.literal(String(i + 1))}, ${m.role}, ${m.content}, ${toolCallsText(m.toolCalls ?? null)}, ${m.toolCallId ?? null}, ${
         m.toolName ?? null
       }, ${first ? Math.max(0, Math.floor(usage.inputTokens ?? 0)) : 0}, ${first ? Math.max(0, Math.floor(usage.outputTokens ?? 0)) : 0})`
     })
@@ -74,14 +74,11 @@ export const makeMessages = (sql: SqlClient.SqlClient, sessions: Pick<SessionQue
     }))
   })
 
-  const historyRows = SqlSchema.findAll({
-    Request: Schema.Struct({ sessionId: Schema.String, from: Schema.Number, limit: Schema.Number }),
-    Result: MessageRow,
-    execute: (r) => sql`SELECT ${columns} FROM messages WHERE session_id = ${r.sessionId} AND ordinal >= ${r.from} ORDER BY ordinal LIMIT ${r.limit}`
-  })
-
   const history = Effect.fn("SessionStore.history")(function*(sessionId: string, options: HistoryOptions = {}) {
-    const rows = yield* historyRows({ sessionId, from: Math.max(0, options.fromOrdinal ?? 0), limit: options.limit ?? -1 }).pipe(
+    const from = Math.max(0, options.fromOrdinal ?? 0)
+    const limit = options.limit ?? -1
+    const rows = yield* sql`SELECT ${columns} FROM messages WHERE session_id = ${sessionId} AND ordinal >= ${from} ORDER BY ordinal LIMIT ${limit}`.pipe(
+      Effect.flatMap((rows) => messageRows.all(rows, toStoredMessage)),
       Effect.mapError(failure("history"))
     )
     if (rows.length === 0) yield* sessions.getRow(sessionId, "history")
@@ -94,11 +91,10 @@ export const makeMessages = (sql: SqlClient.SqlClient, sessions: Pick<SessionQue
     execute: (r) => sql`SELECT ordinal FROM messages WHERE id = ${r.messageId} AND session_id = ${r.sessionId}`
   })
 
-  const windowRows = SqlSchema.findAll({
-    Request: Schema.Struct({ sessionId: Schema.String, from: Schema.Number, to: Schema.Number }),
-    Result: MessageRow,
-    execute: (r) => sql`SELECT ${columns} FROM messages WHERE session_id = ${r.sessionId} AND ordinal BETWEEN ${r.from} AND ${r.to} ORDER BY ordinal`
-  })
+  const windowRows = (sessionId: string, from: number, to: number) =>
+    sql`SELECT ${columns} FROM messages WHERE session_id = ${sessionId} AND ordinal BETWEEN ${from} AND ${to} ORDER BY ordinal`.pipe(
+      Effect.flatMap((rows) => messageRows.all(rows, toStoredMessage))
+    )
 
   const around = Effect.fn("SessionStore.around")(function*(sessionId: string, messageId: number, window: number) {
     const anchor = yield* anchorOrdinal({ sessionId, messageId }).pipe(Effect.mapError(failure("around")))
@@ -106,7 +102,7 @@ export const makeMessages = (sql: SqlClient.SqlClient, sessions: Pick<SessionQue
     if (Option.isNone(anchor)) return yield* new MessageNotFound({ sessionId, messageId })
     const at = anchor.value.ordinal
     const w = Math.max(0, Math.floor(window))
-    const messages = yield* windowRows({ sessionId, from: at - w, to: at + w }).pipe(Effect.mapError(failure("around")))
+    const messages = yield* windowRows(sessionId, at - w, at + w).pipe(Effect.mapError(failure("around")))
     return {
       anchor: messages.find((m) => m.id === messageId)!,
       messages,

@@ -1,11 +1,16 @@
 /**
- * The state database's rows as effect/Schema: each schema decodes a
- * snake_case row straight into the service's camelCase type (`fromKey`), so
- * the queries need no hand-written mappers, and encodes the other way for
- * inserts.
+ * The state database's rows as effect/Schema.
+ *
+ * Rows read on hot paths (sessions, messages, search hits) are declared as
+ * the columns SQLite returns, snake_case and untransformed, and read through
+ * a compiled row check (../rowReader.ts) plus the mapper beside each schema
+ * into the service's camelCase type: Schema's general decoder, with `fromKey`
+ * renames and a JSON transform, cost more per row than SQLite's read.
+ * Rows written, and the few read rarely, decode with `fromKey` below.
  */
 import { Schema } from "effect"
-import type { ToolCallRecord } from "../../../services/SessionStore.js"
+import type { SearchHit, Session, SessionSummary, StoredMessage, ToolCallRecord } from "../../../services/SessionStore.js"
+import { rowReader } from "../rowReader.js"
 
 const column = <S extends Schema.Schema.Any>(schema: S, key: string) => Schema.propertySignature(schema).pipe(Schema.fromKey(key))
 
@@ -13,49 +18,64 @@ const Role = Schema.Literal("system", "user", "assistant", "tool")
 
 const NullableString = Schema.NullOr(Schema.String)
 
-/** Tool calls as stored; damaged JSON or a non-array reads as no tool calls, never as a failed query. */
-const ToolCallsJson = Schema.transform(
-  NullableString,
-  Schema.declare((u: unknown): u is ReadonlyArray<ToolCallRecord> | null => u === null || Array.isArray(u)),
-  {
-    strict: true,
-    decode: (text) => {
-      if (text === null) return null
-      try {
-        const value: unknown = JSON.parse(text)
-        return Array.isArray(value) ? (value as ReadonlyArray<ToolCallRecord>) : null
-      } catch {
-        return null
-      }
-    },
-    encode: (calls) => (calls === null ? null : JSON.stringify(calls))
-  }
-)
+/** The column list of a columns schema, in its order, for a SELECT. */
+const columnList = (fields: Schema.Struct.Fields) => Object.keys(fields).join(", ")
 
 /** `tool_calls` as written by an append: JSON text, or NULL when the message has none. */
-export const encodeToolCalls = Schema.encodeSync(ToolCallsJson)
+export const toolCallsText = (calls: ReadonlyArray<ToolCallRecord> | null): string | null => (calls === null ? null : JSON.stringify(calls))
 
-/** A `sessions` row (the columns in `SESSION_COLUMNS`). */
-export const SessionRow = Schema.Struct({
+/** `tool_calls` as read: damaged JSON or a non-array reads as no tool calls, never as a failed query. */
+export const toolCallsOf = (text: string | null): ReadonlyArray<ToolCallRecord> | null => {
+  if (text === null) return null
+  try {
+    const value: unknown = JSON.parse(text)
+    return Array.isArray(value) ? (value as ReadonlyArray<ToolCallRecord>) : null
+  } catch {
+    return null
+  }
+}
+
+/** A `sessions` row as selected (the columns in `SESSION_COLUMNS`). */
+export const SessionColumns = Schema.Struct({
   id: Schema.String,
   source: Schema.String,
-  parentSessionId: column(NullableString, "parent_session_id"),
+  parent_session_id: NullableString,
   cwd: NullableString,
   model: NullableString,
   title: NullableString,
-  createdAt: column(Schema.Number, "created_at"),
-  updatedAt: column(Schema.Number, "updated_at"),
-  messageCount: column(Schema.Number, "message_count"),
-  toolCallCount: column(Schema.Number, "tool_call_count"),
-  inputTokens: column(Schema.Number, "input_tokens"),
-  outputTokens: column(Schema.Number, "output_tokens")
+  created_at: Schema.Number,
+  updated_at: Schema.Number,
+  message_count: Schema.Number,
+  tool_call_count: Schema.Number,
+  input_tokens: Schema.Number,
+  output_tokens: Schema.Number
 })
 
-export const SESSION_COLUMNS =
-  "id, source, parent_session_id, cwd, model, title, created_at, updated_at, message_count, tool_call_count, input_tokens, output_tokens"
+export const SESSION_COLUMNS = columnList(SessionColumns.fields)
+
+export const sessionRows = rowReader(SessionColumns)
+
+export const toSession = (r: typeof SessionColumns.Type): Session => ({
+  id: r.id,
+  source: r.source,
+  parentSessionId: r.parent_session_id,
+  cwd: r.cwd,
+  model: r.model,
+  title: r.title,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  messageCount: r.message_count,
+  toolCallCount: r.tool_call_count,
+  inputTokens: r.input_tokens,
+  outputTokens: r.output_tokens
+})
 
 /** A session in a listing: its row plus the start of its first user message. */
-export const SessionSummaryRow = Schema.Struct({ ...SessionRow.fields, preview: NullableString })
+export const SessionSummaryColumns = Schema.Struct({ ...SessionColumns.fields, preview: NullableString })
+
+export const sessionSummaryRows = rowReader(SessionSummaryColumns)
+
+export const toSessionSummary = (r: typeof SessionSummaryColumns.Type): SessionSummary => ({ ...toSession(r), preview: r.preview })
 
 /** What `create` and `ensure` insert; the counters start at their column defaults. */
 export const NewSessionRow = Schema.Struct({
@@ -69,36 +89,67 @@ export const NewSessionRow = Schema.Struct({
   updatedAt: column(Schema.Number, "updated_at")
 })
 
-/** A `messages` row (the columns in `MESSAGE_COLUMNS`). */
-export const MessageRow = Schema.Struct({
+/** A `messages` row as selected (the columns in `MESSAGE_COLUMNS`). */
+export const MessageColumns = Schema.Struct({
   id: Schema.Number,
-  sessionId: column(Schema.String, "session_id"),
+  session_id: Schema.String,
   ordinal: Schema.Number,
   role: Role,
   content: NullableString,
-  toolCalls: column(ToolCallsJson, "tool_calls"),
-  toolCallId: column(NullableString, "tool_call_id"),
-  toolName: column(NullableString, "tool_name"),
-  createdAt: column(Schema.Number, "created_at")
+  tool_calls: NullableString,
+  tool_call_id: NullableString,
+  tool_name: NullableString,
+  created_at: Schema.Number
 })
 
-export const MESSAGE_COLUMNS = "id, session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, created_at"
+export const MESSAGE_COLUMNS = columnList(MessageColumns.fields)
 
-/** A search match with its session (the columns in `HIT_COLUMNS`); `text` is FTS5's snippet or the whole content. */
-export const HitRow = Schema.Struct({
-  messageId: column(Schema.Number, "id"),
-  sessionId: column(Schema.String, "session_id"),
+export const messageRows = rowReader(MessageColumns)
+
+export const toStoredMessage = (r: typeof MessageColumns.Type): StoredMessage => ({
+  id: r.id,
+  sessionId: r.session_id,
+  ordinal: r.ordinal,
+  role: r.role,
+  content: r.content,
+  toolCalls: toolCallsOf(r.tool_calls),
+  toolCallId: r.tool_call_id,
+  toolName: r.tool_name,
+  createdAt: r.created_at
+})
+
+/** A search match with its session (the columns in `HIT_COLUMNS`, then `text`: FTS5's snippet or the whole content). */
+export const HitColumns = Schema.Struct({
+  id: Schema.Number,
+  session_id: Schema.String,
   ordinal: Schema.Number,
   role: Role,
-  createdAt: column(Schema.Number, "created_at"),
+  created_at: Schema.Number,
   source: Schema.String,
   model: NullableString,
   title: NullableString,
-  sessionCreatedAt: column(Schema.Number, "session_created_at"),
+  session_created_at: Schema.Number,
   text: NullableString
 })
 
 export const HIT_COLUMNS = "m.id, m.session_id, m.ordinal, m.role, m.created_at, s.source, s.model, s.title, s.created_at AS session_created_at"
+
+export const hitRows = rowReader(HitColumns)
+
+/** A hit with its snippet: FTS5's for word matches, cut from the whole content (`text`) for substring ones. Keys in the order results print. */
+export const toSearchHit = (r: typeof HitColumns.Type, match: SearchHit["match"], snippet: string): SearchHit => ({
+  messageId: r.id,
+  sessionId: r.session_id,
+  ordinal: r.ordinal,
+  role: r.role,
+  createdAt: r.created_at,
+  source: r.source,
+  model: r.model,
+  title: r.title,
+  sessionCreatedAt: r.session_created_at,
+  snippet,
+  match
+})
 
 /** A `process_checkpoints` row, all columns. */
 export const CheckpointRow = Schema.Struct({

@@ -11,7 +11,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { SessionExists, SessionNotFound, SessionStoreError } from "../../../services/SessionStore.js"
 import type { ListSessionsOptions, NewSession, SessionPatch, SessionSummary } from "../../../services/SessionStore.js"
 import type { BackgroundIndexer } from "./backgroundIndexer.js"
-import { NewSessionRow, SESSION_COLUMNS, SessionRow, SessionSummaryRow } from "./rows.js"
+import { NewSessionRow, SESSION_COLUMNS, sessionRows, sessionSummaryRows, toSession, toSessionSummary } from "./rows.js"
 import { clamp, failure, sqliteCode } from "./storeErrors.js"
 
 const pad = (n: number) => String(n).padStart(2, "0")
@@ -45,11 +45,8 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
     const columns = sql.literal(SESSION_COLUMNS)
 
     // Not a SqlResolver: no caller looks sessions up concurrently, and the request machinery measured 4-8x slower per lookup.
-    const sessionById = SqlSchema.findOne({
-      Request: Schema.String,
-      Result: SessionRow,
-      execute: (id) => sql`SELECT ${columns} FROM sessions WHERE id = ${id}`
-    })
+    const sessionById = (id: string) =>
+      Effect.flatMap(sql`SELECT ${columns} FROM sessions WHERE id = ${id}`, (rows) => sessionRows.first(rows, toSession))
 
     const getRow = (id: string, operation: string) =>
       Effect.flatMap(
@@ -57,16 +54,15 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
         Option.match({ onNone: () => Effect.fail(new SessionNotFound({ sessionId: id })), onSome: Effect.succeed })
       )
 
-    const insertRow = (ignoreExisting: boolean) =>
-      SqlSchema.findOne({
-        Request: NewSessionRow,
-        Result: SessionRow,
-        execute: (row) =>
-          sql`INSERT INTO sessions ${sql.insert(row)}${sql.literal(ignoreExisting ? " ON CONFLICT (id) DO NOTHING" : "")} RETURNING ${columns}`
-      })
-    const insertNew = insertRow(false)
+    const encodeNewSession = Schema.encode(NewSessionRow)
     // ON CONFLICT DO NOTHING: an existing session returns no row instead of failing.
-    const insertIfMissing = insertRow(true)
+    const insertRow = (row: typeof NewSessionRow.Type, ignoreExisting: boolean) =>
+      encodeNewSession(row).pipe(
+        Effect.flatMap((encoded) =>
+          sql`INSERT INTO sessions ${sql.insert(encoded)}${sql.literal(ignoreExisting ? " ON CONFLICT (id) DO NOTHING" : "")} RETURNING ${columns}`
+        ),
+        Effect.flatMap((rows) => sessionRows.first(rows, toSession))
+      )
 
     const insertSession = (input: NewSession, operation: string, ignoreExisting: boolean) =>
       Effect.gen(function*() {
@@ -82,7 +78,7 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
           createdAt: now,
           updatedAt: now
         }
-        return yield* (ignoreExisting ? insertIfMissing : insertNew)(row).pipe(
+        return yield* insertRow(row, ignoreExisting).pipe(
           Effect.catchAll((e): Effect.Effect<never, SessionExists | SessionNotFound | SessionStoreError> => {
             const code = sqliteCode(e)
             if (code === "SQLITE_CONSTRAINT_PRIMARYKEY") return Effect.fail(new SessionExists({ sessionId: id }))
@@ -124,16 +120,15 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
         ...(request.excludeSources === undefined || request.excludeSources.length === 0 ? [] : [sql`s.source NOT IN ${sql.in(request.excludeSources)}`]),
         ...(request.cwd === undefined ? [] : [sql`s.cwd = ${request.cwd}`])
       ])
-    const listPage = SqlSchema.findAll({
-      Request: ListRequest,
-      Result: SessionSummaryRow,
-      execute: (request) =>
+    const listPage = (request: typeof ListRequest.Type) =>
+      Effect.flatMap(
         sql`SELECT ${sql.literal(SESSION_COLUMNS.split(", ").map((c) => `s.${c}`).join(", "))},
           (SELECT substr(content, 1, 200) FROM messages WHERE session_id = s.id AND role = 'user' ORDER BY ordinal LIMIT 1) AS preview
          FROM sessions s WHERE ${listFilter(request)}
          ORDER BY ${sql.literal(request.orderBy === "updated" ? "s.updated_at DESC, s.id DESC" : "s.created_at DESC, s.id DESC")}
-         LIMIT ${request.limit} OFFSET ${request.offset}`
-    })
+         LIMIT ${request.limit} OFFSET ${request.offset}`,
+        (rows) => sessionSummaryRows.all(rows, toSessionSummary)
+      )
     const listTotal = SqlSchema.findOne({
       Request: ListRequest,
       Result: Schema.Struct({ total: Schema.Number }),
@@ -152,11 +147,8 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
       return { sessions: rows, total, nextOffset: offset + rows.length < total ? offset + rows.length : null }
     })
 
-    const updateRow = SqlSchema.findOne({
-      Request: Schema.Struct({ id: Schema.String, set: Schema.Record({ key: Schema.String, value: Schema.NullOr(Schema.String) }) }),
-      Result: SessionRow,
-      execute: (r) => sql`UPDATE sessions SET ${sql.update(r.set)} WHERE id = ${r.id} RETURNING ${columns}`
-    })
+    const updateRow = (r: { readonly id: string; readonly set: Record<string, string | null> }) =>
+      Effect.flatMap(sql`UPDATE sessions SET ${sql.update(r.set)} WHERE id = ${r.id} RETURNING ${columns}`, (rows) => sessionRows.first(rows, toSession))
 
     const update = Effect.fn("SessionStore.update")(function*(id: string, patch: SessionPatch) {
       // Only the fields the patch names: an undefined field keeps its value, null clears it.
