@@ -22,7 +22,8 @@ describe("config defaults", () => {
       batch_timeout_seconds: 420,
       result_size_chars: 100_000,
       max_parallel: 8,
-      check_timeout_seconds: 5
+      check_timeout_seconds: 5,
+      result_json: "python"
     })
     expect(empty.plugins).toEqual({ enabled: [], disabled: [], entries: {} })
     expect(empty.approvals).toEqual({

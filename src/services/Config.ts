@@ -69,7 +69,9 @@ export const ToolsSection = Schema.Struct({
   /** Most tool calls running at once in one batch (at least 1 is used). */
   max_parallel: withDefault(Schema.Number, 8),
   /** Seconds one tool availability probe may take. */
-  check_timeout_seconds: positive(5)
+  check_timeout_seconds: positive(5),
+  /** How tool results are written as JSON: `python` (Hermes' `json.dumps` spacing, `", "` and `": "`) or `compact` (no spaces). */
+  result_json: withDefault(Schema.Literal("python", "compact"), "python")
 }, Extra)
 
 /** `plugins.entries.<name>:` handed to the plugin as written, so no defaults are added here. */
