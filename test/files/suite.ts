@@ -122,12 +122,19 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
       Effect.gen(function*() {
         const { t, dir } = yield* fresh
         writeFileSync(join(dir, "bom.txt"), "\ufeffhello\nworld")
-        expect(yield* call("read_file", { path: "bom.txt" }, t)).toEqual({ content: "1|hello\n2|world", total_lines: 2, file_size: 14, truncated: false })
+        expect(yield* call("read_file", { path: "bom.txt" }, t)).toEqual({
+          content: "1|hello\n2|world",
+          total_lines: 2,
+          file_size: 14,
+          truncated: false,
+          is_binary: false,
+          is_image: false
+        })
         writeFileSync(join(dir, "long.txt"), `${"x".repeat(5000)}\nshort\n`)
         const long = yield* call("read_file", { path: "long.txt" }, t)
         expect(long["content"]).toBe(`1|${"x".repeat(2000)}... [truncated]\n2|short`)
         writeFileSync(join(dir, "empty.txt"), "")
-        expect(yield* call("read_file", { path: "empty.txt" }, t)).toMatchObject({ content: "", total_lines: 0, hint: "File is empty (0 bytes)." })
+        expect(yield* call("read_file", { path: "empty.txt" }, t)).toMatchObject({ content: "", total_lines: 0, hint: "File is empty (0 bytes).", is_binary: false })
       }))
 
     it.effect("read_file: the character budget ends on a whole line and the next offset continues", () =>
@@ -152,11 +159,19 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
       Effect.gen(function*() {
         const { t, dir } = yield* fresh
         writeFileSync(join(dir, "pic.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]))
-        expect(String((yield* call("read_file", { path: "pic.png" }, t))["error"])).toBe("Cannot read binary file 'pic.png' (.png). Use vision_analyze for images.")
+        expect(String((yield* call("read_file", { path: "pic.png" }, t))["error"])).toBe(
+          "Cannot read binary file 'pic.png' (.png). Use vision_analyze for images, or terminal to inspect binary files."
+        )
         writeFileSync(join(dir, "blob.dat"), Buffer.concat([Buffer.from("\x7fELF"), Buffer.alloc(64)]))
-        const blob = yield* call("read_file", { path: "blob.dat" }, t)
-        expect(blob).toMatchObject({ is_binary: true, file_size: 68 })
-        expect(String(blob["error"])).toContain("Binary file (ELF executable, 68 bytes)")
+        expect(yield* call("read_file", { path: "blob.dat" }, t)).toEqual({
+          content: "",
+          total_lines: 0,
+          file_size: 68,
+          truncated: false,
+          is_binary: true,
+          is_image: false,
+          error: "Binary file (ELF executable, 68 bytes) — cannot display as text."
+        })
       }))
 
     it.effect("read_file: device files are refused, also through symlinks; FIFOs are not read", () =>
@@ -190,8 +205,58 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
         writeFileSync(join(root, "auth.json"), "{\"token\": \"t\"}\n")
         expect(String((yield* call("read_file", { path: join(root, "auth.json") }, t))["error"])).toContain("is a Hermes credential store")
         writeFileSync(join(dir, "config.yaml"), "a: 1\n")
+        // Hermes' not-found payload: its empty read result, the error, and suggestions spelled like the path asked for.
         const missing = yield* call("read_file", { path: "config.yml" }, t)
-        expect(missing).toEqual({ error: "File not found: config.yml", similar_files: [join(dir, "config.yaml")] })
+        expect(missing).toEqual({
+          content: "",
+          total_lines: 0,
+          file_size: 0,
+          truncated: false,
+          is_binary: false,
+          is_image: false,
+          error: "File not found: config.yml",
+          similar_files: ["./config.yaml"]
+        })
+        mkdirSync(join(dir, "conf"))
+        writeFileSync(join(dir, "conf", "app.yaml"), "a: 1\n")
+        expect((yield* call("read_file", { path: "conf/app.yml" }, t))["similar_files"]).toEqual(["conf/app.yaml"])
+        expect((yield* call("read_file", { path: join(dir, "conf", "app.yml") }, t))["similar_files"]).toEqual([join(dir, "conf", "app.yaml")])
+      }))
+
+    it.effect("read_file: a notebook reads as its cells' text, paged; a broken one as the JSON it is", () =>
+      Effect.gen(function*() {
+        const { t, dir } = yield* fresh
+        const notebook = {
+          cells: [
+            { cell_type: "markdown", source: ["# Title\n", "Some text\n"] },
+            { cell_type: "code", source: "import os\nprint(os.getcwd())\n", outputs: [{ text: "not shown" }] },
+            { cell_type: "raw", source: "raw bit" },
+            { cell_type: "code", source: [] }
+          ],
+          nbformat: 4
+        }
+        writeFileSync(join(dir, "nb.ipynb"), JSON.stringify(notebook))
+        const read = yield* call("read_file", { path: "nb.ipynb" }, t)
+        expect(read).toMatchObject({ total_lines: 12, truncated: false, extracted_document: true })
+        expect(String(read["content"]).split("\n")).toEqual([
+          "1|# ── Markdown cell 1 ──",
+          "2|# Title",
+          "3|Some text",
+          "4|",
+          "5|# ── Code cell 1 ──",
+          "6|import os",
+          "7|print(os.getcwd())",
+          "8|",
+          "9|# ── Raw cell ──",
+          "10|raw bit",
+          "11|",
+          "12|# ── Code cell 2 ──"
+        ])
+        const page = yield* call("read_file", { path: "nb.ipynb", offset: 5, limit: 3 }, t)
+        expect(page).toMatchObject({ content: "5|# ── Code cell 1 ──\n6|import os\n7|print(os.getcwd())", truncated: true })
+        expect(page["hint"]).toBe("Use offset=8 to continue reading (showing 5-7 of 12 lines)")
+        writeFileSync(join(dir, "broken.ipynb"), "{\"cells\": [")
+        expect(yield* call("read_file", { path: "broken.ipynb" }, t)).toMatchObject({ content: "1|{\"cells\": [", is_binary: false })
       }))
 
     it.effect("read_file: an unchanged region gets the stub, then a block; a change or a write reads again", () =>
