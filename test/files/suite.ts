@@ -26,6 +26,7 @@ export interface FileSuiteOptions {
 }
 
 export const hasRipgrep = spawnSync("rg", ["--version"]).status === 0
+const hasPython = spawnSync("python3", ["-c", "pass"]).status === 0
 
 type Json = Record<string, unknown>
 
@@ -301,6 +302,7 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
         expect(created).toEqual({
           bytes_written: 6,
           dirs_created: true,
+          lint: { status: "skipped", message: "No linter for .txt files" },
           resolved_path: join(dir, "deep/er/new.txt"),
           files_modified: [join(dir, "deep/er/new.txt")]
         })
@@ -418,8 +420,10 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
         const { t, dir } = yield* fresh
         writeFileSync(join(dir, "code.py"), "def f():\n    x = 1\n    return x\n")
         const exact = yield* call("patch", { path: "code.py", old_string: "x = 1", new_string: "x = 2" }, t)
-        expect(exact).toMatchObject({ success: true, files_modified: [join(dir, "code.py")] })
-        expect(exact["diff"]).toBe("--- a/code.py\n+++ b/code.py\n@@ -1,3 +1,3 @@\n def f():\n-    x = 1\n+    x = 2\n     return x\n")
+        expect(exact).toMatchObject({ success: true, files_modified: [join(dir, "code.py")], resolved_path: join(dir, "code.py") })
+        // Hermes names the file in the diff by the absolute path it edited.
+        const file = join(dir, "code.py")
+        expect(exact["diff"]).toBe(`--- a/${file}\n+++ b/${file}\n@@ -1,3 +1,3 @@\n def f():\n-    x = 1\n+    x = 2\n     return x\n`)
         // The model quotes with two-space indentation; the file has four.
         const fuzzy = yield* call("patch", { path: "code.py", old_string: "  x = 2\n  return x", new_string: "  y = 2\n  return y" }, t)
         expect(fuzzy["success"]).toBe(true)
@@ -442,8 +446,47 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
         const third = yield* call("patch", { path: "dup.txt", old_string: "zzz2", new_string: "x" }, t)
         expect(String(third["_hint"])).toMatch(/^This is failure #3 patching 'dup.txt'/)
         const again = yield* call("patch", { path: "dup.txt", old_string: "no such text here", new_string: "gamma\nbeta\ngamma" }, t)
-        expect(again).toMatchObject({ success: true, no_change: true })
+        expect(again).toMatchObject({ success: true, no_change: true, files_modified: [join(dir, "dup.txt")] })
+        expect(String(again["note"])).toMatch(/^File already contains the target text — the edit appears to be already applied to .*dup\.txt\. No write performed/)
+        expect(yield* call("patch", { path: "nope.txt", old_string: "a", new_string: "b" }, t)).toEqual({
+          success: false,
+          error: `Failed to read file: ${join(dir, "nope.txt")}`
+        })
       }))
+
+    it.effect("write_file and patch: a lint of every result, reporting only the errors an edit introduced", () =>
+      Effect.gen(function*() {
+        const { t, dir } = yield* fresh
+        expect((yield* call("write_file", { path: "ok.json", content: "{\"a\": 1}\n" }, t))["lint"]).toEqual({ status: "ok", output: "" })
+        expect((yield* call("write_file", { path: "conf.yaml", content: "a: [1, 2]\n" }, t))["lint"]).toEqual({ status: "ok", output: "" })
+        expect((yield* call("write_file", { path: "tsconfig.json", content: "{\n  // comments are fine here\n  \"a\": 1,\n}\n" }, t))["lint"]).toEqual({
+          status: "ok",
+          output: ""
+        })
+        expect((yield* call("write_file", { path: "noext", content: "x" }, t))["lint"]).toEqual({ status: "skipped", message: "No linter for  files" })
+        if (hasPython) {
+          expect((yield* call("write_file", { path: "good.py", content: "x = 1\n" }, t))["lint"]).toEqual({ status: "ok", output: "" })
+          const broken = yield* call("write_file", { path: "bad.py", content: "def f(:\n    pass\n" }, t)
+          expect(broken).toMatchObject({ bytes_written: 17, lint: { status: "error" } })
+          expect(String((broken["lint"] as Json)["output"])).toMatch(/^SyntaxError: .* \(line 1, column \d+\)$/)
+          // An edit elsewhere in a file that was already broken introduces nothing new.
+          writeFileSync(join(dir, "old.py"), "def f(:\n    pass\ny = 1\n")
+          const elsewhere = yield* call("patch", { path: "old.py", old_string: "y = 1", new_string: "y = 2" }, t)
+          expect(elsewhere["lint"]).toMatchObject({ status: "error", message: "Pre-existing lint errors — this edit didn't introduce new ones but the file is still broken." })
+          // Breaking a clean file reports the new error.
+          const breaking = yield* call("patch", { path: "good.py", old_string: "x = 1", new_string: "x = (1" }, t)
+          expect(breaking["lint"]).toMatchObject({ status: "error" })
+          expect(String((breaking["lint"] as Json)["output"])).toMatch(/^'\(' was never closed|SyntaxError/)
+          const v4a = yield* call("patch", { mode: "patch", patch: "*** Begin Patch\n*** Add File: made.py\n+z = 3\n*** Add File: made.txt\n+z\n*** End Patch" }, t)
+          expect(v4a["lint"]).toEqual({ "made.py": { status: "ok", output: "" }, "made.txt": { status: "skipped", message: "No linter for .txt files" } })
+        }
+        if (options.kind === "local") {
+          expect((yield* call("write_file", { path: "good.js", content: "const a = 1\n" }, t))["lint"]).toEqual({ status: "ok", output: "" })
+          const js = yield* call("write_file", { path: "bad.js", content: "const = 1\n" }, t)
+          expect(js["lint"]).toMatchObject({ status: "error" })
+          expect(String((js["lint"] as Json)["output"])).toContain("SyntaxError")
+        }
+      }), 120_000)
 
     it.effect("patch replace: CRLF and BOM files keep their conventions", () =>
       Effect.gen(function*() {
