@@ -23,7 +23,8 @@ describe("config defaults", () => {
       result_size_chars: 100_000,
       turn_budget_chars: 200_000,
       max_parallel: 8,
-      check_timeout_seconds: 5
+      check_timeout_seconds: 5,
+      result_json: "python"
     })
     expect(empty.plugins).toEqual({ enabled: [], disabled: [], entries: {} })
     expect(empty.approvals).toEqual({

@@ -9,6 +9,7 @@ import { ToolExecutor } from "../src/services/ToolExecutor.js"
 import { ToolGateAllow } from "../src/layers/toolGate/ToolGateAllow.js"
 import { bigTool, dyingTool, echoTool, failingTool, sleepTool } from "./support/tools.js"
 import { testRuntime } from "./support/runtime.js"
+import { pythonJson } from "../src/lib/pythonJson.js"
 
 const withTestTools = <A, E, R>(self: Effect.Effect<A, E, R>) =>
   Effect.zipRight(
@@ -127,7 +128,8 @@ describe("hooks", () => {
       const blocked = yield* executor.execute({ tool: "fails", args: {} })
       expect(blocked.status).toBe("blocked")
       expect(parse(blocked.result)).toEqual({ error: "fails is not allowed here" })
-      expect(yield* executor.dispatch({ tool: "echo", args: { text: "secret" } })).toBe("[redacted 34]")
+      // The hook sees the result as the model would: Python json.dumps text (37 characters here).
+      expect(yield* executor.dispatch({ tool: "echo", args: { text: "secret" } })).toBe("[redacted 37]")
       expect(yield* Ref.get(seen)).toEqual(["fails:blocked", "echo:ok"])
     })).pipe(Effect.provide(testRuntime())))
 
@@ -166,4 +168,30 @@ describe("persisted results", () => {
       expect(out.length).toBe(120_000)
       expect(existsSync("/nonexistent")).toBe(false)
     }).pipe(Effect.provide(testRuntime())))
+})
+
+describe("result JSON text (tools.result_json)", () => {
+  const dispatchBoth = Effect.gen(function*() {
+    const executor = yield* ToolExecutor
+    return {
+      ok: yield* executor.dispatch({ tool: "echo", args: { text: "é", tags: ["a", "b"] } }, { context: { taskId: "t" } }),
+      failed: yield* executor.dispatch({ tool: "fails", args: { why: "x" } })
+    }
+  })
+
+  it.effect("is Python's json.dumps text by default, for results and errors", () =>
+    withTestTools(Effect.gen(function*() {
+      const { failed, ok } = yield* dispatchBoth
+      expect(JSON.parse(ok)).toEqual({ text: "é", tags: ["a", "b"], task: "t" })
+      expect(ok).toBe(pythonJson(JSON.parse(ok)))
+      expect(failed).toBe(pythonJson({ error: "it broke: x" }))
+    })).pipe(Effect.provide(testRuntime())))
+
+  it.effect("is JSON.stringify's text with result_json: compact", () =>
+    withTestTools(Effect.gen(function*() {
+      const { failed, ok } = yield* dispatchBoth
+      expect(JSON.parse(ok)).toEqual({ text: "é", tags: ["a", "b"], task: "t" })
+      expect(ok).toBe(JSON.stringify(JSON.parse(ok)))
+      expect(failed).toBe(JSON.stringify({ error: "it broke: x" }))
+    })).pipe(Effect.provide(testRuntime({ tools: { result_json: "compact" } }))))
 })

@@ -76,7 +76,9 @@ export const ToolsSection = Schema.Struct({
    * Tool search (progressive disclosure): `{enabled: auto|on|off, threshold_pct, search_default_limit,
    * max_search_limit}` or a boolean; read leniently (src/lib/toolSearch/config.ts), so a typo never breaks a run.
    */
-  tool_search: Schema.optional(Schema.Unknown)
+  tool_search: Schema.optional(Schema.Unknown),
+  /** How tool results are written as JSON: `python` (Hermes' `json.dumps` spacing, `", "` and `": "`) or `compact` (no spaces). */
+  result_json: withDefault(Schema.Literal("python", "compact"), "python")
 }, Extra)
 
 /** `plugins.entries.<name>:` handed to the plugin as written, so no defaults are added here. */

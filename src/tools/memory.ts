@@ -75,12 +75,21 @@ const saved = (b: Budget, entries: ReadonlyArray<string>, message: string): Resu
 }
 
 const refused = (error: string): Result => ({ success: false, error })
+/** A call refused before the store is touched: Hermes' tool-level error puts `error` first. */
+const badCall = (error: string): Result => ({ error, success: false })
 
 const withEntries = (b: Budget, entries: ReadonlyArray<string>, error: string): Result => ({
   success: false,
   error,
   current_entries: shown(entries, b.target),
   usage: usage(entries, b.limit)
+})
+
+/** No entry matched: the entries to pick from (Hermes gives no usage here). */
+const notFound = (b: Budget, entries: ReadonlyArray<string>, error: string): Result => ({
+  success: false,
+  error,
+  current_entries: shown(entries, b.target)
 })
 
 const unchanged = (result: Result): MemoryChange<Result> => ({ result })
@@ -109,7 +118,7 @@ const addOne = (b: Budget, content: string) => (entries: ReadonlyArray<string>):
 const replaceOne = (b: Budget, oldText: string, content: string) => (entries: ReadonlyArray<string>): MemoryChange<Result> => {
   const at = locate(entries, oldText)
   if (at === "none") {
-    return unchanged(withEntries(b, entries, `No entry contains '${oldText}'. Pick the exact text of the entry to replace from current_entries and try again.`))
+    return unchanged(notFound(b, entries, `No entry contains '${oldText}'. Pick the exact text of the entry to replace from current_entries and try again.`))
   }
   if (at === "ambiguous") {
     return unchanged({
@@ -132,7 +141,7 @@ const replaceOne = (b: Budget, oldText: string, content: string) => (entries: Re
 const removeOne = (b: Budget, oldText: string) => (entries: ReadonlyArray<string>): MemoryChange<Result> => {
   const at = locate(entries, oldText)
   if (at === "none") {
-    return unchanged(withEntries(b, entries, `No entry contains '${oldText}'. Pick the exact text of the entry to remove from current_entries and try again.`))
+    return unchanged(notFound(b, entries, `No entry contains '${oldText}'. Pick the exact text of the entry to remove from current_entries and try again.`))
   }
   if (at === "ambiguous") {
     return unchanged({
@@ -218,14 +227,14 @@ export const memoryTool = defineTool({
 
     switch (args.action) {
       case "add": {
-        if (content.length === 0) return refused("Content is required for 'add'.")
+        if (content.length === 0) return badCall("Content is required for 'add'.")
         const threat = memoryThreat(content)
         if (threat !== undefined) return refused(threat)
         return yield* run(addOne(b, content), false)
       }
       case "replace": {
         if (oldText.length === 0) return yield* needsOldText("replace")
-        if (content.length === 0) return refused("content is required for 'replace' (use 'remove' to delete an entry).")
+        if (content.length === 0) return badCall("content is required for 'replace' (use 'remove' to delete an entry).")
         const threat = memoryThreat(content)
         if (threat !== undefined) return refused(threat)
         return yield* run(replaceOne(b, oldText, content), true)
@@ -235,7 +244,7 @@ export const memoryTool = defineTool({
         return yield* run(removeOne(b, oldText), true)
       }
       default:
-        return refused("No action given. Use action add, replace or remove, or send operations.")
+        return badCall("No action given. Use action add, replace or remove, or send operations.")
     }
   })
 })

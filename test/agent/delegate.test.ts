@@ -21,7 +21,9 @@ const PARENT_TOOLS = { enabled: ["testing", "delegation", "memory", "clarify", "
 const SUBAGENT = { system_contains: "You are a subagent" }
 
 const store = SessionStore
-const toolResults = (messages: ReadonlyArray<StoredMessage>) => messages.filter((m) => m.role === "tool").map((m) => json(m.content))
+/** Tool results as JSON; the loop's own plain-text answers (an unknown tool name, as Hermes sends) as `{ text }`. */
+const toolResults = (messages: ReadonlyArray<StoredMessage>) =>
+  messages.filter((m) => m.role === "tool").map((m) => (m.content?.trimStart().startsWith("{") === true ? json(m.content) : { text: m.content }))
 const history = (id: string) => Effect.flatMap(store, (s) => s.history(id))
 const childrenOf = (parent: string) =>
   Effect.map(Effect.flatMap(store, (s) => s.list({ source: "subagent", limit: 1000 })), (page) =>

@@ -5,7 +5,7 @@ import { budgetWarning, stripBudgetWarnings, withBudgetWarning, withoutBudgetWar
 import { makeJournal } from "../../src/layers/agent/journal.js"
 import { repairHistory, UNFINISHED_RESULT } from "../../src/layers/agent/messages.js"
 import { makeMailbox } from "../../src/layers/agent/notifications.js"
-import { INVALID_ARGUMENTS_RESULT, rejectCall, withCallIds } from "../../src/layers/agent/toolCalls.js"
+import { INVALID_ARGUMENTS_RESULT, rejectCall, rejectTurn, SKIPPED_FOR_INVALID_NAME, withCallIds } from "../../src/layers/agent/toolCalls.js"
 import type { ToolCallRequest } from "../../src/services/Model.js"
 import type { ProcessesService, ProcessNotification } from "../../src/services/Processes.js"
 import { SessionStoreError } from "../../src/services/SessionStore.js"
@@ -37,15 +37,26 @@ describe("budget notes", () => {
 
 describe("call screening", () => {
   const offered = ["echo", "read_file"]
-  it("rejects unknown names and arguments that are not a JSON object; empty arguments are {}", () => {
-    expect(JSON.parse(rejectCall(call("nope", "{}"), new Set(offered), offered)!)).toEqual({
-      error: "Tool 'nope' does not exist. Available tools: echo, read_file"
-    })
-    expect(JSON.parse(rejectCall(call("", "{}"), new Set(offered), offered)!)["error"]).toMatch(/^Tool call rejected: the tool name was empty/)
+  it("rejects unknown names (Hermes' plain text) and arguments that are not a JSON object; empty arguments are {}", () => {
+    expect(rejectCall(call("nope", "{}"), new Set(offered), offered)).toBe("Tool 'nope' does not exist. Available tools: echo, read_file")
+    const empty = rejectCall(call("", "{}"), new Set(offered), offered)!
+    expect(empty).toMatch(/^Tool call rejected: the tool name was empty\. .*otherwise reply in plain text\.$/)
+    expect(empty).not.toContain("read_file")
     expect(rejectCall(call("echo", "{oops"), new Set(offered), offered)).toBe(INVALID_ARGUMENTS_RESULT)
     expect(rejectCall(call("echo", "[1]"), new Set(offered), offered)).toBe(INVALID_ARGUMENTS_RESULT)
     expect(rejectCall(call("echo", ""), new Set(offered), offered)).toBeUndefined()
     expect(rejectCall(call("echo", "{\"text\":\"x\"}"), new Set(offered), offered)).toBeUndefined()
+  })
+
+  it("a turn with an unknown name runs none of its calls: the others are answered as skipped", () => {
+    const calls = [{ ...call("echo", "{}"), id: "a" }, { ...call("reed_file", "{}"), id: "b" }, { ...call("echo", "{oops"), id: "c" }]
+    expect([...rejectTurn(calls, new Set(offered), offered)]).toEqual([
+      ["a", SKIPPED_FOR_INVALID_NAME],
+      ["b", "Tool 'reed_file' does not exist. Available tools: echo, read_file"],
+      ["c", SKIPPED_FOR_INVALID_NAME]
+    ])
+    const fine = [{ ...call("echo", "{}"), id: "a" }, { ...call("echo", "{oops"), id: "c" }]
+    expect([...rejectTurn(fine, new Set(offered), offered)]).toEqual([["c", INVALID_ARGUMENTS_RESULT]])
   })
 
   it("gives missing and repeated ids ones of their own", () => {

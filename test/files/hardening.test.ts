@@ -233,7 +233,8 @@ withLayer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("file t
       const leaked = (text: string) => bodies.filter((line) => text.includes(line))
 
       for (const [path, offset, limit] of [["id_ed25519", 2, 500], ["id_ed25519", 3, 1], ["id_ed25519", 1, 500], ["deploy.pem", 5, 3], ["deploy.pem", 26, 5]] as const) {
-        const read = yield* call("read_file", { path, offset, limit }, `${t}-${path}-${offset}`)
+        // A fresh task per read (no dedup stub); its working directory is not `dir`, so the path is absolute.
+        const read = yield* call("read_file", { path: join(dir, path), offset, limit }, `${t}-${path}-${offset}`)
         expect(String(read["content"]).length, `${path}@${offset}`).toBeGreaterThan(0)
         expect(leaked(String(read["content"])), `${path}@${offset}`).toEqual([])
       }

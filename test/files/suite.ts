@@ -26,6 +26,7 @@ export interface FileSuiteOptions {
 }
 
 export const hasRipgrep = spawnSync("rg", ["--version"]).status === 0
+const hasPython = spawnSync("python3", ["-c", "pass"]).status === 0
 
 type Json = Record<string, unknown>
 
@@ -122,12 +123,19 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
       Effect.gen(function*() {
         const { t, dir } = yield* fresh
         writeFileSync(join(dir, "bom.txt"), "\ufeffhello\nworld")
-        expect(yield* call("read_file", { path: "bom.txt" }, t)).toEqual({ content: "1|hello\n2|world", total_lines: 2, file_size: 14, truncated: false })
+        expect(yield* call("read_file", { path: "bom.txt" }, t)).toEqual({
+          content: "1|hello\n2|world",
+          total_lines: 2,
+          file_size: 14,
+          truncated: false,
+          is_binary: false,
+          is_image: false
+        })
         writeFileSync(join(dir, "long.txt"), `${"x".repeat(5000)}\nshort\n`)
         const long = yield* call("read_file", { path: "long.txt" }, t)
         expect(long["content"]).toBe(`1|${"x".repeat(2000)}... [truncated]\n2|short`)
         writeFileSync(join(dir, "empty.txt"), "")
-        expect(yield* call("read_file", { path: "empty.txt" }, t)).toMatchObject({ content: "", total_lines: 0, hint: "File is empty (0 bytes)." })
+        expect(yield* call("read_file", { path: "empty.txt" }, t)).toMatchObject({ content: "", total_lines: 0, hint: "File is empty (0 bytes).", is_binary: false })
       }))
 
     it.effect("read_file: the character budget ends on a whole line and the next offset continues", () =>
@@ -152,11 +160,19 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
       Effect.gen(function*() {
         const { t, dir } = yield* fresh
         writeFileSync(join(dir, "pic.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]))
-        expect(String((yield* call("read_file", { path: "pic.png" }, t))["error"])).toBe("Cannot read binary file 'pic.png' (.png). Use vision_analyze for images.")
+        expect(String((yield* call("read_file", { path: "pic.png" }, t))["error"])).toBe(
+          "Cannot read binary file 'pic.png' (.png). Use vision_analyze for images, or terminal to inspect binary files."
+        )
         writeFileSync(join(dir, "blob.dat"), Buffer.concat([Buffer.from("\x7fELF"), Buffer.alloc(64)]))
-        const blob = yield* call("read_file", { path: "blob.dat" }, t)
-        expect(blob).toMatchObject({ is_binary: true, file_size: 68 })
-        expect(String(blob["error"])).toContain("Binary file (ELF executable, 68 bytes)")
+        expect(yield* call("read_file", { path: "blob.dat" }, t)).toEqual({
+          content: "",
+          total_lines: 0,
+          file_size: 68,
+          truncated: false,
+          is_binary: true,
+          is_image: false,
+          error: "Binary file (ELF executable, 68 bytes) — cannot display as text."
+        })
       }))
 
     it.effect("read_file: device files are refused, also through symlinks; FIFOs are not read", () =>
@@ -190,8 +206,58 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
         writeFileSync(join(root, "auth.json"), "{\"token\": \"t\"}\n")
         expect(String((yield* call("read_file", { path: join(root, "auth.json") }, t))["error"])).toContain("is a Hermes credential store")
         writeFileSync(join(dir, "config.yaml"), "a: 1\n")
+        // Hermes' not-found payload: its empty read result, the error, and suggestions spelled like the path asked for.
         const missing = yield* call("read_file", { path: "config.yml" }, t)
-        expect(missing).toEqual({ error: "File not found: config.yml", similar_files: [join(dir, "config.yaml")] })
+        expect(missing).toEqual({
+          content: "",
+          total_lines: 0,
+          file_size: 0,
+          truncated: false,
+          is_binary: false,
+          is_image: false,
+          error: "File not found: config.yml",
+          similar_files: ["./config.yaml"]
+        })
+        mkdirSync(join(dir, "conf"))
+        writeFileSync(join(dir, "conf", "app.yaml"), "a: 1\n")
+        expect((yield* call("read_file", { path: "conf/app.yml" }, t))["similar_files"]).toEqual(["conf/app.yaml"])
+        expect((yield* call("read_file", { path: join(dir, "conf", "app.yml") }, t))["similar_files"]).toEqual([join(dir, "conf", "app.yaml")])
+      }))
+
+    it.effect("read_file: a notebook reads as its cells' text, paged; a broken one as the JSON it is", () =>
+      Effect.gen(function*() {
+        const { t, dir } = yield* fresh
+        const notebook = {
+          cells: [
+            { cell_type: "markdown", source: ["# Title\n", "Some text\n"] },
+            { cell_type: "code", source: "import os\nprint(os.getcwd())\n", outputs: [{ text: "not shown" }] },
+            { cell_type: "raw", source: "raw bit" },
+            { cell_type: "code", source: [] }
+          ],
+          nbformat: 4
+        }
+        writeFileSync(join(dir, "nb.ipynb"), JSON.stringify(notebook))
+        const read = yield* call("read_file", { path: "nb.ipynb" }, t)
+        expect(read).toMatchObject({ total_lines: 12, truncated: false, extracted_document: true })
+        expect(String(read["content"]).split("\n")).toEqual([
+          "1|# ── Markdown cell 1 ──",
+          "2|# Title",
+          "3|Some text",
+          "4|",
+          "5|# ── Code cell 1 ──",
+          "6|import os",
+          "7|print(os.getcwd())",
+          "8|",
+          "9|# ── Raw cell ──",
+          "10|raw bit",
+          "11|",
+          "12|# ── Code cell 2 ──"
+        ])
+        const page = yield* call("read_file", { path: "nb.ipynb", offset: 5, limit: 3 }, t)
+        expect(page).toMatchObject({ content: "5|# ── Code cell 1 ──\n6|import os\n7|print(os.getcwd())", truncated: true })
+        expect(page["hint"]).toBe("Use offset=8 to continue reading (showing 5-7 of 12 lines)")
+        writeFileSync(join(dir, "broken.ipynb"), "{\"cells\": [")
+        expect(yield* call("read_file", { path: "broken.ipynb" }, t)).toMatchObject({ content: "1|{\"cells\": [", is_binary: false })
       }))
 
     it.effect("read_file: an unchanged region gets the stub, then a block; a change or a write reads again", () =>
@@ -236,6 +302,7 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
         expect(created).toEqual({
           bytes_written: 6,
           dirs_created: true,
+          lint: { status: "skipped", message: "No linter for .txt files" },
           resolved_path: join(dir, "deep/er/new.txt"),
           files_modified: [join(dir, "deep/er/new.txt")]
         })
@@ -353,8 +420,10 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
         const { t, dir } = yield* fresh
         writeFileSync(join(dir, "code.py"), "def f():\n    x = 1\n    return x\n")
         const exact = yield* call("patch", { path: "code.py", old_string: "x = 1", new_string: "x = 2" }, t)
-        expect(exact).toMatchObject({ success: true, files_modified: [join(dir, "code.py")] })
-        expect(exact["diff"]).toBe("--- a/code.py\n+++ b/code.py\n@@ -1,3 +1,3 @@\n def f():\n-    x = 1\n+    x = 2\n     return x\n")
+        expect(exact).toMatchObject({ success: true, files_modified: [join(dir, "code.py")], resolved_path: join(dir, "code.py") })
+        // Hermes names the file in the diff by the absolute path it edited.
+        const file = join(dir, "code.py")
+        expect(exact["diff"]).toBe(`--- a/${file}\n+++ b/${file}\n@@ -1,3 +1,3 @@\n def f():\n-    x = 1\n+    x = 2\n     return x\n`)
         // The model quotes with two-space indentation; the file has four.
         const fuzzy = yield* call("patch", { path: "code.py", old_string: "  x = 2\n  return x", new_string: "  y = 2\n  return y" }, t)
         expect(fuzzy["success"]).toBe(true)
@@ -377,8 +446,47 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
         const third = yield* call("patch", { path: "dup.txt", old_string: "zzz2", new_string: "x" }, t)
         expect(String(third["_hint"])).toMatch(/^This is failure #3 patching 'dup.txt'/)
         const again = yield* call("patch", { path: "dup.txt", old_string: "no such text here", new_string: "gamma\nbeta\ngamma" }, t)
-        expect(again).toMatchObject({ success: true, no_change: true })
+        expect(again).toMatchObject({ success: true, no_change: true, files_modified: [join(dir, "dup.txt")] })
+        expect(String(again["note"])).toMatch(/^File already contains the target text — the edit appears to be already applied to .*dup\.txt\. No write performed/)
+        expect(yield* call("patch", { path: "nope.txt", old_string: "a", new_string: "b" }, t)).toEqual({
+          success: false,
+          error: `Failed to read file: ${join(dir, "nope.txt")}`
+        })
       }))
+
+    it.effect("write_file and patch: a lint of every result, reporting only the errors an edit introduced", () =>
+      Effect.gen(function*() {
+        const { t, dir } = yield* fresh
+        expect((yield* call("write_file", { path: "ok.json", content: "{\"a\": 1}\n" }, t))["lint"]).toEqual({ status: "ok", output: "" })
+        expect((yield* call("write_file", { path: "conf.yaml", content: "a: [1, 2]\n" }, t))["lint"]).toEqual({ status: "ok", output: "" })
+        expect((yield* call("write_file", { path: "tsconfig.json", content: "{\n  // comments are fine here\n  \"a\": 1,\n}\n" }, t))["lint"]).toEqual({
+          status: "ok",
+          output: ""
+        })
+        expect((yield* call("write_file", { path: "noext", content: "x" }, t))["lint"]).toEqual({ status: "skipped", message: "No linter for  files" })
+        if (hasPython) {
+          expect((yield* call("write_file", { path: "good.py", content: "x = 1\n" }, t))["lint"]).toEqual({ status: "ok", output: "" })
+          const broken = yield* call("write_file", { path: "bad.py", content: "def f(:\n    pass\n" }, t)
+          expect(broken).toMatchObject({ bytes_written: 17, lint: { status: "error" } })
+          expect(String((broken["lint"] as Json)["output"])).toMatch(/^SyntaxError: .* \(line 1, column \d+\)$/)
+          // An edit elsewhere in a file that was already broken introduces nothing new.
+          writeFileSync(join(dir, "old.py"), "def f(:\n    pass\ny = 1\n")
+          const elsewhere = yield* call("patch", { path: "old.py", old_string: "y = 1", new_string: "y = 2" }, t)
+          expect(elsewhere["lint"]).toMatchObject({ status: "error", message: "Pre-existing lint errors — this edit didn't introduce new ones but the file is still broken." })
+          // Breaking a clean file reports the new error.
+          const breaking = yield* call("patch", { path: "good.py", old_string: "x = 1", new_string: "x = (1" }, t)
+          expect(breaking["lint"]).toMatchObject({ status: "error" })
+          expect(String((breaking["lint"] as Json)["output"])).toMatch(/^'\(' was never closed|SyntaxError/)
+          const v4a = yield* call("patch", { mode: "patch", patch: "*** Begin Patch\n*** Add File: made.py\n+z = 3\n*** Add File: made.txt\n+z\n*** End Patch" }, t)
+          expect(v4a["lint"]).toEqual({ "made.py": { status: "ok", output: "" }, "made.txt": { status: "skipped", message: "No linter for .txt files" } })
+        }
+        if (options.kind === "local") {
+          expect((yield* call("write_file", { path: "good.js", content: "const a = 1\n" }, t))["lint"]).toEqual({ status: "ok", output: "" })
+          const js = yield* call("write_file", { path: "bad.js", content: "const = 1\n" }, t)
+          expect(js["lint"]).toMatchObject({ status: "error" })
+          expect(String((js["lint"] as Json)["output"])).toContain("SyntaxError")
+        }
+      }), 120_000)
 
     it.effect("patch replace: CRLF and BOM files keep their conventions", () =>
       Effect.gen(function*() {

@@ -141,13 +141,14 @@ describe("memory tool", () => {
       expect(out.none).toEqual({
         success: false,
         error: "No entry contains 'gamma'. Pick the exact text of the entry to remove from current_entries and try again.",
-        current_entries: ["alpha entry one", "alpha entry two"],
-        usage: "33/60"
+        current_entries: ["alpha entry one", "alpha entry two"]
       })
       expect(out.ambiguous).toMatchObject({ success: false, matches: ["alpha entry one", "alpha entry two"] })
       expect(out.noOld).toMatchObject({ success: false, current_entries: ["alpha entry one", "alpha entry two"] })
       expect(out.noOld.error).toMatch(/needs old_text/)
       expect(out.noContent).toEqual({ success: false, error: "Content is required for 'add'." })
+      // Hermes' tool-level refusals put the error first.
+      expect(Object.keys(out.noContent)).toEqual(["error", "success"])
       expect(out.noAction.success).toBe(false)
       expect(out.full).toMatchObject({ success: false, usage: "33/60", current_entries: ["alpha entry one", "alpha entry two"] })
       expect(out.full.error).toMatch(/^Memory holds 33\/60 chars; this entry \(30 chars\) would exceed the limit/)

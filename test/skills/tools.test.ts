@@ -327,7 +327,8 @@ withLayer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("skill 
       yield* manage({ action: "create", name: "to-patch", content: skillMd("to-patch", "Patch me.", "", "# T\n\nrun   the   tests\nold old\n") })
       expect(yield* manage({ action: "patch", name: "to-patch", old_string: "run the tests", new_string: "run the full suite" })).toEqual({
         success: true,
-        message: "Patched SKILL.md in skill 'to-patch' (1 replacement)."
+        message: "Patched SKILL.md in skill 'to-patch' (1 replacement).",
+        _change: { old: "run the tests", new: "run the full suite" }
       })
       expect(readFileSync(join(skillsDir, "to-patch", "SKILL.md"), "utf8")).toContain("run the full suite")
       const twice = yield* manage({ action: "patch", name: "to-patch", old_string: "old", new_string: "new" })
@@ -338,6 +339,11 @@ withLayer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("skill 
       const miss = yield* manage({ action: "patch", name: "to-patch", old_string: "not in the file at all", new_string: "x" })
       expect(String(miss["error"])).toMatch(/^Could not find a match for old_string/)
       expect(String(miss["file_preview"])).toContain("name: to-patch")
+      // The change preview stops at 200 characters (code points), as Hermes' does.
+      const long = `# T\n\n${"é".repeat(250)}\n`
+      yield* manage({ action: "edit", name: "to-patch", content: skillMd("to-patch", "Patch me.", "", long) })
+      const previewed = yield* manage({ action: "patch", name: "to-patch", old_string: "é".repeat(250), new_string: "short" })
+      expect(previewed["_change"]).toEqual({ old: `${"é".repeat(200)}…`, new: "short" })
       const breaks = yield* manage({ action: "patch", name: "to-patch", old_string: "description: Patch me.\n", new_string: "" })
       expect(breaks["error"]).toBe("Patch would break SKILL.md structure: Frontmatter must include 'description' field.")
       expect((yield* manage({ action: "patch", name: "to-patch", new_string: "x" }))["error"]).toBe(

@@ -86,7 +86,7 @@ export const terminalSuite = (options: SuiteOptions) => {
         Effect.gen(function*() {
           const r = yield* ToolExecutor
           const out = yield* r.dispatch({ tool: "terminal", args: { command: "echo hi" } }, { context: { taskId: task() } })
-          expect(out).toBe("{\"output\":\"hi\",\"exit_code\":0,\"error\":null}")
+          expect(JSON.parse(out)).toEqual({ output: "hi", exit_code: 0, error: null })
         }))
 
       it.effect("cwd and exported variables carry over, even past exit", () =>

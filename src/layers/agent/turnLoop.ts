@@ -41,7 +41,7 @@ import { fromStored, repairHistory, toNewMessage } from "./messages.js"
 import type { Mailbox } from "./notifications.js"
 import { notificationMessage } from "./notifications.js"
 import { makeRunBackground } from "./background.js"
-import { rejectCall, withCallIds } from "./toolCalls.js"
+import { rejectTurn, withCallIds } from "./toolCalls.js"
 
 export interface LoopDeps {
   readonly model: ModelService
@@ -247,8 +247,9 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
         let rejected = 0
         const valid: Array<ToolCallRequest> = []
         for (const call of calls) yield* emit(AgentEvent.ToolStarted({ call }))
+        const answers = rejectTurn(calls, offered, offeredNames)
         for (const call of calls) {
-          const answer = rejectCall(call, offered, offeredNames)
+          const answer = answers.get(call.id)
           if (answer === undefined) {
             valid.push(call)
             pending.set(call.id, call)

@@ -103,7 +103,7 @@ export const ToolExecutorLive = Layer.effect(
           return {
             tool: call.tool,
             toolCallId: call.toolCallId,
-            result: errorJson(error.message),
+            result: errorJson(error.message, limits.jsonStyle),
             status: "error",
             error,
             durationMs: limits.batchTimeoutMs

@@ -84,7 +84,7 @@ export const executeCall = (
       )
     }
 
-    if (Either.isLeft(found)) return finish(undefined, errorJson(found.left.message), found.left)
+    if (Either.isLeft(found)) return finish(undefined, errorJson(found.left.message, tuning.jsonStyle), found.left)
     const decoded = found.right
     const { args, tool } = decoded
 
@@ -92,13 +92,13 @@ export const executeCall = (
     const run = runHandler(tool, args, context, timeoutMsFor(tool, args, tuning.callTimeoutMs)).pipe(
       Effect.flatMap((output) => {
         multimodal = multimodalOf(output)
-        return multimodal === undefined ? shapeResult(services, tool, args, output, context, tuning.resultChars) : Effect.succeed(multimodal.summary)
+        return multimodal === undefined ? shapeResult(services, tool, args, output, context, tuning) : Effect.succeed(multimodal.summary)
       })
     )
     const gates = callGates(services, tool, args, context)
     return (gates === undefined ? run : Effect.zipRight(gates, run)).pipe(
       Effect.matchEffect({
-        onFailure: (error) => finish(decoded, errorJson(error.message), error),
+        onFailure: (error) => finish(decoded, errorJson(error.message, tuning.jsonStyle), error),
         onSuccess: (result) =>
           multimodal === undefined
             ? finish(decoded, result, undefined)
@@ -109,6 +109,6 @@ export const executeCall = (
     // The last net: whatever throws outside the handler (a hook, a deep value) still answers the model.
     Effect.catchAllDefect((defect) => {
       const error = new ToolDefect({ tool: call.tool, detail: defectText(defect) })
-      return Effect.succeed<CallOutcome>({ tool: call.tool, toolCallId: context.toolCallId, result: errorJson(error.message), status: "error", error, durationMs: 0 })
+      return Effect.succeed<CallOutcome>({ tool: call.tool, toolCallId: context.toolCallId, result: errorJson(error.message, tuning.jsonStyle), status: "error", error, durationMs: 0 })
     })
   )

@@ -1,5 +1,6 @@
 /**
- * A handler's output as the string the model sees: rendered to text, passed
+ * A handler's output as the string the model sees: rendered to JSON text
+ * (Python `json.dumps` spacing by default, config `tools.result_json`), passed
  * through `transform_tool_result` hooks, and capped (an oversized result is
  * saved to the ResultStore and replaced by a preview the model can page).
  */
@@ -10,17 +11,20 @@ import type { ToolOutput } from "../../services/Tool.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import { ToolResultInvalid } from "../../services/ToolError.js"
 import type { RegisteredTool } from "../../services/ToolRegistry.js"
+import type { JsonStyle } from "../../lib/pythonJson.js"
+import { toJsonText } from "../../lib/pythonJson.js"
 import { persistedBlock, truncatedInline } from "./persistedOutput.js"
+import type { Tuning } from "./tuning.js"
 
 export interface ResultServices {
   readonly hooks: HooksService
   readonly results: ResultStoreService
 }
 
-const renderOutput = (tool: string, output: ToolOutput): Either.Either<string, ToolResultInvalid> => {
+const renderOutput = (tool: string, output: ToolOutput, style: JsonStyle): Either.Either<string, ToolResultInvalid> => {
   if (typeof output === "string") return Either.right(output)
   try {
-    const text = JSON.stringify(output)
+    const text = toJsonText(output, style)
     if (typeof text === "string") return Either.right(text)
   } catch {
     // falls through: cyclic or BigInt values cannot reach the model
@@ -47,12 +51,12 @@ export const shapeResult = (
   args: unknown,
   output: ToolOutput,
   context: ToolCallContext,
-  resultChars: number
+  tuning: Pick<Tuning, "resultChars" | "jsonStyle">
 ): Effect.Effect<string, ToolResultInvalid> => {
-  const rendered = renderOutput(tool.name, output)
+  const rendered = renderOutput(tool.name, output, tuning.jsonStyle)
   if (Either.isLeft(rendered)) return Effect.fail(rendered.left)
   const transformed = services.hooks.has("transform_tool_result")
     ? services.hooks.transformToolResult({ tool: tool.name, args, result: rendered.right, context })
     : Effect.succeed(rendered.right)
-  return Effect.flatMap(transformed, (result) => capResult(services.results, tool, result, context, resultChars))
+  return Effect.flatMap(transformed, (result) => capResult(services.results, tool, result, context, tuning.resultChars))
 }

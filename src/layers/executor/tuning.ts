@@ -1,5 +1,6 @@
 /** The executor's knobs from config `tools:` (read per call, so a reload applies to the next call; defaults live in the Config schema). */
 import type { HermesConfig } from "../../services/Config.js"
+import type { JsonStyle } from "../../lib/pythonJson.js"
 
 export interface Tuning {
   readonly callTimeoutMs: number
@@ -7,6 +8,8 @@ export interface Tuning {
   readonly resultChars: number
   readonly turnBudgetChars: number
   readonly maxParallel: number
+  /** How results and errors are written as JSON text. */
+  readonly jsonStyle: JsonStyle
 }
 
 export const tuningOf = (c: HermesConfig): Tuning => ({
@@ -14,5 +17,6 @@ export const tuningOf = (c: HermesConfig): Tuning => ({
   batchTimeoutMs: c.tools.batch_timeout_seconds * 1000,
   resultChars: c.tools.result_size_chars,
   turnBudgetChars: c.tools.turn_budget_chars,
-  maxParallel: Math.max(1, c.tools.max_parallel)
+  maxParallel: Math.max(1, c.tools.max_parallel),
+  jsonStyle: c.tools.result_json
 })

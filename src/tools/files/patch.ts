@@ -7,16 +7,22 @@
  * - `mode: patch` — a V4A multi-file patch (Add/Update/Delete/Move), applied
  *   all-or-nothing. Header paths with `..` are refused; every target passes
  *   the same write checks and approval as write_file before anything is written.
+ *
+ * Results carry Hermes' `lint` of each file written (errors the edit
+ * introduced), and its failure shape `{success: false, error}`.
  */
 import { Effect, Schema } from "effect"
 import { Approval } from "../../services/Approval.js"
 import { Config } from "../../services/Config.js"
 import { Environments } from "../../services/Environments.js"
 import { FileReadTracker } from "../../services/FileReadTracker.js"
+import { Shell } from "../../services/Shell.js"
 import { TerminalBackend } from "../../services/TerminalBackend.js"
 import { defineTool } from "../../lib/tool/defineTool.js"
 import { defaulted } from "../../lib/tool/lenient.js"
 import { openEditable, restoreFormat } from "./editableText.js"
+import { lintAfterWrite } from "./lint.js"
+import type { LintTarget } from "./lint.js"
 import { fuzzyReplace, isAlreadyApplied, noMatchHint } from "../../lib/fuzzyMatch.js"
 import { hasTraversalComponent } from "../../lib/pathSafety.js"
 import { approveWrites, FileToolError, outsideWorkspaceWarning, resolveTarget, taskFiles, writeRefusal } from "./taskFiles.js"
@@ -93,7 +99,7 @@ const noteWritten = (files: TaskFiles, tracker: FileReadTracker["Type"], paths: 
     yield* tracker.noteOtherToolCall(files.context.taskId)
   })
 
-const replaceMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["Type"]): Effect.Effect<Result, FileToolError, Approval> =>
+const replaceMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["Type"], lintTarget: LintTarget): Effect.Effect<Result, FileToolError, Approval> =>
   Effect.gen(function*() {
     if (args.path === undefined || args.path.length === 0) return yield* new FileToolError({ message: "path required" })
     if (args.old_string === undefined || args.new_string === undefined) {
@@ -105,7 +111,8 @@ const replaceMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker
     const warning = yield* staleness(files, tracker, [target])
 
     const opened = yield* openEditable(env, target.real)
-    if (opened._tag === "Missing") return yield* new FileToolError({ message: `File not found: ${args.path}` })
+    // Hermes' answer when the file cannot be read (it does not tell a missing file apart).
+    if (opened._tag === "Missing") return { success: false, error: `Failed to read file: ${target.real}` }
     if (opened._tag === "Refused") return yield* new FileToolError({ message: `Cannot patch '${args.path}': ${opened.reason}` })
     const file = opened.file
     const oldString = args.old_string.replace(/\r\n/g, "\n")
@@ -114,7 +121,13 @@ const replaceMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker
 
     if (outcome.count === 0) {
       if (isAlreadyApplied(file.text, oldString, newString)) {
-        return { success: true, no_change: true, note: "The requested edit is already present in the file; nothing was written." }
+        return {
+          success: true,
+          no_change: true,
+          note: `File already contains the target text — the edit appears to be already applied to ${target.real}. No write performed; do not re-send this patch.`,
+          files_modified: [target.real],
+          resolved_path: target.real
+        }
       }
       const result: Result = { success: false, error: `${outcome.error ?? "no match"}${noMatchHint(outcome.error, oldString, file.text)}` }
       if (outcome.error?.startsWith("Could not find") === true) {
@@ -133,17 +146,15 @@ const replaceMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker
     yield* approveWrites(files, "patch", [target])
     yield* writeTextAtomic(env, target.absolute, args.path, restoreFormat(outcome.content, file))
     yield* noteWritten(files, tracker, [target.real])
-    const result: Result = {
-      success: true,
-      diff: unifiedDiff(file.text, outcome.content, args.path),
-      files_modified: [target.real],
-      resolved_path: target.real
-    }
+    const lint = yield* lintAfterWrite(lintTarget, target.real, file.text, outcome.content)
+    // Hermes' shape and order; its diff names the file by the absolute path it edited (`a//abs/path`).
+    const result: Result = { success: true, diff: unifiedDiff(file.text, outcome.content, target.real), files_modified: [target.real], lint }
     if (warning !== undefined) result["_warning"] = warning
+    result["resolved_path"] = target.real
     return result
   })
 
-const patchMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["Type"]): Effect.Effect<Result, FileToolError, Approval> =>
+const patchMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["Type"], lintTarget: LintTarget): Effect.Effect<Result, FileToolError, Approval> =>
   Effect.gen(function*() {
     if (args.patch === undefined || args.patch.trim().length === 0) return yield* new FileToolError({ message: "patch content required" })
     const named = headerPaths(args.patch)
@@ -155,7 +166,7 @@ const patchMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["
     yield* checkTargets(files, [...targets.values()])
 
     const parsed = parseV4a(args.patch)
-    if (parsed._tag === "Invalid") return yield* new FileToolError({ message: parsed.error })
+    if (parsed._tag === "Invalid") return { success: false, error: `Failed to parse patch: ${parsed.error}` }
     for (const op of parsed.operations) {
       for (const path of op.to === undefined ? [op.path] : [op.path, op.to]) {
         if (!targets.has(path)) targets.set(path, yield* resolveTarget(env, path))
@@ -164,27 +175,31 @@ const patchMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker["
     const warning = yield* staleness(files, tracker, [...targets.values()])
     const planned = yield* planPatch(env, parsed.operations, targets)
     if (planned._tag === "Invalid") {
-      return yield* new FileToolError({
-        message: `Patch validation failed (no files were modified):\n${planned.errors.map((e) => `  • ${e}`).join("\n")}`
-      })
+      return { success: false, error: `Patch validation failed (no files were modified):\n${planned.errors.map((e) => `  • ${e}`).join("\n")}` }
     }
     const plan = planned.plan
     // Every target (added, updated, moved to and from, deleted) before the first write: all or nothing.
     yield* approveWrites(files, "patch", [...targets.values()])
     const applied = yield* applyPlan(env, plan)
-    if (applied.error !== undefined) return yield* new FileToolError({ message: applied.error })
+    if (applied.error !== undefined) return { success: false, error: applied.error }
     const touched = [...new Set([...plan.modified, ...plan.created, ...plan.deleted])]
     yield* noteWritten(files, tracker, touched)
+    // Hermes lints each written file and keys the results by the path as the patch names it.
+    const lint: Record<string, unknown> = {}
+    for (const step of plan.steps) {
+      if (step.kind === "write") lint[step.target.input] = yield* lintAfterWrite(lintTarget, step.target.real, step.previous, step.content)
+    }
     const result: Result = { success: true }
     if (plan.diff.length > 0) result["diff"] = plan.diff
     result["files_modified"] = touched
     if (plan.created.length > 0) result["files_created"] = plan.created
     if (plan.deleted.length > 0) result["files_deleted"] = plan.deleted
+    if (Object.keys(lint).length > 0) result["lint"] = lint
     if (warning !== undefined) result["_warning"] = warning
     return result
   })
 
-export const patchTool = defineTool<PatchArgs, typeof PatchParameters.Encoded, Approval | Config | Environments | FileReadTracker | TerminalBackend>({
+export const patchTool = defineTool<PatchArgs, typeof PatchParameters.Encoded, Approval | Config | Environments | FileReadTracker | Shell | TerminalBackend>({
   name: "patch",
   toolset: "file",
   emoji: "🔧",
@@ -202,6 +217,9 @@ export const patchTool = defineTool<PatchArgs, typeof PatchParameters.Encoded, A
   handler: Effect.fn("patch")(function*(args) {
     const files = yield* taskFiles
     const tracker = yield* FileReadTracker
-    return args.mode === "replace" ? yield* replaceMode(args, files, tracker) : yield* patchMode(args, files, tracker)
+    const lintTarget: LintTarget = { env: files.env, shell: yield* Shell, context: files.context }
+    return args.mode === "replace"
+      ? yield* replaceMode(args, files, tracker, lintTarget)
+      : yield* patchMode(args, files, tracker, lintTarget)
   })
 })

@@ -3,11 +3,13 @@
  *
  * Pipeline (Hermes §10.3): device guard (literal path, symlink hops, resolved
  * path) → binary-extension guard → secret/credential read block → not found
- * (similar names) / not a regular file → hard links to protected files →
- * dedup of unchanged regions → one pass over the bytes (binary sniff, line
+ * (Hermes' empty read result with the error and `similar_files` spelled like
+ * the path given) / not a regular file → hard links to protected files →
+ * `.ipynb` notebooks as cell text → dedup of unchanged regions → one pass over the bytes (binary sniff, line
  * count, the window, private-key blocks anywhere in the file) → the character
  * budget, cut on a whole line with `next_offset` → secrets masked (key lines,
  * shaped tokens, literal secret assignments) → consecutive-read warning and block.
+ * Every read result carries Hermes' `is_binary` / `is_image` keys.
  */
 import { Effect, Schema } from "effect"
 import { Config } from "../../services/Config.js"
@@ -19,10 +21,12 @@ import { KEY_MARKERS, privateKeyLines, REDACTED_KEY_LINE } from "../../lib/redac
 import { redactFileLines } from "../../lib/text.js"
 import { defineTool } from "../../lib/tool/defineTool.js"
 import { lenient } from "../../lib/tool/lenient.js"
-import { extensionOf, formatSize, hasBinaryExtension, identifyBinary, IMAGE_EXTENSIONS, looksBinary, SAMPLE_BYTES } from "../../lib/binaryFiles.js"
+import { posix } from "node:path"
+import { extensionOf, formatSize, hasBinaryExtension, identifyBinary, looksBinary, SAMPLE_BYTES } from "../../lib/binaryFiles.js"
 import { clampLine, LinePager, truncateToCharBudget } from "./linePager.js"
 import { deviceReadError, isBlockedDevice, readBlockError } from "../../lib/pathSafety.js"
 import { makeTwinFinder } from "./hardLinks.js"
+import { readNotebook } from "./notebook.js"
 import { similarPaths } from "./suggest.js"
 import { FileToolError, resolveTarget, safetyPaths, taskFiles } from "./taskFiles.js"
 
@@ -117,6 +121,16 @@ const scanFile = (env: TerminalEnvironment, path: string, size: number, first: n
     return { _tag: "Text", ...page, keyLines: marked ? keyLinesOf(undefined, first, page.lines) : [], bytes: offset, sample: sample ?? new Uint8Array() } as const
   })
 
+/** Hermes' read result with nothing read: every key its result type always has, in its order. */
+const EMPTY_READ = { content: "", total_lines: 0, file_size: 0, truncated: false, is_binary: false, is_image: false } as const
+
+/** The directory of `path` as the model wrote it (`.` for a bare name; absolute for `~`), for suggestions. */
+const shownDirectory = (path: string, absolute: string): string => {
+  if (path.startsWith("~")) return posix.dirname(absolute)
+  const dir = posix.dirname(path)
+  return dir === "." && !path.startsWith("./") ? "." : dir
+}
+
 const continueHint = (next: number, offset: number, total: number) =>
   `Use offset=${next} to continue reading (showing ${offset}-${Math.max(offset, next - 1)} of ${total} lines)`
 
@@ -145,9 +159,9 @@ export const readFileTool = defineTool<ReadFileArgs, typeof ReadFileParameters.E
     if (yield* isBlockedDevice(target.absolute, env, target.real)) return yield* new FileToolError({ message: deviceReadError(args.path) })
 
     if (hasBinaryExtension(target.real)) {
-      const ext = extensionOf(target.real)
-      const what = IMAGE_EXTENSIONS.has(ext) ? "Use vision_analyze for images" : "Use the terminal tool to inspect binary files"
-      return yield* new FileToolError({ message: `Cannot read binary file '${args.path}' (${ext}). ${what}.` })
+      return yield* new FileToolError({
+        message: `Cannot read binary file '${args.path}' (${extensionOf(target.real)}). Use vision_analyze for images, or terminal to inspect binary files.`
+      })
     }
     const safety = yield* safetyPaths(files)
     const blocked = readBlockError(target.real, safety, { literal: target.absolute })
@@ -156,8 +170,9 @@ export const readFileTool = defineTool<ReadFileArgs, typeof ReadFileParameters.E
     const stat = yield* Effect.either(env.stat(target.real))
     if (stat._tag === "Left") {
       if (stat.left.reason !== "NotFound") return yield* new FileToolError({ message: `Failed to read file: ${stat.left.message}` })
-      const similar = yield* similarPaths(env, target.absolute)
-      const result: Result = { error: `File not found: ${args.path}` }
+      // Hermes' not-found payload is its whole (empty) read result; suggestions are spelled like the path asked for.
+      const similar = yield* similarPaths(env, target.absolute, shownDirectory(args.path, target.absolute))
+      const result: Result = { ...EMPTY_READ, error: `File not found: ${args.path}` }
       if (similar.length > 0) result["similar_files"] = similar
       return result
     }
@@ -171,6 +186,12 @@ export const readFileTool = defineTool<ReadFileArgs, typeof ReadFileParameters.E
     const twin = yield* makeTwinFinder(files, safety)(target.real, stat.right)
     if (twin !== undefined) {
       return yield* new FileToolError({ message: readBlockError(twin, safety, { shown: `${args.path} (a hard link to ${twin})` }) ?? `Access denied: ${args.path}` })
+    }
+
+    // Notebooks as text (Hermes extracts them before its dedup; here after the safety checks, which Hermes runs later).
+    if (extensionOf(target.real) === ".ipynb") {
+      const notebook = yield* readNotebook(env, target.real, { offset, limit, maxChars: settings.readMaxChars, shown: args.path })
+      if (notebook !== undefined) return notebook
     }
 
     const dedup = yield* tracker.checkDedup(context.taskId, target.real, offset, limit, stat.right.mtimeMs)
@@ -193,12 +214,7 @@ export const readFileTool = defineTool<ReadFileArgs, typeof ReadFileParameters.E
     )
     const fileSize = Math.max(stat.right.size, scan.bytes)
     if (scan._tag === "Binary") {
-      return {
-        error: `Cannot read binary file '${args.path}': Binary file (${identifyBinary(scan.sample)}, ${formatSize(fileSize)}) — cannot display as text. ` +
-          "Use the terminal tool to inspect binary files.",
-        is_binary: true,
-        file_size: fileSize
-      }
+      return { ...EMPTY_READ, file_size: fileSize, is_binary: true, error: `Binary file (${identifyBinary(scan.sample)}, ${formatSize(fileSize)}) — cannot display as text.` }
     }
 
     const result: Result = yield* Effect.sync(() => shapeRead(scan, { offset, limit, fileSize, maxChars: settings.readMaxChars }))
@@ -226,14 +242,18 @@ const shapeRead = (
 ): Result => {
   const { offset, limit, fileSize, maxChars } = options
   const total = scan.totalLines
-  if (fileSize === 0 || total === 0) return { content: "", total_lines: 0, file_size: fileSize, truncated: false, hint: "File is empty (0 bytes)." }
+  if (fileSize === 0 || total === 0) {
+    return { content: "", total_lines: 0, file_size: fileSize, truncated: false, hint: "File is empty (0 bytes).", is_binary: false, is_image: false }
+  }
   if (offset > total) {
     return {
       content: "",
       total_lines: total,
       file_size: fileSize,
       truncated: false,
-      hint: `Note: offset ${offset} is beyond the end of the file (${total} lines total). Retry with offset <= ${total}.`
+      hint: `Note: offset ${offset} is beyond the end of the file (${total} lines total). Retry with offset <= ${total}.`,
+      is_binary: false,
+      is_image: false
     }
   }
   // Masked before numbering: assignments are recognised at the start of a line, and no mask adds or drops one.
@@ -256,6 +276,8 @@ const shapeRead = (
     result["next_offset"] = next
     result["hint"] = continueHint(next, offset, total)
   }
+  result["is_binary"] = false
+  result["is_image"] = false
   if (truncated && fileSize > LARGE_FILE_HINT_BYTES && limit > 200) {
     result["_hint"] = `This file is large (${fileSize.toLocaleString("en-US")} bytes). Consider reading only the section you need with offset and limit to keep context usage efficient.`
   }

@@ -17,6 +17,7 @@
  */
 import { posix } from "node:path"
 import { Effect, Schema } from "effect"
+import { toJsonText } from "../../lib/pythonJson.js"
 import { Config } from "../../services/Config.js"
 import { Environments } from "../../services/Environments.js"
 import { FileReadTracker } from "../../services/FileReadTracker.js"
@@ -219,7 +220,7 @@ export const searchFilesTool = defineTool<
     if (count >= 3) {
       result["_warning"] = `You have run this exact search ${count} times consecutively. The results have not changed. Use the information you already have.`
     }
-    const json = JSON.stringify(result)
+    const json = toJsonText(result, settings.jsonStyle) ?? "{}"
     return truncated
       ? `${json}\n\n[Hint: Results truncated. Use offset=${offset + limit} to see more, or narrow with a more specific pattern or file_glob.]`
       : json

@@ -42,9 +42,14 @@ const score = (wanted: string, candidate: string): number => {
   return 0
 }
 
-/** Up to `max` existing paths next to `absolute` whose names resemble its name. */
-export const similarPaths = (env: TerminalEnvironment, absolute: string, max = 5): Effect.Effect<ReadonlyArray<string>> => {
+/**
+ * Up to `max` existing paths next to `absolute` whose names resemble its name,
+ * joined to `shownDir` (the directory as the model wrote it, as Hermes does:
+ * `./x` for a bare name, `sub/x` for `sub/y`); absolute when not given.
+ */
+export const similarPaths = (env: TerminalEnvironment, absolute: string, shownDir?: string, max = 5): Effect.Effect<ReadonlyArray<string>> => {
   const dir = posix.dirname(absolute)
+  const shown = shownDir ?? dir
   const wanted = posix.basename(absolute)
   return env.readDir(dir).pipe(
     Effect.map((entries) =>
@@ -53,7 +58,7 @@ export const similarPaths = (env: TerminalEnvironment, absolute: string, max = 5
         .filter((e) => e.score > 0)
         .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name))
         .slice(0, max)
-        .map((e) => posix.join(dir, e.name))
+        .map((e) => (shown.endsWith("/") ? `${shown}${e.name}` : `${shown}/${e.name}`))
     ),
     Effect.orElseSucceed(() => [])
   )

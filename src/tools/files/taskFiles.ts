@@ -10,6 +10,7 @@ import { Clock, Effect, Schema } from "effect"
 import { inSystemTree } from "../../lib/systemTrees.js"
 import { expandHome } from "../../lib/text.js"
 import { Approval } from "../../services/Approval.js"
+import type { JsonStyle } from "../../lib/pythonJson.js"
 import { Config } from "../../services/Config.js"
 import type { ConfigService, HermesConfig } from "../../services/Config.js"
 import { Environments } from "../../services/Environments.js"
@@ -38,6 +39,8 @@ export interface FileSettings {
   readonly writeRoots: ReadonlyArray<string>
   readonly readMaxChars: number
   readonly searchEngine: "auto" | "rg" | "builtin"
+  /** `tools.result_json`: for results a tool writes as text itself. */
+  readonly jsonStyle: JsonStyle
 }
 
 /** `files:` from config, plus Hermes' HERMES_WRITE_SAFE_ROOT (colon-separated) when set. */
@@ -51,7 +54,8 @@ export const fileSettings = (config: HermesConfig): FileSettings => {
   return {
     writeRoots: [...new Set(roots)],
     readMaxChars: files.read_max_chars,
-    searchEngine: files.search_engine
+    searchEngine: files.search_engine,
+    jsonStyle: config.tools.result_json
   }
 }
 

@@ -7,7 +7,8 @@
  * files that do not parse; asks approval for files other programs run
  * implicitly (shell start-up files, git config and hooks, .envrc, …); keeps an existing file's BOM and line
  * endings; replaces the file atomically; warns when the file changed on disk
- * since this task last read it.
+ * since this task last read it; reports a syntax `lint` of the result (only
+ * errors the write introduced).
  */
 import { posix } from "node:path"
 import { Effect, Schema } from "effect"
@@ -15,8 +16,10 @@ import { Approval } from "../../services/Approval.js"
 import { Config } from "../../services/Config.js"
 import { Environments } from "../../services/Environments.js"
 import { FileReadTracker } from "../../services/FileReadTracker.js"
+import { Shell } from "../../services/Shell.js"
 import { TerminalBackend } from "../../services/TerminalBackend.js"
 import { defineTool } from "../../lib/tool/defineTool.js"
+import { lintAfterWrite, lintsFromText } from "./lint.js"
 import { approveWrites, FileToolError, outsideWorkspaceWarning, resolveTarget, taskFiles, writeRefusal } from "./taskFiles.js"
 import { existingFormat, INTERNAL_CONTENT_REFUSAL, isInternalStatusText, looksLikeReadFileOutput, matchFormat, writeTextAtomic } from "./writeText.js"
 
@@ -36,7 +39,11 @@ export const staleWarning = (shown: string) =>
   `Warning: ${shown} was modified since you last read it (external edit or concurrent agent). The content you read may be stale. ` +
   "Consider re-reading the file to verify before writing."
 
-export const writeFileTool = defineTool<WriteFileArgs, typeof WriteFileParameters.Encoded, Approval | Config | Environments | FileReadTracker | TerminalBackend>({
+export const writeFileTool = defineTool<
+  WriteFileArgs,
+  typeof WriteFileParameters.Encoded,
+  Approval | Config | Environments | FileReadTracker | Shell | TerminalBackend
+>({
   name: "write_file",
   toolset: "file",
   emoji: "✍️",
@@ -73,14 +80,23 @@ export const writeFileTool = defineTool<WriteFileArgs, typeof WriteFileParameter
 
     const content = matchFormat(args.content, yield* existingFormat(env, target.real))
     yield* approveWrites(files, "write_file", [target])
+    // The text before the write, for a lint that reports only what this write broke.
+    const previous = before._tag === "Right" && lintsFromText(target.real)
+      ? yield* Effect.orElseSucceed(Effect.map(env.readFile(target.real), (data) => new TextDecoder("utf-8").decode(data)), () => undefined)
+      : undefined
     const bytes = yield* writeTextAtomic(env, target.absolute, args.path, content)
     const after = yield* Effect.either(env.stat(target.real))
     yield* tracker.noteWrite(context.taskId, target.real, after._tag === "Right" ? after.right.mtimeMs : undefined)
     yield* tracker.noteOtherToolCall(context.taskId)
 
-    const result: Record<string, unknown> = { bytes_written: bytes, dirs_created: !parentExisted, resolved_path: target.real, files_modified: [target.real] }
+    const lint = yield* lintAfterWrite({ env, shell: yield* Shell, context }, target.real, previous, content)
+
+    // Hermes' key order: the write, its lint, the warning, then where it landed.
+    const result: Record<string, unknown> = { bytes_written: bytes, dirs_created: !parentExisted, lint }
     const warning = stale ? staleWarning(args.path) : yield* outsideWorkspaceWarning(env, target)
     if (warning !== undefined) result["_warning"] = warning
+    result["resolved_path"] = target.real
+    result["files_modified"] = [target.real]
     return result
   })
 })

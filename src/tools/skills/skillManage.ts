@@ -48,6 +48,12 @@ const changeJson = (change: SkillChange, extra: Json = {}): Json => ({
   ...extra
 })
 
+/** The first 200 characters (code points, as Python counts them), with "…" when there were more. */
+const preview = (text: string): string => {
+  const chars = Array.from(text)
+  return chars.length > 200 ? `${chars.slice(0, 200).join("")}…` : text
+}
+
 const run = (args: Args) =>
   Effect.gen(function*() {
     const skills = yield* Skills
@@ -75,7 +81,8 @@ const run = (args: Args) =>
         if (args.new_string === undefined) return refuse("new_string is required for 'patch'. Use empty string to delete matched text.")
         return yield* answer(Effect.map(
           skills.patch({ name: args.name, oldString: args.old_string, newString: args.new_string, filePath: args.file_path, replaceAll: args.replace_all }),
-          (c) => changeJson(c)
+          // Hermes adds a preview of the change for verbose notifications.
+          (c) => changeJson(c, { _change: { old: preview(args.old_string ?? ""), new: preview(args.new_string ?? "") } })
         ))
       case "delete":
         return yield* answer(Effect.map(skills.delete(args.name, args.absorbed_into), (c) => changeJson(c)))
