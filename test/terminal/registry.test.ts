@@ -60,7 +60,8 @@ describe("terminal tools in the default runtime", () => {
     Effect.gen(function*() {
       const registry = yield* ToolRegistry
       const defs = yield* registry.definitions({ enabled: ["terminal"] })
-      expect(defs.map((d) => d.function.name)).toEqual(["process", "terminal"])
+      // read_terminal / close_terminal: Hermes offers them only in its desktop app; here always (docs/compatibility.md).
+      expect(defs.map((d) => d.function.name)).toEqual(["close_terminal", "process", "read_terminal", "terminal"])
       const terminal = defs.find((d) => d.function.name === "terminal")!.function.parameters
       expect(Object.keys(terminal["properties"] as object).sort()).toEqual(
         ["background", "command", "notify_on_complete", "pty", "timeout", "watch_patterns", "workdir"]
