@@ -74,7 +74,7 @@ describe("the batch summary counts what the model saw", () => {
       { id: "exit-1", tool: "terminal", args: { command: "false" } },
       // dispatch errors: unknown tool, invalid arguments
       { id: "unknown", tool: "no_such_tool", args: {} },
-      { id: "invalid", tool: "todo", args: { todos: 5 } },
+      { id: "invalid", tool: "todo", args: { merge: "maybe" } }, // todos: 5 is normalised as in Hermes; merge cannot be
       // a tool's own error answer, and an approval refusal
       { id: "missing-file", tool: "read_file", args: { path: join(home, "does-not-exist.txt") } },
       { id: "no-skill", tool: "skill_view", args: { name: "no-such-skill" } },
