@@ -16,6 +16,7 @@ import { Cause, Effect, Exit, Fiber, Runtime } from "effect"
 import { AgentLoop } from "../../services/AgentLoop.js"
 import type { AgentEvent, AgentResult } from "../../services/AgentLoop.js"
 import type { ApprovalChoice, ApprovalPrompt } from "../../services/Approver.js"
+import { Model } from "../../services/Model.js"
 import { SessionStore } from "../../services/SessionStore.js"
 import type { StoredMessage } from "../../services/SessionStore.js"
 import { Shell } from "../../services/Shell.js"
@@ -47,7 +48,7 @@ interface LiveSession {
   tail: Promise<unknown>
 }
 
-type Services = AgentLoop | SessionStore | Shell
+type Services = AgentLoop | Model | SessionStore | Shell
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
@@ -79,6 +80,10 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const run = Runtime.runPromise(runtime)
     const fork = Runtime.runFork(runtime)
     const store = yield* SessionStore
+    const model = yield* Model
+    // No auth store of our own: the configured model provider is the only method ("none" = nothing usable configured).
+    const provider = model.provider === "none" ? undefined : model.provider
+    const authMethods = provider === undefined ? [] : [{ id: provider, name: `${provider} runtime credentials`, description: "Uses the model provider configured in config.yaml or the environment" }]
     const sessions = new Map<string, LiveSession>()
 
     const live = (id: string, cwd: string): LiveSession => {
@@ -146,21 +151,24 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         Effect.catchAllCause(() => Effect.succeed<ApprovalChoice>("deny"))
       )
 
-    /** Session updates for one turn's events. */
-    const onEvent = (client: AgentContext, session: LiveSession) => {
+    /**
+     * Session updates for one turn's events. The SDK writes messages in the order they are sent, so
+     * updates go out without the loop waiting for each write; the prompt answers after all are written.
+     */
+    const onEvent = (client: AgentContext, session: LiveSession, outbox: Array<Promise<unknown>>) => {
       let streamed = false
-      const calls = new Map<string, string>()
+      const post = (update: SessionUpdate) => void outbox.push(send(client, session.id, update))
       return (event: AgentEvent): Effect.Effect<void> =>
-        Effect.promise(async () => {
+        Effect.sync(() => {
           switch (event._tag) {
             case "TextDelta":
               streamed = true
-              return send(client, session.id, chunk("agent_message_chunk", event.text))
+              return post(chunk("agent_message_chunk", event.text))
             case "ModelResponded": {
               const reasoning = event.message.reasoning
-              if (!streamed && reasoning !== undefined && reasoning.trim().length > 0) await send(client, session.id, chunk("agent_thought_chunk", reasoning))
+              if (!streamed && reasoning !== undefined && reasoning.trim().length > 0) post(chunk("agent_thought_chunk", reasoning))
               if (!streamed && event.message.content !== null && event.message.content.length > 0) {
-                await send(client, session.id, chunk("agent_message_chunk", event.message.content))
+                post(chunk("agent_message_chunk", event.message.content))
               }
               streamed = false
               return
@@ -168,8 +176,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
             case "ToolStarted": {
               const tool = event.call.function.name
               const args = parseArgs(event.call.function.arguments)
-              calls.set(event.call.id, tool)
-              await send(client, session.id, {
+              post({
                 sessionUpdate: "tool_call",
                 toolCallId: event.call.id,
                 title: titleOf(tool, args),
@@ -179,12 +186,12 @@ export const makeAcpServer = (options: AcpServerOptions) =>
                 content: startContent(tool, args, session.cwd),
                 locations: locationsOf(args, session.cwd)
               })
-              return send(client, session.id, { sessionUpdate: "tool_call_update", toolCallId: event.call.id, status: "in_progress" })
+              return post({ sessionUpdate: "tool_call_update", toolCallId: event.call.id, status: "in_progress" })
             }
             case "ToolFinished": {
               const failed = failedResult(event.status, event.result)
               const content = completionContent(event.tool, event.result)
-              await send(client, session.id, {
+              post({
                 sessionUpdate: "tool_call_update",
                 toolCallId: event.toolCallId,
                 status: failed ? "failed" : "completed",
@@ -193,7 +200,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
               })
               if (event.tool === "todo" && !failed) {
                 const plan = planOf(event.result)
-                if (plan !== undefined) await send(client, session.id, plan)
+                if (plan !== undefined) post(plan)
               }
               return
             }
@@ -203,7 +210,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         })
     }
 
-    const turn = (client: AgentContext, session: LiveSession, prompt: string) =>
+    const turn = (client: AgentContext, session: LiveSession, prompt: string, outbox: Array<Promise<unknown>>) =>
       Effect.gen(function*() {
         yield* bindCwd(session)
         yield* Effect.acquireRelease(
@@ -219,15 +226,17 @@ export const makeAcpServer = (options: AcpServerOptions) =>
           cwd: session.cwd,
           stream: true,
           toolsets: { enabled: [ACP_TOOLSET] },
-          onEvent: onEvent(client, session)
+          onEvent: onEvent(client, session, outbox)
         })
       }).pipe(Effect.scoped)
 
     const runTurn = async (client: AgentContext, session: LiveSession, prompt: string): Promise<StopReason> => {
-      const fiber = fork(turn(client, session, prompt))
+      const outbox: Array<Promise<unknown>> = []
+      const fiber = fork(turn(client, session, prompt, outbox))
       session.turn = fiber
       const exit = await Effect.runPromise(Fiber.await(fiber))
       session.turn = undefined
+      await Promise.all(outbox)
       if (Exit.isSuccess(exit)) return exit.value.status === "budget_exhausted" ? "max_turn_requests" : "end_turn"
       if (Cause.isInterruptedOnly(exit.cause)) return "cancelled"
       const error = Cause.squash(exit.cause)
@@ -297,11 +306,26 @@ export const makeAcpServer = (options: AcpServerOptions) =>
           loadSession: true,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
-          sessionCapabilities: { list: {}, resume: {}, fork: {} }
+          sessionCapabilities: { list: {}, resume: {}, fork: {}, close: {} }
         },
-        authMethods: []
+        authMethods
       }))
-      .onRequest(methods.agent.authenticate, () => ({}))
+      .onRequest(methods.agent.authenticate, ({ params }) => {
+        if (provider === undefined) {
+          throw RequestError.authRequired(undefined, "no model is configured: set model.provider (and its key) in config.yaml, then restart the agent")
+        }
+        if (params.methodId.trim().toLowerCase() !== provider.toLowerCase()) {
+          throw RequestError.invalidParams({ methodId: params.methodId }, `unknown auth method; this agent offers '${provider}'`)
+        }
+        return {}
+      })
+      .onRequest(methods.agent.session.close, async ({ params }) => {
+        const session = await lookup(params.sessionId)
+        const running = session.turn
+        if (running !== undefined) await run(Fiber.interrupt(running))
+        sessions.delete(session.id)
+        return {}
+      })
       .onRequest(methods.agent.session.new, async ({ params }) => {
         const id = randomUUID()
         await run(store.create({ id, source: ACP_SOURCE, cwd: params.cwd }))
