@@ -27,6 +27,7 @@ const SCRIPT = [
   { when: { first_user_contains: "long-one" }, tool_calls: [{ name: "terminal", arguments: { command: sleep.command } }] },
   { when: { first_user_contains: "long-one", last_role: "tool" }, content: "Slept." },
   { when: { first_user_contains: "hello" }, content: "Hi there." },
+  { when: { first_user_contains: "break-model" }, error: { type: "auth", message: "bad key" } },
   { when: { last_contains: "again" }, content: "Hi again." }
 ]
 
@@ -117,6 +118,33 @@ describe("hermes-effect acp", () => {
     expect((await running).stopReason).toBe("cancelled")
     expect(liveProcesses(sleep.marker)).toEqual([])
     await acp.connection.agent.notify(methods.agent.session.cancel, { sessionId: id })
+    expect((await prompt(acp, id, "again")).stopReason).toBe("end_turn")
+  })
+
+  it("sessions prompt concurrently; one session's prompts run one after another", async () => {
+    const acp = await boot(scriptedHome(tempHome("hermes-acp-"), SCRIPT))
+    const slow = await newSession(acp, tempCwd())
+    const fast = await newSession(acp, tempCwd())
+    const long = prompt(acp, slow, "long-one")
+    const deadline = Date.now() + 10_000
+    while (liveProcesses(sleep.marker).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
+    // The other session is not blocked by the running one.
+    expect((await prompt(acp, fast, "hello")).stopReason).toBe("end_turn")
+    // A second prompt to the busy session waits for the first (which the cancel ends).
+    const queued = prompt(acp, slow, "again")
+    await acp.connection.agent.notify(methods.agent.session.cancel, { sessionId: slow })
+    expect((await long).stopReason).toBe("cancelled")
+    expect((await queued).stopReason).toBe("end_turn")
+    const texts = updatesOf(acp, slow).flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []))
+    expect(texts.join("")).toContain("Hi again.")
+  })
+
+  it("a model failure is reported in the turn, not as a crash", async () => {
+    const acp = await boot(scriptedHome(tempHome("hermes-acp-"), SCRIPT))
+    const id = await newSession(acp, tempCwd())
+    expect((await prompt(acp, id, "break-model")).stopReason).toBe("end_turn")
+    const texts = updatesOf(acp, id).flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []))
+    expect(texts.join("")).toMatch(/^Error: /)
     expect((await prompt(acp, id, "again")).stopReason).toBe("end_turn")
   })
 
