@@ -16,6 +16,7 @@ import { Cause, Effect, Exit, Fiber, Runtime } from "effect"
 import { AgentLoop } from "../../services/AgentLoop.js"
 import type { AgentEvent, AgentResult } from "../../services/AgentLoop.js"
 import type { ApprovalChoice, ApprovalPrompt } from "../../services/Approver.js"
+import { Mcp } from "../../services/Mcp.js"
 import { Model } from "../../services/Model.js"
 import { SessionStore } from "../../services/SessionStore.js"
 import type { StoredMessage } from "../../services/SessionStore.js"
@@ -23,7 +24,7 @@ import { Shell } from "../../services/Shell.js"
 import { completionContent, failedResult, kindOf, locationsOf, parseArgs, planOf, startContent, titleOf } from "./render.js"
 
 export const ACP_SOURCE = "acp"
-const ACP_TOOLSET = "hermes-acp"
+export const ACP_TOOLSET = "hermes-acp"
 const LIST_PAGE = 50
 
 /** Per-session askers for approvals, installed for the length of one prompt (the Approver layer looks them up by session id). */
@@ -34,6 +35,8 @@ export interface AcpServerOptions {
   readonly name: string
   readonly version: string
   readonly askers: Askers
+  /** Toolsets offered in every session: `hermes-acp` plus the configured MCP servers' (default `hermes-acp`). */
+  readonly toolsets?: ReadonlyArray<string> | undefined
   /** Seconds to wait for the client's permission answer before denying. */
   readonly approvalTimeoutSeconds: number
 }
@@ -48,7 +51,7 @@ interface LiveSession {
   tail: Promise<unknown>
 }
 
-type Services = AgentLoop | Model | SessionStore | Shell
+type Services = AgentLoop | Mcp | Model | SessionStore | Shell
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
@@ -213,6 +216,8 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const turn = (client: AgentContext, session: LiveSession, prompt: string, outbox: Array<Promise<unknown>>) =>
       Effect.gen(function*() {
         yield* bindCwd(session)
+        // Configured MCP servers finish their first connection attempt before a turn, so their tools are offered.
+        yield* Effect.flatMap(Mcp, (mcp) => mcp.awaitSettled)
         yield* Effect.acquireRelease(
           Effect.sync(() => options.askers.set(session.id, asker(client, session.id))),
           () => Effect.sync(() => options.askers.delete(session.id))
@@ -225,7 +230,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
           taskId: session.id,
           cwd: session.cwd,
           stream: true,
-          toolsets: { enabled: [ACP_TOOLSET] },
+          toolsets: { enabled: options.toolsets ?? [ACP_TOOLSET] },
           onEvent: onEvent(client, session, outbox)
         })
       }).pipe(Effect.scoped)
