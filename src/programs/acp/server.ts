@@ -88,6 +88,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const provider = model.provider === "none" ? undefined : model.provider
     const authMethods = provider === undefined ? [] : [{ id: provider, name: `${provider} runtime credentials`, description: "Uses the model provider configured in config.yaml or the environment" }]
     const sessions = new Map<string, LiveSession>()
+    let mcpSettled = false
 
     const live = (id: string, cwd: string): LiveSession => {
       const session: LiveSession = { id, cwd, bound: false, turn: undefined, tail: Promise.resolve() }
@@ -217,7 +218,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       Effect.gen(function*() {
         yield* bindCwd(session)
         // Configured MCP servers finish their first connection attempt before a turn, so their tools are offered.
-        yield* Effect.flatMap(Mcp, (mcp) => mcp.awaitSettled)
+        if (!mcpSettled) yield* Effect.flatMap(Mcp, (mcp) => Effect.tap(mcp.awaitSettled, () => Effect.sync(() => void (mcpSettled = true))))
         yield* Effect.acquireRelease(
           Effect.sync(() => options.askers.set(session.id, asker(client, session.id))),
           () => Effect.sync(() => options.askers.delete(session.id))
