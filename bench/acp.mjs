@@ -12,8 +12,9 @@ import { ApproverAcp } from "../dist/programs/acp/approver.js"
 import { makeAcpServer } from "../dist/programs/acp/server.js"
 import { median } from "./_stats.mjs"
 
-const SAMPLES = 40
-const WARMUP = 10
+const SAMPLES = 60
+// The SDK path needs a few hundred messages before the JIT has settled.
+const WARMUP = 150
 const PROMPTS = WARMUP + SAMPLES + 1
 // Each prompt takes two turns of the session's script: a `todo` read, then the answer.
 const turns = Array.from({ length: PROMPTS }, () => [{ tool_calls: [{ name: "todo", arguments: {} }] }, { content: "done" }]).flat()
