@@ -1,6 +1,7 @@
 /** The `hermes-effect` command tree. Commands only compose services and print. */
 import { readFileSync } from "node:fs"
 import { Command } from "@effect/cli"
+import { acpCommand } from "./commands/acp.js"
 import { approvalCommand, approvalsCommand } from "./commands/approval.js"
 import { batchCommand } from "./commands/batch.js"
 import { callCommand } from "./commands/call.js"
@@ -29,7 +30,7 @@ const version = (() => {
 
 export const root = Command.make("hermes-effect").pipe(
   Command.withDescription("The tools runtime of an AI agent: registry, dispatch, approval, terminal backends, session state."),
-  Command.withSubcommands([toolsCommand, toolsetsCommand, callCommand, runCommand, batchCommand, pluginsCommand, approvalCommand, approvalsCommand, mcpCommand, sessionsCommand, skillsCommand])
+  Command.withSubcommands([toolsCommand, toolsetsCommand, callCommand, runCommand, batchCommand, pluginsCommand, approvalCommand, approvalsCommand, mcpCommand, sessionsCommand, skillsCommand, acpCommand(version)])
 )
 
 export const cli = Command.run(root, { name: "hermes-effect", version })

@@ -1,0 +1,400 @@
+/**
+ * The ACP server: an `agent()` app from @agentclientprotocol/sdk whose
+ * handlers compose our services. Each ACP session is a state.db session
+ * (source `acp`); its cwd is the working directory of its terminal
+ * environment and of relative file paths (task id = session id). A prompt
+ * runs `AgentLoop` in its own fiber and streams what happens as session
+ * updates; `session/cancel` interrupts that fiber (model stream, tools and
+ * the processes they started).
+ */
+import { randomUUID } from "node:crypto"
+import { basename } from "node:path"
+import { Readable, Writable } from "node:stream"
+import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk/unstable"
+import type { AgentContext, ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk/unstable"
+import { Cause, Effect, Exit, Fiber, Runtime } from "effect"
+import { AgentLoop } from "../../services/AgentLoop.js"
+import type { AgentEvent, AgentResult } from "../../services/AgentLoop.js"
+import type { ApprovalChoice, ApprovalPrompt } from "../../services/Approver.js"
+import { Mcp } from "../../services/Mcp.js"
+import { Model } from "../../services/Model.js"
+import { SessionStore } from "../../services/SessionStore.js"
+import type { StoredMessage } from "../../services/SessionStore.js"
+import { Shell } from "../../services/Shell.js"
+import { completionContent, failedResult, kindOf, locationsOf, parseArgs, planOf, startContent, titleOf } from "./render.js"
+
+export const ACP_SOURCE = "acp"
+export const ACP_TOOLSET = "hermes-acp"
+const LIST_PAGE = 50
+
+/** Per-session askers for approvals, installed for the length of one prompt (the Approver layer looks them up by session id). */
+export type PermissionAsker = (prompt: ApprovalPrompt) => Effect.Effect<ApprovalChoice, unknown>
+export type Askers = Map<string, PermissionAsker>
+
+export interface AcpServerOptions {
+  readonly name: string
+  readonly version: string
+  readonly askers: Askers
+  /** Toolsets offered in every session: `hermes-acp` plus the configured MCP servers' (default `hermes-acp`). */
+  readonly toolsets?: ReadonlyArray<string> | undefined
+  /** Seconds to wait for the client's permission answer before denying. */
+  readonly approvalTimeoutSeconds: number
+}
+
+interface LiveSession {
+  readonly id: string
+  cwd: string
+  /** The cwd has been applied to the session's terminal environment in this process. */
+  bound: boolean
+  turn: Fiber.RuntimeFiber<AgentResult, unknown> | undefined
+  /** Prompts of one session run one after another. */
+  tail: Promise<unknown>
+}
+
+type Services = AgentLoop | Mcp | Model | SessionStore | Shell
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+
+/** Content blocks → the user's message: text as is, resource links named, embedded text resources inlined. */
+export const promptText = (blocks: ReadonlyArray<ContentBlock>): string =>
+  blocks.flatMap((block) => {
+    switch (block.type) {
+      case "text":
+        return [block.text]
+      case "resource_link":
+        return [`[Attached file: ${block.title ?? block.name}]\nURI: ${block.uri}`]
+      case "resource": {
+        const r = block.resource
+        return "text" in r ? [`[Attached file: ${basename(r.uri)}]\nURI: ${r.uri}\n\n${r.text}`] : [`[Binary resource omitted: ${r.uri}]`]
+      }
+      default:
+        return []
+    }
+  }).join("\n")
+
+const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk", text: string): SessionUpdate => ({
+  sessionUpdate: kind,
+  content: { type: "text", text }
+})
+
+export const makeAcpServer = (options: AcpServerOptions) =>
+  Effect.gen(function*() {
+    const runtime = yield* Effect.runtime<Services>()
+    const run = Runtime.runPromise(runtime)
+    const fork = Runtime.runFork(runtime)
+    const store = yield* SessionStore
+    const model = yield* Model
+    // No auth store of our own: the configured model provider is the only method ("none" = nothing usable configured).
+    const provider = model.provider === "none" ? undefined : model.provider
+    const authMethods = provider === undefined ? [] : [{ id: provider, name: `${provider} runtime credentials`, description: "Uses the model provider configured in config.yaml or the environment" }]
+    const sessions = new Map<string, LiveSession>()
+    let mcpSettled = false
+
+    const live = (id: string, cwd: string): LiveSession => {
+      const session: LiveSession = { id, cwd, bound: false, turn: undefined, tail: Promise.resolve() }
+      sessions.set(id, session)
+      return session
+    }
+
+    /** In memory, else restored from state.db (only `acp` sessions); an unknown id is `-32002`. */
+    const lookup = async (id: string): Promise<LiveSession> => {
+      const known = sessions.get(id)
+      if (known !== undefined) return known
+      const stored = await run(Effect.either(store.get(id)))
+      if (stored._tag === "Left" || stored.right.source !== ACP_SOURCE) throw RequestError.sessionNotFound(id)
+      return live(id, stored.right.cwd ?? process.cwd())
+    }
+
+    const send = (client: AgentContext, sessionId: string, update: SessionUpdate) =>
+      client.notify(methods.client.session.update, { sessionId, update }).catch(() => undefined)
+
+    /** The session's terminal environment starts in its cwd (file tools resolve relative paths there too). */
+    const bindCwd = (session: LiveSession) =>
+      Effect.suspend(() => {
+        if (session.bound) return Effect.void
+        return Effect.flatMap(Shell, (shell) => shell.run({ taskId: session.id, sessionId: session.id, cwd: session.cwd }, `cd ${shellQuote(session.cwd)}`)).pipe(
+          Effect.tap(() => Effect.sync(() => void (session.bound = true))),
+          Effect.catchAll((e) => Effect.logWarning(`acp: cannot enter ${session.cwd}: ${String(e)}`))
+        )
+      })
+
+    const asker = (client: AgentContext, sessionId: string): PermissionAsker => (prompt) =>
+      Effect.tryPromise((signal) =>
+        client.request(methods.client.session.requestPermission, {
+          sessionId,
+          toolCall: {
+            toolCallId: prompt.context.toolCallId ?? `perm-${randomUUID()}`,
+            title: `${prompt.description}: ${prompt.command}`,
+            kind: "execute",
+            status: "pending",
+            content: [{ type: "content", content: { type: "text", text: `${prompt.description}\n$ ${prompt.command}` } }],
+            rawInput: { command: prompt.command, description: prompt.description }
+          },
+          options: [
+            { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+            { optionId: "allow_session", name: "Allow for session", kind: "allow_always" },
+            ...(prompt.allowPermanent ? [{ optionId: "allow_always", name: "Allow always", kind: "allow_always" as const }] : []),
+            { optionId: "deny", name: "Deny", kind: "reject_once" }
+          ]
+        }, { cancellationSignal: signal })
+      ).pipe(
+        Effect.timeout(options.approvalTimeoutSeconds * 1000),
+        Effect.map((answer): ApprovalChoice => {
+          if (answer.outcome.outcome !== "selected") return "deny"
+          switch (answer.outcome.optionId) {
+            case "allow_once":
+              return "once"
+            case "allow_session":
+              return "session"
+            case "allow_always":
+              return prompt.allowPermanent ? "always" : "deny"
+            default:
+              return "deny"
+          }
+        }),
+        Effect.catchAllCause(() => Effect.succeed<ApprovalChoice>("deny"))
+      )
+
+    /**
+     * Session updates for one turn's events. The SDK writes messages in the order they are sent, so
+     * updates go out without the loop waiting for each write; the prompt answers after all are written.
+     */
+    const onEvent = (client: AgentContext, session: LiveSession, outbox: Array<Promise<unknown>>) => {
+      let streamed = false
+      const post = (update: SessionUpdate) => void outbox.push(send(client, session.id, update))
+      return (event: AgentEvent): Effect.Effect<void> =>
+        Effect.sync(() => {
+          switch (event._tag) {
+            case "TextDelta":
+              streamed = true
+              return post(chunk("agent_message_chunk", event.text))
+            case "ModelResponded": {
+              const reasoning = event.message.reasoning
+              if (!streamed && reasoning !== undefined && reasoning.trim().length > 0) post(chunk("agent_thought_chunk", reasoning))
+              if (!streamed && event.message.content !== null && event.message.content.length > 0) {
+                post(chunk("agent_message_chunk", event.message.content))
+              }
+              streamed = false
+              return
+            }
+            case "ToolStarted": {
+              const tool = event.call.function.name
+              const args = parseArgs(event.call.function.arguments)
+              post({
+                sessionUpdate: "tool_call",
+                toolCallId: event.call.id,
+                title: titleOf(tool, args),
+                kind: kindOf(tool),
+                status: "pending",
+                rawInput: args,
+                content: startContent(tool, args, session.cwd),
+                locations: locationsOf(args, session.cwd)
+              })
+              return post({ sessionUpdate: "tool_call_update", toolCallId: event.call.id, status: "in_progress" })
+            }
+            case "ToolFinished": {
+              const failed = failedResult(event.status, event.result)
+              const content = completionContent(event.tool, event.result)
+              post({
+                sessionUpdate: "tool_call_update",
+                toolCallId: event.toolCallId,
+                status: failed ? "failed" : "completed",
+                ...(content.length === 0 ? {} : { content }),
+                rawOutput: { result: event.result }
+              })
+              if (event.tool === "todo" && !failed) {
+                const plan = planOf(event.result)
+                if (plan !== undefined) post(plan)
+              }
+              return
+            }
+            default:
+              return
+          }
+        })
+    }
+
+    const turn = (client: AgentContext, session: LiveSession, prompt: string, outbox: Array<Promise<unknown>>) =>
+      Effect.gen(function*() {
+        yield* bindCwd(session)
+        // Configured MCP servers finish their first connection attempt before a turn, so their tools are offered.
+        if (!mcpSettled) yield* Effect.flatMap(Mcp, (mcp) => Effect.tap(mcp.awaitSettled, () => Effect.sync(() => void (mcpSettled = true))))
+        yield* Effect.acquireRelease(
+          Effect.sync(() => options.askers.set(session.id, asker(client, session.id))),
+          () => Effect.sync(() => options.askers.delete(session.id))
+        )
+        const loop = yield* AgentLoop
+        return yield* loop.run({
+          prompt,
+          sessionId: session.id,
+          source: ACP_SOURCE,
+          taskId: session.id,
+          cwd: session.cwd,
+          stream: true,
+          toolsets: { enabled: options.toolsets ?? [ACP_TOOLSET] },
+          onEvent: onEvent(client, session, outbox)
+        })
+      }).pipe(Effect.scoped)
+
+    const runTurn = async (client: AgentContext, session: LiveSession, prompt: string): Promise<StopReason> => {
+      const outbox: Array<Promise<unknown>> = []
+      const fiber = fork(turn(client, session, prompt, outbox))
+      session.turn = fiber
+      const exit = await Effect.runPromise(Fiber.await(fiber))
+      session.turn = undefined
+      await Promise.all(outbox)
+      if (Exit.isSuccess(exit)) return exit.value.status === "budget_exhausted" ? "max_turn_requests" : "end_turn"
+      if (Cause.isInterruptedOnly(exit.cause)) return "cancelled"
+      const error = Cause.squash(exit.cause)
+      const message = error !== null && typeof error === "object" && "message" in error && typeof error.message === "string" && error.message.length > 0
+        ? error.message
+        : String(error)
+      await send(client, session.id, chunk("agent_message_chunk", `Error: ${message}`))
+      return "end_turn"
+    }
+
+    /** History as session updates (load / resume): user and agent text, tool calls with their final status. */
+    const replay = async (client: AgentContext, id: string, history: ReadonlyArray<StoredMessage>, cwd: string) => {
+      const tools = new Map<string, string>()
+      for (const m of history) {
+        if (m.role === "user" && m.content !== null && m.content.length > 0) await send(client, id, chunk("user_message_chunk", m.content))
+        if (m.role === "assistant") {
+          if (m.content !== null && m.content.trim().length > 0) await send(client, id, chunk("agent_message_chunk", m.content))
+          for (const call of m.toolCalls ?? []) {
+            const args = parseArgs(call.function.arguments)
+            tools.set(call.id, call.function.name)
+            await send(client, id, {
+              sessionUpdate: "tool_call",
+              toolCallId: call.id,
+              title: titleOf(call.function.name, args),
+              kind: kindOf(call.function.name),
+              status: "pending",
+              rawInput: args,
+              locations: locationsOf(args, cwd)
+            })
+          }
+        }
+        if (m.role === "tool" && m.toolCallId !== null) {
+          const tool = tools.get(m.toolCallId) ?? m.toolName ?? "tool"
+          const result = m.content ?? ""
+          const failed = failedResult("ok", result)
+          const content = completionContent(tool, result)
+          await send(client, id, {
+            sessionUpdate: "tool_call_update",
+            toolCallId: m.toolCallId,
+            status: failed ? "failed" : "completed",
+            ...(content.length === 0 ? {} : { content })
+          })
+          if (tool === "todo") {
+            const plan = planOf(result)
+            if (plan !== undefined) await send(client, id, plan)
+          }
+        }
+      }
+    }
+
+    const reopen = async (client: AgentContext, id: string, cwd: string, replayHistory: boolean) => {
+      const session = await lookup(id)
+      if (session.cwd !== cwd) {
+        session.cwd = cwd
+        session.bound = false
+        await run(Effect.ignore(store.update(id, { cwd })))
+      }
+      if (replayHistory) await replay(client, id, await run(store.history(id)), cwd)
+      return session
+    }
+
+    const app = agent()
+      .onRequest(methods.agent.initialize, () => ({
+        protocolVersion: PROTOCOL_VERSION,
+        agentInfo: { name: options.name, version: options.version },
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: false, sse: false },
+          sessionCapabilities: { list: {}, resume: {}, fork: {}, close: {} }
+        },
+        authMethods
+      }))
+      .onRequest(methods.agent.authenticate, ({ params }) => {
+        if (provider === undefined) {
+          throw RequestError.authRequired(undefined, "no model is configured: set model.provider (and its key) in config.yaml, then restart the agent")
+        }
+        if (params.methodId.trim().toLowerCase() !== provider.toLowerCase()) {
+          throw RequestError.invalidParams({ methodId: params.methodId }, `unknown auth method; this agent offers '${provider}'`)
+        }
+        return {}
+      })
+      .onRequest(methods.agent.session.close, async ({ params }) => {
+        const session = await lookup(params.sessionId)
+        const running = session.turn
+        if (running !== undefined) await run(Fiber.interrupt(running))
+        sessions.delete(session.id)
+        return {}
+      })
+      .onRequest(methods.agent.session.new, async ({ params }) => {
+        const id = randomUUID()
+        await run(store.create({ id, source: ACP_SOURCE, cwd: params.cwd }))
+        live(id, params.cwd)
+        return { sessionId: id }
+      })
+      .onRequest(methods.agent.session.load, async ({ params, client }) => {
+        await reopen(client, params.sessionId, params.cwd, true)
+        return {}
+      })
+      .onRequest(methods.agent.session.resume, async ({ params, client }) => {
+        await reopen(client, params.sessionId, params.cwd, false)
+        return {}
+      })
+      .onRequest(methods.agent.session.fork, async ({ params }) => {
+        await lookup(params.sessionId)
+        const id = randomUUID()
+        await run(store.fork(params.sessionId, { id, source: ACP_SOURCE }))
+        await run(store.update(id, { cwd: params.cwd }))
+        live(id, params.cwd)
+        return { sessionId: id }
+      })
+      .onRequest(methods.agent.session.list, async ({ params }) => {
+        const offset = params.cursor === undefined || params.cursor === null ? 0 : Number.parseInt(params.cursor, 10)
+        const page = await run(store.list({
+          source: ACP_SOURCE,
+          limit: LIST_PAGE,
+          offset: Number.isFinite(offset) && offset > 0 ? offset : 0,
+          orderBy: "updated",
+          ...(params.cwd === undefined || params.cwd === null ? {} : { cwd: params.cwd })
+        }))
+        return {
+          sessions: page.sessions.filter((s) => s.messageCount > 0).map((s) => ({
+            sessionId: s.id,
+            cwd: s.cwd ?? "",
+            title: s.title ?? s.preview ?? (s.cwd === null ? "New thread" : basename(s.cwd)),
+            updatedAt: new Date(s.updatedAt).toISOString()
+          })),
+          ...(page.nextOffset === null ? {} : { nextCursor: String(page.nextOffset) })
+        }
+      })
+      .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+        const session = await lookup(params.sessionId)
+        const text = promptText(params.prompt)
+        const result = session.tail.then(() => (text.trim().length === 0 ? ("end_turn" as const) : runTurn(client, session, text)))
+        session.tail = result.catch(() => undefined)
+        return { stopReason: await result }
+      })
+      .onNotification(methods.agent.session.cancel, ({ params }) => {
+        // Only a running turn is interrupted: a cancel before or after one changes nothing.
+        const running = sessions.get(params.sessionId)?.turn
+        if (running !== undefined) fork(Fiber.interrupt(running))
+      })
+
+    return app
+  })
+
+/** Serve over stdin/stdout until the client closes the connection. */
+export const serveStdio = (options: AcpServerOptions) =>
+  Effect.gen(function*() {
+    const app = yield* makeAcpServer(options)
+    const output = Writable.toWeb(process.stdout) as WritableStream<Uint8Array>
+    const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>
+    const connection = app.connect(ndJsonStream(output, input))
+    yield* Effect.promise(() => connection.closed)
+  })
