@@ -11,12 +11,14 @@ import { randomUUID } from "node:crypto"
 import { basename } from "node:path"
 import { Readable, Writable } from "node:stream"
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk/unstable"
-import type { AgentContext, ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk/unstable"
-import { Cause, Effect, Exit, Fiber, Runtime } from "effect"
+import type { AgentContext, ContentBlock, McpServer, SessionUpdate, StopReason } from "@agentclientprotocol/sdk/unstable"
+import { Cause, Effect, ExecutionStrategy, Exit, Fiber, Runtime, Scope } from "effect"
+import { mcpToolset } from "../../layers/mcp/names.js"
 import { AgentLoop } from "../../services/AgentLoop.js"
 import type { AgentEvent, AgentResult } from "../../services/AgentLoop.js"
 import type { ApprovalChoice, ApprovalPrompt } from "../../services/Approver.js"
 import { Mcp } from "../../services/Mcp.js"
+import type { McpScopedServer } from "../../services/Mcp.js"
 import { Model } from "../../services/Model.js"
 import { SessionStore } from "../../services/SessionStore.js"
 import type { StoredMessage } from "../../services/SessionStore.js"
@@ -49,6 +51,8 @@ interface LiveSession {
   turn: Fiber.RuntimeFiber<AgentResult, unknown> | undefined
   /** Prompts of one session run one after another. */
   tail: Promise<unknown>
+  /** The client's MCP servers for this session: their toolsets once connected; closing the scope stops them. */
+  mcp: { readonly scope: Scope.CloseableScope; readonly toolsets: Fiber.RuntimeFiber<ReadonlyArray<string>> } | undefined
 }
 
 type Services = AgentLoop | Mcp | Model | SessionStore | Shell
@@ -72,6 +76,15 @@ export const promptText = (blocks: ReadonlyArray<ContentBlock>): string =>
     }
   }).join("\n")
 
+/** An ACP MCP server as ours (SSE is not offered: `mcpCapabilities.sse` is false). */
+const scopedServer = (server: McpServer): ReadonlyArray<McpScopedServer> => {
+  if ("type" in server) {
+    if (server.type !== "http") return []
+    return [{ name: server.name, transport: { kind: "http", url: server.url, headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])) } }]
+  }
+  return [{ name: server.name, transport: { kind: "stdio", command: server.command, args: server.args, env: Object.fromEntries(server.env.map((e) => [e.name, e.value])) } }]
+}
+
 const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk", text: string): SessionUpdate => ({
   sessionUpdate: kind,
   content: { type: "text", text }
@@ -89,12 +102,35 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const authMethods = provider === undefined ? [] : [{ id: provider, name: `${provider} runtime credentials`, description: "Uses the model provider configured in config.yaml or the environment" }]
     const sessions = new Map<string, LiveSession>()
     let mcpSettled = false
+    // Sessions' MCP scopes hang off the server's scope, so they close when the connection ends.
+    const root = yield* Effect.scope
 
     const live = (id: string, cwd: string): LiveSession => {
-      const session: LiveSession = { id, cwd, bound: false, turn: undefined, tail: Promise.resolve() }
+      const session: LiveSession = { id, cwd, bound: false, turn: undefined, tail: Promise.resolve(), mcp: undefined }
       sessions.set(id, session)
       return session
     }
+
+    /**
+     * Connect the client's MCP servers for this session in the background (a turn waits for them), replacing the
+     * previous set (load / resume pass them again); servers in both sets stay connected.
+     */
+    const attachMcp = async (session: LiveSession, servers: ReadonlyArray<McpServer>) => {
+      const previous = session.mcp
+      if (servers.length === 0 && previous === undefined) return
+      const scope = await run(Scope.fork(root, ExecutionStrategy.sequential))
+      const connect = Effect.flatMap(Mcp, (mcp) => mcp.connectScoped(servers.flatMap(scopedServer))).pipe(
+        Scope.extend(scope),
+        Effect.tap((statuses) =>
+          Effect.forEach(statuses, (s) => (s.state === "connected" ? Effect.void : Effect.logWarning(`acp: MCP server '${s.name}' for session ${session.id}: ${s.error ?? s.state}`)), { discard: true })
+        ),
+        Effect.map((statuses) => statuses.map((s) => mcpToolset(s.name))),
+        Effect.ensuring(previous === undefined ? Effect.void : closeMcp(previous))
+      )
+      session.mcp = { scope, toolsets: fork(connect) }
+    }
+
+    const closeMcp = (mcp: NonNullable<LiveSession["mcp"]>) => Effect.zipRight(Fiber.interrupt(mcp.toolsets), Scope.close(mcp.scope, Exit.void))
 
     /** In memory, else restored from state.db (only `acp` sessions); an unknown id is `-32002`. */
     const lookup = async (id: string): Promise<LiveSession> => {
@@ -223,6 +259,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
           Effect.sync(() => options.askers.set(session.id, asker(client, session.id))),
           () => Effect.sync(() => options.askers.delete(session.id))
         )
+        const own = session.mcp === undefined ? [] : yield* Effect.orElseSucceed(Fiber.join(session.mcp.toolsets), () => [])
         const loop = yield* AgentLoop
         return yield* loop.run({
           prompt,
@@ -231,7 +268,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
           taskId: session.id,
           cwd: session.cwd,
           stream: true,
-          toolsets: { enabled: options.toolsets ?? [ACP_TOOLSET] },
+          toolsets: { enabled: [...(options.toolsets ?? [ACP_TOOLSET]), ...own] },
           onEvent: onEvent(client, session, outbox)
         })
       }).pipe(Effect.scoped)
@@ -293,8 +330,9 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       }
     }
 
-    const reopen = async (client: AgentContext, id: string, cwd: string, replayHistory: boolean) => {
+    const reopen = async (client: AgentContext, id: string, cwd: string, replayHistory: boolean, servers: ReadonlyArray<McpServer>) => {
       const session = await lookup(id)
+      await attachMcp(session, servers)
       if (session.cwd !== cwd) {
         session.cwd = cwd
         session.bound = false
@@ -311,7 +349,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
+          mcpCapabilities: { http: true, sse: false },
           sessionCapabilities: { list: {}, resume: {}, fork: {}, close: {} }
         },
         authMethods
@@ -329,21 +367,22 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         const session = await lookup(params.sessionId)
         const running = session.turn
         if (running !== undefined) await run(Fiber.interrupt(running))
+        if (session.mcp !== undefined) await run(closeMcp(session.mcp))
         sessions.delete(session.id)
         return {}
       })
       .onRequest(methods.agent.session.new, async ({ params }) => {
         const id = randomUUID()
         await run(store.create({ id, source: ACP_SOURCE, cwd: params.cwd }))
-        live(id, params.cwd)
+        await attachMcp(live(id, params.cwd), params.mcpServers)
         return { sessionId: id }
       })
       .onRequest(methods.agent.session.load, async ({ params, client }) => {
-        await reopen(client, params.sessionId, params.cwd, true)
+        await reopen(client, params.sessionId, params.cwd, true, params.mcpServers)
         return {}
       })
       .onRequest(methods.agent.session.resume, async ({ params, client }) => {
-        await reopen(client, params.sessionId, params.cwd, false)
+        await reopen(client, params.sessionId, params.cwd, false, params.mcpServers ?? [])
         return {}
       })
       .onRequest(methods.agent.session.fork, async ({ params }) => {
@@ -351,7 +390,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         const id = randomUUID()
         await run(store.fork(params.sessionId, { id, source: ACP_SOURCE }))
         await run(store.update(id, { cwd: params.cwd }))
-        live(id, params.cwd)
+        await attachMcp(live(id, params.cwd), params.mcpServers ?? [])
         return { sessionId: id }
       })
       .onRequest(methods.agent.session.list, async ({ params }) => {
@@ -391,10 +430,10 @@ export const makeAcpServer = (options: AcpServerOptions) =>
 
 /** Serve over stdin/stdout until the client closes the connection. */
 export const serveStdio = (options: AcpServerOptions) =>
-  Effect.gen(function*() {
+  Effect.scoped(Effect.gen(function*() {
     const app = yield* makeAcpServer(options)
     const output = Writable.toWeb(process.stdout) as WritableStream<Uint8Array>
     const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>
     const connection = app.connect(ndJsonStream(output, input))
     yield* Effect.promise(() => connection.closed)
-  })
+  }))
