@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto"
 import { basename } from "node:path"
 import { Readable, Writable } from "node:stream"
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk/unstable"
-import type { AgentContext, ContentBlock, McpServer, SessionUpdate, StopReason } from "@agentclientprotocol/sdk/unstable"
+import type { AgentContext, ContentBlock, McpServer, PermissionOption, RequestPermissionRequest, SessionUpdate, StopReason, ToolCallContent } from "@agentclientprotocol/sdk/unstable"
 import { Cause, Effect, ExecutionStrategy, Exit, Fiber, Runtime, Scope } from "effect"
 import { mcpToolset } from "../../layers/mcp/names.js"
 import { AgentLoop } from "../../services/AgentLoop.js"
@@ -53,7 +53,17 @@ interface LiveSession {
   tail: Promise<unknown>
   /** The client's MCP servers for this session: their toolsets once connected; closing the scope stops them. */
   mcp: { readonly scope: Scope.CloseableScope; readonly toolsets: Fiber.RuntimeFiber<ReadonlyArray<string>> } | undefined
+  /** Running write_file / patch calls by id: what an edit approval shows (the diff computed before the write). */
+  readonly edits: Map<string, EditCall>
 }
+
+interface EditCall {
+  readonly tool: string
+  readonly args: Record<string, unknown>
+  readonly content: ReadonlyArray<ToolCallContent>
+}
+
+const EDIT_TOOLS = new Set(["write_file", "patch"])
 
 type Services = AgentLoop | Mcp | Model | SessionStore | Shell
 
@@ -106,7 +116,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const root = yield* Effect.scope
 
     const live = (id: string, cwd: string): LiveSession => {
-      const session: LiveSession = { id, cwd, bound: false, turn: undefined, tail: Promise.resolve(), mcp: undefined }
+      const session: LiveSession = { id, cwd, bound: false, turn: undefined, tail: Promise.resolve(), mcp: undefined, edits: new Map() }
       sessions.set(id, session)
       return session
     }
@@ -154,25 +164,54 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         )
       })
 
-    const asker = (client: AgentContext, sessionId: string): PermissionAsker => (prompt) =>
+    /**
+     * A permission request for an approval of this session. A file write (planted-file protection: rc files, git
+     * hooks …) asked during a write_file / patch call shows that call's diff as an edit approval.
+     */
+    const permissionRequest = (session: LiveSession, prompt: ApprovalPrompt): RequestPermissionRequest => {
+      const toolCallId = prompt.context.toolCallId ?? `perm-${randomUUID()}`
+      const edit = prompt.context.toolCallId === undefined ? undefined : session.edits.get(prompt.context.toolCallId)
+      if (edit !== undefined && prompt.command.startsWith(`${edit.tool} `)) {
+        const path = prompt.command.slice(edit.tool.length + 1)
+        const patch = edit.args["patch"]
+        const content: Array<ToolCallContent> = edit.content.some((c) => c.type === "diff")
+          ? [...edit.content]
+          : typeof patch === "string"
+          ? [{ type: "diff", path, oldText: null, newText: patch }]
+          : [{ type: "content", content: { type: "text", text: `${prompt.description}\n${edit.tool} ${path}` } }]
+        const options: Array<PermissionOption> = [
+          { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+          ...(prompt.allowPermanent ? [{ optionId: "allow_always", name: "Allow always", kind: "allow_always" as const }] : []),
+          { optionId: "deny", name: "Reject", kind: "reject_once" }
+        ]
+        return {
+          sessionId: session.id,
+          toolCall: { toolCallId, title: `Approve edit: ${path} (${prompt.description})`, kind: "edit" as const, status: "pending" as const, content, rawInput: { tool: edit.tool, arguments: edit.args } },
+          options
+        }
+      }
+      return {
+        sessionId: session.id,
+        toolCall: {
+          toolCallId,
+          title: `${prompt.description}: ${prompt.command}`,
+          kind: "execute" as const,
+          status: "pending" as const,
+          content: [{ type: "content" as const, content: { type: "text" as const, text: `${prompt.description}\n$ ${prompt.command}` } }],
+          rawInput: { command: prompt.command, description: prompt.description }
+        },
+        options: [
+          { optionId: "allow_once", name: "Allow once", kind: "allow_once" as const },
+          { optionId: "allow_session", name: "Allow for session", kind: "allow_always" as const },
+          ...(prompt.allowPermanent ? [{ optionId: "allow_always", name: "Allow always", kind: "allow_always" as const }] : []),
+          { optionId: "deny", name: "Deny", kind: "reject_once" as const }
+        ]
+      }
+    }
+
+    const asker = (client: AgentContext, session: LiveSession): PermissionAsker => (prompt) =>
       Effect.tryPromise((signal) =>
-        client.request(methods.client.session.requestPermission, {
-          sessionId,
-          toolCall: {
-            toolCallId: prompt.context.toolCallId ?? `perm-${randomUUID()}`,
-            title: `${prompt.description}: ${prompt.command}`,
-            kind: "execute",
-            status: "pending",
-            content: [{ type: "content", content: { type: "text", text: `${prompt.description}\n$ ${prompt.command}` } }],
-            rawInput: { command: prompt.command, description: prompt.description }
-          },
-          options: [
-            { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
-            { optionId: "allow_session", name: "Allow for session", kind: "allow_always" },
-            ...(prompt.allowPermanent ? [{ optionId: "allow_always", name: "Allow always", kind: "allow_always" as const }] : []),
-            { optionId: "deny", name: "Deny", kind: "reject_once" }
-          ]
-        }, { cancellationSignal: signal })
+        client.request(methods.client.session.requestPermission, permissionRequest(session, prompt), { cancellationSignal: signal })
       ).pipe(
         Effect.timeout(options.approvalTimeoutSeconds * 1000),
         Effect.map((answer): ApprovalChoice => {
@@ -216,6 +255,8 @@ export const makeAcpServer = (options: AcpServerOptions) =>
             case "ToolStarted": {
               const tool = event.call.function.name
               const args = parseArgs(event.call.function.arguments)
+              const content = startContent(tool, args, session.cwd)
+              if (EDIT_TOOLS.has(tool)) session.edits.set(event.call.id, { tool, args, content })
               post({
                 sessionUpdate: "tool_call",
                 toolCallId: event.call.id,
@@ -223,12 +264,13 @@ export const makeAcpServer = (options: AcpServerOptions) =>
                 kind: kindOf(tool),
                 status: "pending",
                 rawInput: args,
-                content: startContent(tool, args, session.cwd),
+                content,
                 locations: locationsOf(args, session.cwd)
               })
               return post({ sessionUpdate: "tool_call_update", toolCallId: event.call.id, status: "in_progress" })
             }
             case "ToolFinished": {
+              session.edits.delete(event.toolCallId)
               const failed = failedResult(event.status, event.result)
               const content = completionContent(event.tool, event.result)
               post({
@@ -256,7 +298,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         // Configured MCP servers finish their first connection attempt before a turn, so their tools are offered.
         if (!mcpSettled) yield* Effect.flatMap(Mcp, (mcp) => Effect.tap(mcp.awaitSettled, () => Effect.sync(() => void (mcpSettled = true))))
         yield* Effect.acquireRelease(
-          Effect.sync(() => options.askers.set(session.id, asker(client, session.id))),
+          Effect.sync(() => options.askers.set(session.id, asker(client, session))),
           () => Effect.sync(() => options.askers.delete(session.id))
         )
         const own = session.mcp === undefined ? [] : yield* Effect.orElseSucceed(Fiber.join(session.mcp.toolsets), () => [])
