@@ -13,7 +13,7 @@ import type { McpScopedServer, McpServerStatus } from "../../services/Mcp.js"
 import type { ToolRegistryService } from "../../services/ToolRegistry.js"
 import { decodeServer, targetOf } from "./config.js"
 import { removeAll } from "./registration.js"
-import { supervise } from "./supervisor.js"
+import { supervise, updateStatus } from "./supervisor.js"
 import type { Statuses } from "./supervisor.js"
 
 export interface ScopedDeps {
@@ -65,6 +65,8 @@ export const makeScopedConnector = (deps: ScopedDeps) => {
       if (shared.fiber !== undefined) yield* Fiber.interrupt(shared.fiber)
       const last = (yield* SubscriptionRef.get(shared.statuses)).get(name)
       yield* removeAll(deps.registry, name, last?.tools ?? [])
+      // Anyone still waiting for the first attempt gets an answer.
+      yield* updateStatus(shared.statuses, name, (s) => ({ ...s, state: "disconnected", tools: [], error: "closed with its session" }))
     })
 
   const acquire = (server: McpScopedServer): Effect.Effect<McpServerStatus, never, Scope.Scope> =>
