@@ -12,7 +12,8 @@ import { Effect, Exit, Scope } from "effect"
 import { Mcp } from "../../src/services/Mcp.js"
 import type { McpScopedServer } from "../../src/services/Mcp.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
-import { connected, gone, isAlive, pidFrom, STDIO_SERVER, stdioEntry } from "./helpers.js"
+import { demoHttpServer } from "../support/mcpServers/httpServer.js"
+import { call, connected, gone, isAlive, pidFrom, STDIO_SERVER, stdioEntry } from "./helpers.js"
 import { withServers } from "./suite.js"
 
 const server = (name: string, args: ReadonlyArray<string>): McpScopedServer => ({
@@ -55,6 +56,25 @@ describe("Mcp.connectScoped", () => {
         expect(yield* gone(pid)).toBe(true)
         expect(registry.get("mcp__beta__add")).toBeUndefined()
         expect(registry.get("mcp__alpha__add")).toBeDefined()
+      }))
+    }))
+
+  it.scopedLive("an http server with headers, its session ended when the scope closes", () =>
+    Effect.gen(function*() {
+      const http = yield* demoHttpServer
+      yield* withServers({}, Effect.gen(function*() {
+        const mcp = yield* Mcp
+        const scope = yield* Scope.make()
+        const [web] = yield* Scope.extend(
+          mcp.connectScoped([{ name: "web", transport: { kind: "http", url: http.url, headers: { Authorization: "Bearer scoped-1" } } }]),
+          scope
+        )
+        expect(web?.state).toBe("connected")
+        expect(yield* call("mcp__web__add", { a: 1, b: 2 })).toEqual({ result: "3" })
+        expect(http.headers.every((h) => h["authorization"] === "Bearer scoped-1")).toBe(true)
+        yield* Scope.close(scope, Exit.void)
+        expect(http.openSessions()).toBe(0)
+        expect(yield* call("mcp__web__add", { a: 1, b: 2 })).toMatchObject({ error: expect.stringContaining("does not exist") })
       }))
     }))
 })
