@@ -1,5 +1,5 @@
 /** `hermes-effect acp` offers the configured MCP servers' tools beside `hermes-acp` (built binary, scripted provider). */
-import { appendFileSync, mkdtempSync, readFileSync, realpathSync } from "node:fs"
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -77,6 +77,30 @@ describe("hermes-effect acp and the client's MCP servers", () => {
       expect(alive(pid)).toBe(false)
     } finally {
       await acp.stop()
+    }
+  })
+
+  it("the session's servers stop when the editor closes the connection", async () => {
+    const home = scriptedHome(tempHome("hermes-acp-mcp-exit-"), [{ content: "ok" }])
+    const pidFile = join(home, "gamma.pid")
+    const acp = startAcp(home)
+    let stopped = false
+    try {
+      await initialize(acp)
+      const cwd = realpathSync(mkdtempSync(join(tmpdir(), "hermes-acp-cwd-")))
+      const gamma = { name: "gamma", command: process.execPath, args: [STDIO_SERVER, "--pid-file", pidFile], env: [] }
+      await acp.connection.agent.request(methods.agent.session.new, { cwd, mcpServers: [gamma] })
+      const deadline = Date.now() + 10000
+      while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
+      const pid = Number(readFileSync(pidFile, "utf8"))
+      expect(alive(pid)).toBe(true)
+      await acp.stop()
+      stopped = true
+      const gone = Date.now() + 5000
+      while (alive(pid) && Date.now() < gone) await new Promise((r) => setTimeout(r, 25))
+      expect(alive(pid)).toBe(false)
+    } finally {
+      if (!stopped) await acp.stop()
     }
   })
 })
