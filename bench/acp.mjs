@@ -49,7 +49,7 @@ export const run = async () => {
   const rows = []
   const askers = new Map()
   const runtime = runtimeFor(askers)
-  const app = await runtime.runPromise(makeAcpServer({ name: "bench", version: "0", askers, approvalTimeoutSeconds: 60 }))
+  const app = await runtime.runPromise(Effect.scoped(makeAcpServer({ name: "bench", version: "0", askers, approvalTimeoutSeconds: 60 })))
   const connection = client().onNotification(methods.client.session.update, () => undefined).connect(app)
   await connection.agent.request(methods.agent.initialize, { protocolVersion: 1 })
   const cwd = mkdtempSync(join(tmpdir(), "hermes-effect-bench-acp-cwd-"))

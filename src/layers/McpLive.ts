@@ -16,6 +16,7 @@ import type { McpServerSpec } from "./mcp/config.js"
 import { listAllTools, openConnection } from "./mcp/connection.js"
 import { sanitizeName } from "./mcp/names.js"
 import { planTools } from "./mcp/registration.js"
+import { makeScopedConnector } from "./mcp/scoped.js"
 import { DEFAULT_RETRY, handleFor, supervise } from "./mcp/supervisor.js"
 
 export interface McpOptions {
@@ -125,7 +126,14 @@ export const makeMcpLive = (options: McpOptions = {}): Layer.Layer<Mcp, never, C
         status: Effect.map(SubscriptionRef.get(statuses), sorted),
         changes: Stream.map(statuses.changes, sorted),
         awaitSettled,
-        test
+        test,
+        connectScoped: makeScopedConnector({
+          registry,
+          retry: options.retry ?? DEFAULT_RETRY,
+          logFile,
+          configured: new Set(initial.keys()),
+          home: yield* Effect.scope
+        })
       }
       if (options.awaitStartup === true) yield* awaitSettled
       return Mcp.of(service)
@@ -141,6 +149,20 @@ export const McpNone = Layer.succeed(
     status: Effect.succeed([]),
     changes: Stream.make([]),
     awaitSettled: Effect.succeed([]),
-    test: (server) => Effect.fail(new McpUnknownServer({ server, known: [] }))
+    test: (server) => Effect.fail(new McpUnknownServer({ server, known: [] })),
+    connectScoped: (servers) =>
+      Effect.succeed(servers.map((s) => ({
+        name: s.name,
+        transport: s.transport.kind,
+        target: s.transport.kind === "stdio" ? s.transport.command : s.transport.url,
+        state: "disabled" as const,
+        tools: [],
+        skipped: [],
+        warnings: [],
+        error: "MCP is off in this runtime",
+        attempts: 0,
+        failures: 0,
+        serverInfo: undefined
+      })))
   })
 )

@@ -7,7 +7,7 @@
  * retried with backoff, never silently dropped.
  */
 import { Context, Schema } from "effect"
-import type { Effect, Stream } from "effect"
+import type { Effect, Scope, Stream } from "effect"
 
 export type McpTransportKind = "stdio" | "http"
 
@@ -109,6 +109,14 @@ export class McpCallFailed extends Schema.TaggedError<McpCallFailed>()("McpCallF
   message: Schema.String
 }) {}
 
+/** A server a client hands us for one scope (an ACP session), not from config.yaml. */
+export interface McpScopedServer {
+  readonly name: string
+  readonly transport:
+    | { readonly kind: "stdio"; readonly command: string; readonly args: ReadonlyArray<string>; readonly env: Readonly<Record<string, string>> }
+    | { readonly kind: "http"; readonly url: string; readonly headers: Readonly<Record<string, string>> }
+}
+
 export interface McpService {
   /** Every configured server, in name order. */
   readonly status: Effect.Effect<ReadonlyArray<McpServerStatus>>
@@ -121,6 +129,13 @@ export interface McpService {
   readonly awaitSettled: Effect.Effect<ReadonlyArray<McpServerStatus>>
   /** Connect to one server afresh (even a disabled one), list its tools, close; timings and errors in the report. */
   readonly test: (server: string) => Effect.Effect<McpTestReport, McpUnknownServer>
+  /**
+   * Connect servers for the caller's scope: their tools register like configured ones (toolset `mcp-<name>`, so only
+   * turns that enable it see them) and leave when the scope closes. Scopes passing the same name and target share one
+   * connection (reference counted); a name that is configured in config.yaml, or in use with another target, is not
+   * connected (its status says why). Waits for each server's first attempt; one status per server, in input order.
+   */
+  readonly connectScoped: (servers: ReadonlyArray<McpScopedServer>) => Effect.Effect<ReadonlyArray<McpServerStatus>, never, Scope.Scope>
 }
 
 export class Mcp extends Context.Tag("hermes-effect/Mcp")<Mcp, McpService>() {}

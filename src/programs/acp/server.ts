@@ -11,12 +11,14 @@ import { randomUUID } from "node:crypto"
 import { basename } from "node:path"
 import { Readable, Writable } from "node:stream"
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk/unstable"
-import type { AgentContext, ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk/unstable"
-import { Cause, Effect, Exit, Fiber, Runtime } from "effect"
+import type { AgentContext, ContentBlock, McpServer, PermissionOption, RequestPermissionRequest, SessionUpdate, StopReason, ToolCallContent } from "@agentclientprotocol/sdk/unstable"
+import { Cause, Effect, ExecutionStrategy, Exit, Fiber, Runtime, Scope } from "effect"
+import { mcpToolset } from "../../layers/mcp/names.js"
 import { AgentLoop } from "../../services/AgentLoop.js"
 import type { AgentEvent, AgentResult } from "../../services/AgentLoop.js"
 import type { ApprovalChoice, ApprovalPrompt } from "../../services/Approver.js"
 import { Mcp } from "../../services/Mcp.js"
+import type { McpScopedServer } from "../../services/Mcp.js"
 import { Model } from "../../services/Model.js"
 import { SessionStore } from "../../services/SessionStore.js"
 import type { StoredMessage } from "../../services/SessionStore.js"
@@ -49,7 +51,19 @@ interface LiveSession {
   turn: Fiber.RuntimeFiber<AgentResult, unknown> | undefined
   /** Prompts of one session run one after another. */
   tail: Promise<unknown>
+  /** The client's MCP servers for this session: their toolsets once connected; closing the scope stops them. */
+  mcp: { readonly scope: Scope.CloseableScope; readonly toolsets: Fiber.RuntimeFiber<ReadonlyArray<string>> } | undefined
+  /** Running write_file / patch calls by id: what an edit approval shows (the diff computed before the write). */
+  readonly edits: Map<string, EditCall>
 }
+
+interface EditCall {
+  readonly tool: string
+  readonly args: Record<string, unknown>
+  readonly content: ReadonlyArray<ToolCallContent>
+}
+
+const EDIT_TOOLS = new Set(["write_file", "patch"])
 
 type Services = AgentLoop | Mcp | Model | SessionStore | Shell
 
@@ -72,6 +86,15 @@ export const promptText = (blocks: ReadonlyArray<ContentBlock>): string =>
     }
   }).join("\n")
 
+/** An ACP MCP server as ours (SSE is not offered: `mcpCapabilities.sse` is false). */
+const scopedServer = (server: McpServer): ReadonlyArray<McpScopedServer> => {
+  if ("type" in server) {
+    if (server.type !== "http") return []
+    return [{ name: server.name, transport: { kind: "http", url: server.url, headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])) } }]
+  }
+  return [{ name: server.name, transport: { kind: "stdio", command: server.command, args: server.args, env: Object.fromEntries(server.env.map((e) => [e.name, e.value])) } }]
+}
+
 const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk", text: string): SessionUpdate => ({
   sessionUpdate: kind,
   content: { type: "text", text }
@@ -89,12 +112,35 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const authMethods = provider === undefined ? [] : [{ id: provider, name: `${provider} runtime credentials`, description: "Uses the model provider configured in config.yaml or the environment" }]
     const sessions = new Map<string, LiveSession>()
     let mcpSettled = false
+    // Sessions' MCP scopes hang off the server's scope, so they close when the connection ends.
+    const root = yield* Effect.scope
 
     const live = (id: string, cwd: string): LiveSession => {
-      const session: LiveSession = { id, cwd, bound: false, turn: undefined, tail: Promise.resolve() }
+      const session: LiveSession = { id, cwd, bound: false, turn: undefined, tail: Promise.resolve(), mcp: undefined, edits: new Map() }
       sessions.set(id, session)
       return session
     }
+
+    /**
+     * Connect the client's MCP servers for this session in the background (a turn waits for them), replacing the
+     * previous set (load / resume pass them again); servers in both sets stay connected.
+     */
+    const attachMcp = async (session: LiveSession, servers: ReadonlyArray<McpServer>) => {
+      const previous = session.mcp
+      if (servers.length === 0 && previous === undefined) return
+      const scope = await run(Scope.fork(root, ExecutionStrategy.sequential))
+      const connect = Effect.flatMap(Mcp, (mcp) => mcp.connectScoped(servers.flatMap(scopedServer))).pipe(
+        Scope.extend(scope),
+        Effect.tap((statuses) =>
+          Effect.forEach(statuses, (s) => (s.state === "connected" ? Effect.void : Effect.logWarning(`acp: MCP server '${s.name}' for session ${session.id}: ${s.error ?? s.state}`)), { discard: true })
+        ),
+        Effect.map((statuses) => statuses.map((s) => mcpToolset(s.name))),
+        Effect.ensuring(previous === undefined ? Effect.void : closeMcp(previous))
+      )
+      session.mcp = { scope, toolsets: fork(connect) }
+    }
+
+    const closeMcp = (mcp: NonNullable<LiveSession["mcp"]>) => Effect.zipRight(Fiber.interrupt(mcp.toolsets), Scope.close(mcp.scope, Exit.void))
 
     /** In memory, else restored from state.db (only `acp` sessions); an unknown id is `-32002`. */
     const lookup = async (id: string): Promise<LiveSession> => {
@@ -118,25 +164,54 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         )
       })
 
-    const asker = (client: AgentContext, sessionId: string): PermissionAsker => (prompt) =>
+    /**
+     * A permission request for an approval of this session. A file write (planted-file protection: rc files, git
+     * hooks …) asked during a write_file / patch call shows that call's diff as an edit approval.
+     */
+    const permissionRequest = (session: LiveSession, prompt: ApprovalPrompt): RequestPermissionRequest => {
+      const toolCallId = prompt.context.toolCallId ?? `perm-${randomUUID()}`
+      const edit = prompt.context.toolCallId === undefined ? undefined : session.edits.get(prompt.context.toolCallId)
+      if (edit !== undefined && prompt.command.startsWith(`${edit.tool} `)) {
+        const path = prompt.command.slice(edit.tool.length + 1)
+        const patch = edit.args["patch"]
+        const content: Array<ToolCallContent> = edit.content.some((c) => c.type === "diff")
+          ? [...edit.content]
+          : typeof patch === "string"
+          ? [{ type: "diff", path, oldText: null, newText: patch }]
+          : [{ type: "content", content: { type: "text", text: `${prompt.description}\n${edit.tool} ${path}` } }]
+        const options: Array<PermissionOption> = [
+          { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+          ...(prompt.allowPermanent ? [{ optionId: "allow_always", name: "Allow always", kind: "allow_always" as const }] : []),
+          { optionId: "deny", name: "Reject", kind: "reject_once" }
+        ]
+        return {
+          sessionId: session.id,
+          toolCall: { toolCallId, title: `Approve edit: ${path} (${prompt.description})`, kind: "edit" as const, status: "pending" as const, content, rawInput: { tool: edit.tool, arguments: edit.args } },
+          options
+        }
+      }
+      return {
+        sessionId: session.id,
+        toolCall: {
+          toolCallId,
+          title: `${prompt.description}: ${prompt.command}`,
+          kind: "execute" as const,
+          status: "pending" as const,
+          content: [{ type: "content" as const, content: { type: "text" as const, text: `${prompt.description}\n$ ${prompt.command}` } }],
+          rawInput: { command: prompt.command, description: prompt.description }
+        },
+        options: [
+          { optionId: "allow_once", name: "Allow once", kind: "allow_once" as const },
+          { optionId: "allow_session", name: "Allow for session", kind: "allow_always" as const },
+          ...(prompt.allowPermanent ? [{ optionId: "allow_always", name: "Allow always", kind: "allow_always" as const }] : []),
+          { optionId: "deny", name: "Deny", kind: "reject_once" as const }
+        ]
+      }
+    }
+
+    const asker = (client: AgentContext, session: LiveSession): PermissionAsker => (prompt) =>
       Effect.tryPromise((signal) =>
-        client.request(methods.client.session.requestPermission, {
-          sessionId,
-          toolCall: {
-            toolCallId: prompt.context.toolCallId ?? `perm-${randomUUID()}`,
-            title: `${prompt.description}: ${prompt.command}`,
-            kind: "execute",
-            status: "pending",
-            content: [{ type: "content", content: { type: "text", text: `${prompt.description}\n$ ${prompt.command}` } }],
-            rawInput: { command: prompt.command, description: prompt.description }
-          },
-          options: [
-            { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
-            { optionId: "allow_session", name: "Allow for session", kind: "allow_always" },
-            ...(prompt.allowPermanent ? [{ optionId: "allow_always", name: "Allow always", kind: "allow_always" as const }] : []),
-            { optionId: "deny", name: "Deny", kind: "reject_once" }
-          ]
-        }, { cancellationSignal: signal })
+        client.request(methods.client.session.requestPermission, permissionRequest(session, prompt), { cancellationSignal: signal })
       ).pipe(
         Effect.timeout(options.approvalTimeoutSeconds * 1000),
         Effect.map((answer): ApprovalChoice => {
@@ -180,6 +255,8 @@ export const makeAcpServer = (options: AcpServerOptions) =>
             case "ToolStarted": {
               const tool = event.call.function.name
               const args = parseArgs(event.call.function.arguments)
+              const content = startContent(tool, args, session.cwd)
+              if (EDIT_TOOLS.has(tool)) session.edits.set(event.call.id, { tool, args, content })
               post({
                 sessionUpdate: "tool_call",
                 toolCallId: event.call.id,
@@ -187,12 +264,13 @@ export const makeAcpServer = (options: AcpServerOptions) =>
                 kind: kindOf(tool),
                 status: "pending",
                 rawInput: args,
-                content: startContent(tool, args, session.cwd),
+                content,
                 locations: locationsOf(args, session.cwd)
               })
               return post({ sessionUpdate: "tool_call_update", toolCallId: event.call.id, status: "in_progress" })
             }
             case "ToolFinished": {
+              session.edits.delete(event.toolCallId)
               const failed = failedResult(event.status, event.result)
               const content = completionContent(event.tool, event.result)
               post({
@@ -220,9 +298,10 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         // Configured MCP servers finish their first connection attempt before a turn, so their tools are offered.
         if (!mcpSettled) yield* Effect.flatMap(Mcp, (mcp) => Effect.tap(mcp.awaitSettled, () => Effect.sync(() => void (mcpSettled = true))))
         yield* Effect.acquireRelease(
-          Effect.sync(() => options.askers.set(session.id, asker(client, session.id))),
+          Effect.sync(() => options.askers.set(session.id, asker(client, session))),
           () => Effect.sync(() => options.askers.delete(session.id))
         )
+        const own = session.mcp === undefined ? [] : yield* Effect.orElseSucceed(Fiber.join(session.mcp.toolsets), () => [])
         const loop = yield* AgentLoop
         return yield* loop.run({
           prompt,
@@ -231,7 +310,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
           taskId: session.id,
           cwd: session.cwd,
           stream: true,
-          toolsets: { enabled: options.toolsets ?? [ACP_TOOLSET] },
+          toolsets: { enabled: [...(options.toolsets ?? [ACP_TOOLSET]), ...own] },
           onEvent: onEvent(client, session, outbox)
         })
       }).pipe(Effect.scoped)
@@ -293,8 +372,9 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       }
     }
 
-    const reopen = async (client: AgentContext, id: string, cwd: string, replayHistory: boolean) => {
+    const reopen = async (client: AgentContext, id: string, cwd: string, replayHistory: boolean, servers: ReadonlyArray<McpServer>) => {
       const session = await lookup(id)
+      await attachMcp(session, servers)
       if (session.cwd !== cwd) {
         session.cwd = cwd
         session.bound = false
@@ -311,7 +391,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
+          mcpCapabilities: { http: true, sse: false },
           sessionCapabilities: { list: {}, resume: {}, fork: {}, close: {} }
         },
         authMethods
@@ -329,21 +409,22 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         const session = await lookup(params.sessionId)
         const running = session.turn
         if (running !== undefined) await run(Fiber.interrupt(running))
+        if (session.mcp !== undefined) await run(closeMcp(session.mcp))
         sessions.delete(session.id)
         return {}
       })
       .onRequest(methods.agent.session.new, async ({ params }) => {
         const id = randomUUID()
         await run(store.create({ id, source: ACP_SOURCE, cwd: params.cwd }))
-        live(id, params.cwd)
+        await attachMcp(live(id, params.cwd), params.mcpServers)
         return { sessionId: id }
       })
       .onRequest(methods.agent.session.load, async ({ params, client }) => {
-        await reopen(client, params.sessionId, params.cwd, true)
+        await reopen(client, params.sessionId, params.cwd, true, params.mcpServers)
         return {}
       })
       .onRequest(methods.agent.session.resume, async ({ params, client }) => {
-        await reopen(client, params.sessionId, params.cwd, false)
+        await reopen(client, params.sessionId, params.cwd, false, params.mcpServers ?? [])
         return {}
       })
       .onRequest(methods.agent.session.fork, async ({ params }) => {
@@ -351,7 +432,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         const id = randomUUID()
         await run(store.fork(params.sessionId, { id, source: ACP_SOURCE }))
         await run(store.update(id, { cwd: params.cwd }))
-        live(id, params.cwd)
+        await attachMcp(live(id, params.cwd), params.mcpServers ?? [])
         return { sessionId: id }
       })
       .onRequest(methods.agent.session.list, async ({ params }) => {
@@ -391,10 +472,10 @@ export const makeAcpServer = (options: AcpServerOptions) =>
 
 /** Serve over stdin/stdout until the client closes the connection. */
 export const serveStdio = (options: AcpServerOptions) =>
-  Effect.gen(function*() {
+  Effect.scoped(Effect.gen(function*() {
     const app = yield* makeAcpServer(options)
     const output = Writable.toWeb(process.stdout) as WritableStream<Uint8Array>
     const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>
     const connection = app.connect(ndJsonStream(output, input))
     yield* Effect.promise(() => connection.closed)
-  })
+  }))
