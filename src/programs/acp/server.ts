@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto"
 import { basename } from "node:path"
 import { Readable, Writable } from "node:stream"
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk/unstable"
-import type { AgentContext, ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk/unstable"
+import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk/unstable"
 import { Cause, Effect, Exit, Fiber, Runtime } from "effect"
 import { AgentLoop } from "../../services/AgentLoop.js"
 import type { AgentEvent, AgentResult } from "../../services/AgentLoop.js"
@@ -71,6 +71,23 @@ export const promptText = (blocks: ReadonlyArray<ContentBlock>): string =>
         return []
     }
   }).join("\n")
+
+/** How a finished turn ended, for the client: the iteration budget, the model's token cap or its content filter. */
+export const stopReasonOf = (result: Pick<AgentResult, "status" | "finishReason">): StopReason => {
+  if (result.status === "budget_exhausted") return "max_turn_requests"
+  if (result.finishReason === "length") return "max_tokens"
+  if (result.finishReason === "content_filter") return "refusal"
+  return "end_turn"
+}
+
+const finished = (result: AgentResult): PromptResponse => ({
+  stopReason: stopReasonOf(result),
+  usage: {
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+    totalTokens: result.usage.inputTokens + result.usage.outputTokens
+  }
+})
 
 const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk", text: string): SessionUpdate => ({
   sessionUpdate: kind,
@@ -236,21 +253,21 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         })
       }).pipe(Effect.scoped)
 
-    const runTurn = async (client: AgentContext, session: LiveSession, prompt: string): Promise<StopReason> => {
+    const runTurn = async (client: AgentContext, session: LiveSession, prompt: string): Promise<PromptResponse> => {
       const outbox: Array<Promise<unknown>> = []
       const fiber = fork(turn(client, session, prompt, outbox))
       session.turn = fiber
       const exit = await Effect.runPromise(Fiber.await(fiber))
       session.turn = undefined
       await Promise.all(outbox)
-      if (Exit.isSuccess(exit)) return exit.value.status === "budget_exhausted" ? "max_turn_requests" : "end_turn"
-      if (Cause.isInterruptedOnly(exit.cause)) return "cancelled"
+      if (Exit.isSuccess(exit)) return finished(exit.value)
+      if (Cause.isInterruptedOnly(exit.cause)) return { stopReason: "cancelled" }
       const error = Cause.squash(exit.cause)
       const message = error !== null && typeof error === "object" && "message" in error && typeof error.message === "string" && error.message.length > 0
         ? error.message
         : String(error)
       await send(client, session.id, chunk("agent_message_chunk", `Error: ${message}`))
-      return "end_turn"
+      return { stopReason: "end_turn" }
     }
 
     /** History as session updates (load / resume): user and agent text, tool calls with their final status. */
@@ -376,9 +393,11 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
         const session = await lookup(params.sessionId)
         const text = promptText(params.prompt)
-        const result = session.tail.then(() => (text.trim().length === 0 ? ("end_turn" as const) : runTurn(client, session, text)))
+        const result = session.tail.then((): PromptResponse | Promise<PromptResponse> =>
+          text.trim().length === 0 ? { stopReason: "end_turn" } : runTurn(client, session, text)
+        )
         session.tail = result.catch(() => undefined)
-        return { stopReason: await result }
+        return await result
       })
       .onNotification(methods.agent.session.cancel, ({ params }) => {
         // Only a running turn is interrupted: a cancel before or after one changes nothing.
