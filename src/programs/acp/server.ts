@@ -10,8 +10,8 @@
 import { randomUUID } from "node:crypto"
 import { basename } from "node:path"
 import { Readable, Writable } from "node:stream"
-import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk/unstable"
-import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk/unstable"
+import { agent, methods, ndJsonStream, RequestError } from "@agentclientprotocol/sdk/unstable"
+import type { AgentContext, AnyMessage, ContentBlock, PromptResponse, SessionUpdate, StopReason, Stream } from "@agentclientprotocol/sdk/unstable"
 import { Cause, Effect, Exit, Fiber, Runtime } from "effect"
 import { AgentLoop } from "../../services/AgentLoop.js"
 import type { AgentEvent, AgentResult } from "../../services/AgentLoop.js"
@@ -21,6 +21,8 @@ import { Model } from "../../services/Model.js"
 import { SessionStore } from "../../services/SessionStore.js"
 import type { StoredMessage } from "../../services/SessionStore.js"
 import { Shell } from "../../services/Shell.js"
+import { takeHandover } from "./handoff.js"
+import { initializeResult } from "./initialize.js"
 import { completionContent, failedResult, kindOf, locationsOf, parseArgs, planOf, startContent, titleOf } from "./render.js"
 
 export const ACP_SOURCE = "acp"
@@ -101,9 +103,8 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const fork = Runtime.runFork(runtime)
     const store = yield* SessionStore
     const model = yield* Model
-    // No auth store of our own: the configured model provider is the only method ("none" = nothing usable configured).
+    // The configured model provider is the only auth method ("none" = nothing usable configured).
     const provider = model.provider === "none" ? undefined : model.provider
-    const authMethods = provider === undefined ? [] : [{ id: provider, name: `${provider} runtime credentials`, description: "Uses the model provider configured in config.yaml or the environment" }]
     const sessions = new Map<string, LiveSession>()
     let mcpSettled = false
 
@@ -322,17 +323,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     }
 
     const app = agent()
-      .onRequest(methods.agent.initialize, () => ({
-        protocolVersion: PROTOCOL_VERSION,
-        agentInfo: { name: options.name, version: options.version },
-        agentCapabilities: {
-          loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
-          sessionCapabilities: { list: {}, resume: {}, fork: {}, close: {} }
-        },
-        authMethods
-      }))
+      .onRequest(methods.agent.initialize, () => initializeResult(options.name, options.version, provider))
       .onRequest(methods.agent.authenticate, ({ params }) => {
         if (provider === undefined) {
           throw RequestError.authRequired(undefined, "no model is configured: set model.provider (and its key) in config.yaml, then restart the agent")
@@ -408,12 +399,38 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     return app
   })
 
+async function* afterPrefix(prefix: Uint8Array, stream: AsyncIterable<Uint8Array>) {
+  if (prefix.length > 0) yield prefix
+  yield* stream
+}
+
+/** `stream` without our first answer to request `id` (the fast path sent it). */
+const withoutAnswer = (stream: Stream, id: string | number): Stream => {
+  const writer = stream.writable.getWriter()
+  let dropped = false
+  const writable = new WritableStream<AnyMessage>({
+    write: (message) => {
+      if (!dropped && "id" in message && message.id === id && !("method" in message)) {
+        dropped = true
+        return
+      }
+      return writer.write(message)
+    },
+    close: () => writer.close(),
+    abort: (reason) => writer.abort(reason)
+  })
+  return { readable: stream.readable, writable }
+}
+
 /** Serve over stdin/stdout until the client closes the connection. */
 export const serveStdio = (options: AcpServerOptions) =>
   Effect.gen(function*() {
     const app = yield* makeAcpServer(options)
     const output = Writable.toWeb(process.stdout) as WritableStream<Uint8Array>
-    const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>
-    const connection = app.connect(ndJsonStream(output, input))
+    // What the fast path (fast.ts) read comes first; its `initialize` was answered there already.
+    const handover = takeHandover()
+    const source = handover === undefined ? process.stdin : Readable.from(afterPrefix(handover.input, process.stdin))
+    const stream = ndJsonStream(output, Readable.toWeb(source) as ReadableStream<Uint8Array>)
+    const connection = app.connect(handover?.answered === undefined ? stream : withoutAnswer(stream, handover.answered))
     yield* Effect.promise(() => connection.closed)
   })
