@@ -1,5 +1,4 @@
 /** The `hermes-effect` command tree. Commands only compose services and print. */
-import { readFileSync } from "node:fs"
 import { Command } from "@effect/cli"
 import { acpCommand } from "./commands/acp.js"
 import { approvalCommand, approvalsCommand } from "./commands/approval.js"
@@ -12,21 +11,7 @@ import { sessionsCommand } from "./commands/sessions.js"
 import { skillsCommand } from "./commands/skills.js"
 import { toolsCommand } from "./commands/tools.js"
 import { toolsetsCommand } from "./commands/toolsets.js"
-
-/** Our package.json, found upward from this file (dist/programs/cli.js or the bundled dist/bin.mjs). */
-const version = (() => {
-  for (const up of ["../package.json", "../../package.json"]) {
-    try {
-      const pkg: unknown = JSON.parse(readFileSync(new URL(up, import.meta.url), "utf8"))
-      if (typeof pkg === "object" && pkg !== null && "name" in pkg && pkg.name === "hermes-effect" && "version" in pkg) {
-        return String(pkg.version)
-      }
-    } catch {
-      // not there; try the next level up
-    }
-  }
-  return "0.0.0"
-})()
+import { version } from "./version.js"
 
 export const root = Command.make("hermes-effect").pipe(
   Command.withDescription("The tools runtime of an AI agent: registry, dispatch, approval, terminal backends, session state."),

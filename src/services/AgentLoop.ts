@@ -15,7 +15,7 @@ import { Context, Data, FiberRef } from "effect"
 import type { Effect } from "effect"
 import { CONFIG_DEFAULTS } from "./Config.js"
 import type { CallStatus } from "./Hooks.js"
-import type { AssistantMessage, ChatMessage, ModelError, ToolCallRequest } from "./Model.js"
+import type { AssistantMessage, ChatMessage, FinishReason, ModelError, ToolCallRequest } from "./Model.js"
 import type { SessionNotFound, SessionStoreError } from "./SessionStore.js"
 import type { ToolsetSelection } from "./ToolRegistry.js"
 
@@ -79,6 +79,8 @@ export interface AgentResult {
   readonly sessionId: string
   readonly taskId: string
   readonly status: AgentStatus
+  /** Why the model's last response ended (`length`: cut at max tokens, `content_filter`: refused). */
+  readonly finishReason?: FinishReason | undefined
   /** The model's final answer (empty when it gave none). */
   readonly response: string
   /** Model calls made by this run. */

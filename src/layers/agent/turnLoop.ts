@@ -25,7 +25,7 @@ import type { AgentError, AgentRequest, AgentResult, AgentRunInfo, AgentStatus }
 import type { ConfigService } from "../../services/Config.js"
 import type { HooksService } from "../../services/Hooks.js"
 import { ModelBadResponse } from "../../services/Model.js"
-import type { AssistantMessage, ChatMessage, ModelRequest, ModelResponse, ModelService, ToolCallRequest, ToolMessage } from "../../services/Model.js"
+import type { AssistantMessage, ChatMessage, FinishReason, ModelRequest, ModelResponse, ModelService, ToolCallRequest, ToolMessage } from "../../services/Model.js"
 import { SessionNotFound, SessionStoreError } from "../../services/SessionStore.js"
 import type { NewMessage, Session, SessionStoreService, StoredMessage } from "../../services/SessionStore.js"
 import type { ContentPart, ToolDefinitionJson } from "../../services/Tool.js"
@@ -102,9 +102,10 @@ const offeredDefinitions = (all: ReadonlyArray<ToolDefinitionJson>, request: Age
 interface Outcome {
   readonly status: AgentStatus
   readonly response: string
+  readonly finishReason: FinishReason
 }
 
-const outcome = (status: AgentStatus, response: string): Outcome => ({ status, response })
+const outcome = (status: AgentStatus, response: string, finishReason: FinishReason): Outcome => ({ status, response, finishReason })
 
 const usageOf = (response: ModelResponse) => ({
   inputTokens: response.usage?.promptTokens ?? 0,
@@ -294,7 +295,7 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
           conversation.push(answer)
           yield* emit(AgentEvent.ModelResponded({ iteration: iterations, message: answer }))
           yield* journal.write([toNewMessage(answer)], usageOf(response))
-          return outcome("budget_exhausted", answer.content ?? "")
+          return outcome("budget_exhausted", answer.content ?? "", response.finishReason)
         }
         yield* injectNotifications
         const response = yield* callModel(definitions)
@@ -307,7 +308,7 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
           yield* journal.write([toNewMessage(assistant)], usage)
           // Children still running: their reports start the next turns (Hermes delivers them once the agent is idle).
           if (yield* awaitReports) continue
-          return outcome("completed", assistant.content ?? "")
+          return outcome("completed", assistant.content ?? "", response.finishReason)
         }
         toolCalls += calls.length
         const turn = yield* runTools(assistant, calls, usage)
@@ -322,7 +323,7 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
         conversation.push(...turn.messages)
         yield* journal.write([toNewMessage(assistant), ...turn.messages.map(toNewMessage)], usage)
         if (invalidStreak > MAX_INVALID_TOOL_RETRIES) {
-          return outcome("invalid_tool_calls", assistant.content ?? "")
+          return outcome("invalid_tool_calls", assistant.content ?? "", response.finishReason)
         }
       }
     })
@@ -357,6 +358,7 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
       sessionId,
       taskId,
       status: ended.status,
+      finishReason: ended.finishReason,
       response: ended.response,
       iterations,
       toolCalls,

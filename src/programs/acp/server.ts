@@ -10,8 +10,8 @@
 import { randomUUID } from "node:crypto"
 import { basename } from "node:path"
 import { Readable, Writable } from "node:stream"
-import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk/unstable"
-import type { AgentContext, ContentBlock, McpServer, PermissionOption, RequestPermissionRequest, SessionUpdate, StopReason, ToolCallContent } from "@agentclientprotocol/sdk/unstable"
+import { agent, methods, ndJsonStream, RequestError } from "@agentclientprotocol/sdk/unstable"
+import type { AgentContext, AnyMessage, ContentBlock, McpServer, PermissionOption, PromptResponse, RequestPermissionRequest, SessionUpdate, StopReason, Stream, ToolCallContent } from "@agentclientprotocol/sdk/unstable"
 import { Cause, Effect, ExecutionStrategy, Exit, Fiber, Runtime, Scope } from "effect"
 import { mcpToolset } from "../../layers/mcp/names.js"
 import { AgentLoop } from "../../services/AgentLoop.js"
@@ -23,6 +23,8 @@ import { Model } from "../../services/Model.js"
 import { SessionStore } from "../../services/SessionStore.js"
 import type { StoredMessage } from "../../services/SessionStore.js"
 import { Shell } from "../../services/Shell.js"
+import { takeHandover } from "./handoff.js"
+import { initializeResult } from "./initialize.js"
 import { completionContent, failedResult, kindOf, locationsOf, parseArgs, planOf, startContent, titleOf } from "./render.js"
 
 export const ACP_SOURCE = "acp"
@@ -95,6 +97,23 @@ const scopedServer = (server: McpServer): ReadonlyArray<McpScopedServer> => {
   return [{ name: server.name, transport: { kind: "stdio", command: server.command, args: server.args, env: Object.fromEntries(server.env.map((e) => [e.name, e.value])) } }]
 }
 
+/** How a finished turn ended, for the client: the iteration budget, the model's token cap or its content filter. */
+export const stopReasonOf = (result: Pick<AgentResult, "status" | "finishReason">): StopReason => {
+  if (result.status === "budget_exhausted") return "max_turn_requests"
+  if (result.finishReason === "length") return "max_tokens"
+  if (result.finishReason === "content_filter") return "refusal"
+  return "end_turn"
+}
+
+const finished = (result: AgentResult): PromptResponse => ({
+  stopReason: stopReasonOf(result),
+  usage: {
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+    totalTokens: result.usage.inputTokens + result.usage.outputTokens
+  }
+})
+
 const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk", text: string): SessionUpdate => ({
   sessionUpdate: kind,
   content: { type: "text", text }
@@ -107,9 +126,8 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const fork = Runtime.runFork(runtime)
     const store = yield* SessionStore
     const model = yield* Model
-    // No auth store of our own: the configured model provider is the only method ("none" = nothing usable configured).
+    // The configured model provider is the only auth method ("none" = nothing usable configured).
     const provider = model.provider === "none" ? undefined : model.provider
-    const authMethods = provider === undefined ? [] : [{ id: provider, name: `${provider} runtime credentials`, description: "Uses the model provider configured in config.yaml or the environment" }]
     const sessions = new Map<string, LiveSession>()
     let mcpSettled = false
     // Sessions' MCP scopes hang off the server's scope, so they close when the connection ends.
@@ -315,21 +333,21 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         })
       }).pipe(Effect.scoped)
 
-    const runTurn = async (client: AgentContext, session: LiveSession, prompt: string): Promise<StopReason> => {
+    const runTurn = async (client: AgentContext, session: LiveSession, prompt: string): Promise<PromptResponse> => {
       const outbox: Array<Promise<unknown>> = []
       const fiber = fork(turn(client, session, prompt, outbox))
       session.turn = fiber
       const exit = await Effect.runPromise(Fiber.await(fiber))
       session.turn = undefined
       await Promise.all(outbox)
-      if (Exit.isSuccess(exit)) return exit.value.status === "budget_exhausted" ? "max_turn_requests" : "end_turn"
-      if (Cause.isInterruptedOnly(exit.cause)) return "cancelled"
+      if (Exit.isSuccess(exit)) return finished(exit.value)
+      if (Cause.isInterruptedOnly(exit.cause)) return { stopReason: "cancelled" }
       const error = Cause.squash(exit.cause)
       const message = error !== null && typeof error === "object" && "message" in error && typeof error.message === "string" && error.message.length > 0
         ? error.message
         : String(error)
       await send(client, session.id, chunk("agent_message_chunk", `Error: ${message}`))
-      return "end_turn"
+      return { stopReason: "end_turn" }
     }
 
     /** History as session updates (load / resume): user and agent text, tool calls with their final status. */
@@ -385,17 +403,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     }
 
     const app = agent()
-      .onRequest(methods.agent.initialize, () => ({
-        protocolVersion: PROTOCOL_VERSION,
-        agentInfo: { name: options.name, version: options.version },
-        agentCapabilities: {
-          loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: true, sse: false },
-          sessionCapabilities: { list: {}, resume: {}, fork: {}, close: {} }
-        },
-        authMethods
-      }))
+      .onRequest(methods.agent.initialize, () => initializeResult(options.name, options.version, provider))
       .onRequest(methods.agent.authenticate, ({ params }) => {
         if (provider === undefined) {
           throw RequestError.authRequired(undefined, "no model is configured: set model.provider (and its key) in config.yaml, then restart the agent")
@@ -457,9 +465,11 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
         const session = await lookup(params.sessionId)
         const text = promptText(params.prompt)
-        const result = session.tail.then(() => (text.trim().length === 0 ? ("end_turn" as const) : runTurn(client, session, text)))
+        const result = session.tail.then((): PromptResponse | Promise<PromptResponse> =>
+          text.trim().length === 0 ? { stopReason: "end_turn" } : runTurn(client, session, text)
+        )
         session.tail = result.catch(() => undefined)
-        return { stopReason: await result }
+        return await result
       })
       .onNotification(methods.agent.session.cancel, ({ params }) => {
         // Only a running turn is interrupted: a cancel before or after one changes nothing.
@@ -470,12 +480,38 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     return app
   })
 
+async function* afterPrefix(prefix: Uint8Array, stream: AsyncIterable<Uint8Array>) {
+  if (prefix.length > 0) yield prefix
+  yield* stream
+}
+
+/** `stream` without our first answer to request `id` (the fast path sent it). */
+const withoutAnswer = (stream: Stream, id: string | number): Stream => {
+  const writer = stream.writable.getWriter()
+  let dropped = false
+  const writable = new WritableStream<AnyMessage>({
+    write: (message) => {
+      if (!dropped && "id" in message && message.id === id && !("method" in message)) {
+        dropped = true
+        return
+      }
+      return writer.write(message)
+    },
+    close: () => writer.close(),
+    abort: (reason) => writer.abort(reason)
+  })
+  return { readable: stream.readable, writable }
+}
+
 /** Serve over stdin/stdout until the client closes the connection. */
 export const serveStdio = (options: AcpServerOptions) =>
   Effect.scoped(Effect.gen(function*() {
     const app = yield* makeAcpServer(options)
     const output = Writable.toWeb(process.stdout) as WritableStream<Uint8Array>
-    const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>
-    const connection = app.connect(ndJsonStream(output, input))
+    // What the fast path (fast.ts) read comes first; its `initialize` was answered there already.
+    const handover = takeHandover()
+    const source = handover === undefined ? process.stdin : Readable.from(afterPrefix(handover.input, process.stdin))
+    const stream = ndJsonStream(output, Readable.toWeb(source) as ReadableStream<Uint8Array>)
+    const connection = app.connect(handover?.answered === undefined ? stream : withoutAnswer(stream, handover.answered))
     yield* Effect.promise(() => connection.closed)
   }))
