@@ -10,7 +10,6 @@ import { PrompterNonInteractive } from "../../layers/Prompters.js"
 import { Config } from "../../services/Config.js"
 import { ApproverAcp } from "../acp/approver.js"
 import { mcpToolset } from "../../layers/mcp/names.js"
-import { ACP_TOOLSET, serveStdio } from "../acp/server.js"
 import type { Askers } from "../acp/server.js"
 
 export const acpCommand = (version: string) =>
@@ -20,6 +19,8 @@ export const acpCommand = (version: string) =>
       const config = yield* (yield* Config).current
       // Hermes offers the configured MCP servers in every ACP session beside `hermes-acp`.
       const mcp = Object.entries(config.mcp_servers).filter(([, server]) => server.enabled).map(([name]) => mcpToolset(name))
+      // Loaded here, not at the top: the ACP SDK would otherwise load with every other command.
+      const { ACP_TOOLSET, serveStdio } = yield* Effect.promise(() => import("../acp/server.js"))
       yield* serveStdio({
         name: "hermes-effect",
         version,
