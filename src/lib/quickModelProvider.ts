@@ -5,7 +5,10 @@
  * plain `model:` sections people write; anything else (flow style, anchors,
  * block scalars, escapes, null) is `unsure` and the full program answers.
  */
-export type QuickProvider = { readonly kind: "provider"; readonly provider: string } | { readonly kind: "none" } | { readonly kind: "unsure" }
+export type QuickProvider =
+  | { readonly kind: "provider"; readonly provider: string; readonly vision: boolean }
+  | { readonly kind: "none" }
+  | { readonly kind: "unsure" }
 
 const UNSURE: QuickProvider = { kind: "unsure" }
 const NONE: QuickProvider = { kind: "none" }
@@ -25,14 +28,18 @@ const scalar = (raw: string): string | undefined => {
 const nonEmpty = (value: string | undefined) => (value === undefined || value.trim().length === 0 ? undefined : value.trim())
 
 const fromFields = (fields: ReadonlyMap<string, string>): QuickProvider => {
+  const visionText = fields.get("vision")
+  // YAML 1.2 booleans only; anything else (yes/on, a typo) is for the full parser to judge.
+  if (visionText !== undefined && !/^(true|false)$/i.test(visionText)) return UNSURE
+  const vision = visionText?.toLowerCase() === "true"
   const name = nonEmpty(fields.get("name")) ?? nonEmpty(fields.get("default"))
   const baseUrl = nonEmpty(fields.get("base_url"))
   const provider = nonEmpty(fields.get("provider"))?.toLowerCase() ?? (baseUrl !== undefined ? "custom" : name !== undefined ? "openai" : undefined)
   if (provider === undefined || provider === "none") return NONE
-  if (provider === "scripted") return nonEmpty(fields.get("script")) === undefined ? NONE : { kind: "provider", provider }
+  if (provider === "scripted") return nonEmpty(fields.get("script")) === undefined ? NONE : { kind: "provider", provider, vision }
   if (name === undefined) return NONE
   if (baseUrl === undefined && !KNOWN_URL.has(provider)) return NONE
-  return { kind: "provider", provider }
+  return { kind: "provider", provider, vision }
 }
 
 export const quickModelProvider = (text: string | undefined): QuickProvider => {
@@ -59,7 +66,7 @@ export const quickModelProvider = (text: string | undefined): QuickProvider => {
     if (match === null || depth < indent) return UNSURE
     const value = scalar(match[3] ?? "")
     if (value === undefined) {
-      if (["name", "default", "base_url", "provider", "script"].includes(match[2]!)) return UNSURE
+      if (["name", "default", "base_url", "provider", "script", "vision"].includes(match[2]!)) return UNSURE
       continue
     }
     fields.set(match[2]!, value)

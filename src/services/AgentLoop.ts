@@ -28,6 +28,11 @@ export const MAX_INVALID_TOOL_RETRIES = 3
 export interface AgentRequest {
   readonly prompt: string
   /**
+   * Images sent with the prompt (data: or https: URLs), for a model that accepts them. The session stores the
+   * prompt's text; the images go to the model with this turn only.
+   */
+  readonly images?: ReadonlyArray<string> | undefined
+  /**
    * The session to write to: its history is loaded when it exists, and it is
    * created with this id otherwise. Default: a new session with a fresh id.
    */

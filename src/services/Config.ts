@@ -296,6 +296,10 @@ export const ModelSection = Schema.Struct({
   /** Model name sent with each request (Hermes' `default` key is read too). */
   name: Schema.optional(Schema.String),
   default: Schema.optional(Schema.String),
+  /** Other model names of this provider an editor may switch a session to (ACP's model picker). */
+  choices: Schema.optional(Schema.Array(Schema.String)),
+  /** The model accepts images in prompts (ACP advertises image prompts; default false). */
+  vision: Schema.optional(Schema.Boolean),
   /** Chat-completions base URL, e.g. https://api.openai.com/v1 (`/chat/completions` is appended). */
   base_url: Schema.optional(Schema.String),
   /** NAME of the environment variable holding the API key; the key itself never goes in this file. */

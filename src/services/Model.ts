@@ -36,9 +36,17 @@ export type ToolCallRequest = typeof ToolCallRequest.Type
 export const SystemMessage = Schema.Struct({ role: Schema.Literal("system"), content: Schema.String })
 export type SystemMessage = typeof SystemMessage.Type
 
+export const ContentPart = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
+  Schema.Struct({ type: Schema.Literal("image_url"), image_url: Schema.Struct({ url: Schema.String, detail: Schema.optional(Schema.String) }) })
+)
+export type ContentPart = typeof ContentPart.Type
+
 export const UserMessage = Schema.Struct({
   role: Schema.Literal("user"),
   content: Schema.String,
+  /** The message as text and image parts, for a model that accepts images (`content` stays its text). */
+  content_parts: Schema.optional(Schema.Array(ContentPart)),
   name: Schema.optional(Schema.String)
 })
 export type UserMessage = typeof UserMessage.Type
@@ -54,12 +62,6 @@ export const AssistantMessage = Schema.Struct({
 export type AssistantMessage = typeof AssistantMessage.Type
 
 /** One part of a multimodal message (OpenAI's shape): text or an image by URL (a data: URL included). */
-export const ContentPart = Schema.Union(
-  Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
-  Schema.Struct({ type: Schema.Literal("image_url"), image_url: Schema.Struct({ url: Schema.String, detail: Schema.optional(Schema.String) }) })
-)
-export type ContentPart = typeof ContentPart.Type
-
 export const ToolMessage = Schema.Struct({
   role: Schema.Literal("tool"),
   tool_call_id: Schema.String,

@@ -27,9 +27,10 @@ export const scriptedHome = (home: string, lines: ReadonlyArray<unknown>) => {
 
 export const startAcp = (
   home: string,
-  answer: (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse> = () => ({ outcome: { outcome: "cancelled" } })
+  answer: (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse> = () => ({ outcome: { outcome: "cancelled" } }),
+  env?: Readonly<Record<string, string | undefined>>
 ): AcpChild => {
-  const child = spawn(process.execPath, [BIN, "acp"], { env: cliEnv({ home }), stdio: ["pipe", "pipe", "pipe"] })
+  const child = spawn(process.execPath, [BIN, "acp"], { env: cliEnv({ home, ...(env === undefined ? {} : { env }) }), stdio: ["pipe", "pipe", "pipe"] })
   let stderr = ""
   child.stderr.on("data", (d: Buffer) => void (stderr += d.toString()))
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))

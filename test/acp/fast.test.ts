@@ -29,6 +29,12 @@ const fullProvider = (text: string) => {
   return settings.kind === "none" ? undefined : settings.kind === "scripted" ? "scripted" : settings.options.provider
 }
 
+const fullVision = (text: string) => {
+  const parsed = parseConfigText("config.yaml", text)
+  if (Either.isLeft(parsed)) throw parsed.left
+  return parsed.right.config.model?.vision === true
+}
+
 const CONFIGS = [
   "",
   "# nothing\nterminal:\n  backend: local\n",
@@ -42,7 +48,9 @@ const CONFIGS = [
   "model:\n  base_url: http://localhost:1/v1\n  default: m\nagent:\n  max_turns: 3\n",
   "model:\n  provider: none\n  name: m\n",
   "model:\n    name: m   # four spaces\n",
-  "model:\n  name: \"\"\n"
+  "model:\n  name: \"\"\n",
+  "model:\n  provider: scripted\n  script: /tmp/s.jsonl\n  vision: true\n",
+  "model:\n  name: gpt-4o\n  vision: False  # YAML 1.2 boolean\n"
 ]
 
 describe("acp fast path", () => {
@@ -51,9 +59,10 @@ describe("acp fast path", () => {
       const quick = quickModelProvider(text)
       expect(quick.kind, text).not.toBe("unsure")
       expect(quick.kind === "provider" ? quick.provider : undefined, text).toBe(fullProvider(text))
+      if (quick.kind === "provider") expect(quick.vision, text).toBe(fullVision(text))
     }
     expect(quickModelProvider(undefined)).toEqual({ kind: "none" })
-    for (const text of ["model: {provider: scripted, script: s}\n", "model:\n  provider: >\n    scripted\n", "model: &m gpt\n", "\"model\": gpt\n", "model:\n"]) {
+    for (const text of ["model: {provider: scripted, script: s}\n", "model:\n  provider: >\n    scripted\n", "model: &m gpt\n", "\"model\": gpt\n", "model:\n", "model:\n  name: m\n  vision: yes\n"]) {
       expect(quickModelProvider(text).kind, text).toBe("unsure")
     }
   })

@@ -80,11 +80,13 @@ describe("hermes-effect acp", () => {
   })
 
   it("write_file sends a diff computed before the write, against the session cwd", async () => {
-    const acp = await boot(scriptedHome(tempHome("hermes-acp-"), SCRIPT))
+    // The default mode asks before every edit: allowed once here (modes.test.ts covers the rest).
+    const acp = await boot(scriptedHome(tempHome("hermes-acp-"), SCRIPT), () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }))
     const cwd = tempCwd()
     const id = await newSession(acp, cwd)
     expect((await prompt(acp, id, "write-it")).stopReason).toBe("end_turn")
     expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("new text\n")
+    expect(acp.permissions.map((p) => p.toolCall.kind)).toEqual(["edit"])
     const start = updatesOf(acp, id).find((u) => u.sessionUpdate === "tool_call")
     expect(start).toMatchObject({ kind: "edit", content: [{ type: "diff", path: join(cwd, "notes.txt"), oldText: null, newText: "new text\n" }] })
   })

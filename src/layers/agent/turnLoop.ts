@@ -146,7 +146,10 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     const added = deps.hooks.has("pre_llm_call")
       ? yield* deps.hooks.preLlmCall({ userMessage: request.prompt, messages: [...conversation], isFirstTurn, model: modelName, context })
       : undefined
-    conversation.push({ role: "user", content: added === undefined ? request.prompt : `${request.prompt}\n\n${added}` })
+    const userText = added === undefined ? request.prompt : `${request.prompt}\n\n${added}`
+    conversation.push(request.images === undefined || request.images.length === 0
+      ? { role: "user", content: userText }
+      : { role: "user", content: userText, content_parts: [{ type: "text", text: userText }, ...request.images.map((url) => ({ type: "image_url" as const, image_url: { url } }))] })
     opening.push({ role: "user", content: request.prompt })
     const journal = makeJournal(deps.store, sessionId, yield* Effect.scope)
     yield* journal.write(opening)

@@ -24,7 +24,11 @@ const wireMessage = (message: ChatMessage): Record<string, unknown> => {
     case "system":
       return { role: "system", content: message.content }
     case "user":
-      return message.name === undefined ? { role: "user", content: message.content } : { role: "user", content: message.content, name: message.name }
+    {
+      // Images go as content parts (the OpenAI-compatible array form).
+      const content = message.content_parts ?? message.content
+      return message.name === undefined ? { role: "user", content } : { role: "user", content, name: message.name }
+    }
     case "assistant":
       return message.tool_calls === undefined || message.tool_calls.length === 0
         ? { role: "assistant", content: message.content ?? "" }

@@ -38,7 +38,9 @@ const answerFor = (line: string): { readonly id: string | number; readonly text:
   if (params === null || typeof params !== "object" || !("protocolVersion" in params) || typeof params.protocolVersion !== "number") return undefined
   const provider = quickModelProvider(configText())
   if (provider.kind === "unsure") return undefined
-  const result = initializeResult("hermes-effect", version, provider.kind === "provider" ? provider.provider : undefined)
+  const result = provider.kind === "provider"
+    ? initializeResult("hermes-effect", version, provider.provider, provider.vision)
+    : initializeResult("hermes-effect", version, undefined, false)
   return { id, text: `${JSON.stringify({ jsonrpc: "2.0", id, result })}\n` }
 }
 

@@ -8,13 +8,16 @@ import type { InitializeResponse } from "@agentclientprotocol/sdk/unstable"
 /** The ACP protocol version this agent speaks (the SDK's `PROTOCOL_VERSION`). */
 export const ACP_PROTOCOL_VERSION = 1
 
-/** `provider`: the configured model provider, the only auth method (undefined = none configured). */
-export const initializeResult = (name: string, version: string, provider: string | undefined): InitializeResponse => ({
+/**
+ * `provider`: the configured model provider, the only auth method (undefined = none configured); `vision`: the
+ * configured model accepts images (`model.vision`), so image prompts are offered.
+ */
+export const initializeResult = (name: string, version: string, provider: string | undefined, vision: boolean): InitializeResponse => ({
   protocolVersion: ACP_PROTOCOL_VERSION,
   agentInfo: { name, version },
   agentCapabilities: {
     loadSession: true,
-    promptCapabilities: { image: false, audio: false, embeddedContext: true },
+    promptCapabilities: { image: provider !== undefined && vision, audio: false, embeddedContext: true },
     mcpCapabilities: { http: true, sse: false },
     sessionCapabilities: { list: {}, resume: {}, fork: {}, close: {} }
   },

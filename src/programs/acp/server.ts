@@ -8,32 +8,38 @@
  * the processes they started).
  */
 import { randomUUID } from "node:crypto"
+import { realpathSync } from "node:fs"
 import { basename } from "node:path"
 import { Readable, Writable } from "node:stream"
 import { agent, methods, ndJsonStream, RequestError } from "@agentclientprotocol/sdk/unstable"
-import type { AgentContext, AnyMessage, ContentBlock, McpServer, PermissionOption, PromptResponse, RequestPermissionRequest, SessionUpdate, StopReason, Stream, ToolCallContent } from "@agentclientprotocol/sdk/unstable"
-import { Cause, Effect, ExecutionStrategy, Exit, Fiber, Runtime, Scope } from "effect"
+import type { AgentContext, AnyMessage, McpServer, PermissionOption, PromptResponse, RequestPermissionRequest, SessionUpdate, StopReason, Stream, ToolCallContent } from "@agentclientprotocol/sdk/unstable"
+import { Cause, Effect, ExecutionStrategy, Exit, Fiber, Option, Runtime, Scope } from "effect"
 import { mcpToolset } from "../../layers/mcp/names.js"
 import { AgentLoop } from "../../services/AgentLoop.js"
 import type { AgentEvent, AgentResult } from "../../services/AgentLoop.js"
-import type { ApprovalChoice, ApprovalPrompt } from "../../services/Approver.js"
+import type { ApprovalPrompt, ApproverAnswer } from "../../services/Approver.js"
 import { Mcp } from "../../services/Mcp.js"
 import type { McpScopedServer } from "../../services/Mcp.js"
 import { Model } from "../../services/Model.js"
 import { SessionStore } from "../../services/SessionStore.js"
 import type { StoredMessage } from "../../services/SessionStore.js"
+import type { PromptInput } from "./prompt.js"
 import { Shell } from "../../services/Shell.js"
+import { AcpTurnSession } from "./approver.js"
+import type { Askers, PermissionAsker } from "./approver.js"
+import { ACP_EDIT_KEY, editAllowed, isEditMode, modeState } from "./editModes.js"
+import type { EditMode } from "./editModes.js"
 import { takeHandover } from "./handoff.js"
 import { initializeResult } from "./initialize.js"
+import { MODEL_CONFIG_ID, modelConfigOptions, offeredModels } from "./models.js"
+import { promptContent } from "./prompt.js"
 import { completionContent, failedResult, kindOf, locationsOf, parseArgs, planOf, startContent, titleOf } from "./render.js"
 
 export const ACP_SOURCE = "acp"
 export const ACP_TOOLSET = "hermes-acp"
 const LIST_PAGE = 50
 
-/** Per-session askers for approvals, installed for the length of one prompt (the Approver layer looks them up by session id). */
-export type PermissionAsker = (prompt: ApprovalPrompt) => Effect.Effect<ApprovalChoice, unknown>
-export type Askers = Map<string, PermissionAsker>
+export type { Askers, PermissionAsker } from "./approver.js"
 
 export interface AcpServerOptions {
   readonly name: string
@@ -43,11 +49,23 @@ export interface AcpServerOptions {
   readonly toolsets?: ReadonlyArray<string> | undefined
   /** Seconds to wait for the client's permission answer before denying. */
   readonly approvalTimeoutSeconds: number
+  /** Other model names a session may switch to (config `model.choices`), beside the configured one. */
+  readonly modelChoices?: ReadonlyArray<string> | undefined
+  /** The configured model accepts images (config `model.vision`): image prompts are offered and passed on. */
+  readonly vision?: boolean | undefined
 }
 
 interface LiveSession {
   readonly id: string
   cwd: string
+  /** The model this session's turns use (undefined = the configured one). */
+  model: string | undefined
+  /** How much file editing is asked about (editModes.ts); not stored: a restored session starts in `default`. */
+  mode: EditMode
+  /** The cwd and its real path: edits there pass in `accept_edits` mode. */
+  roots: ReadonlyArray<string>
+  /** Calls whose edit was approved (a call may write several paths, or a link and its target). */
+  readonly approvedEdits: Set<string>
   /** The cwd has been applied to the session's terminal environment in this process. */
   bound: boolean
   turn: Fiber.RuntimeFiber<AgentResult, unknown> | undefined
@@ -69,24 +87,18 @@ const EDIT_TOOLS = new Set(["write_file", "patch"])
 
 type Services = AgentLoop | Mcp | Model | SessionStore | Shell
 
+/** The folder as given and with its links resolved. */
+const rootsOf = (cwd: string): ReadonlyArray<string> => {
+  try {
+    const real = realpathSync(cwd)
+    return real === cwd ? [cwd] : [cwd, real]
+  } catch {
+    return [cwd]
+  }
+}
+
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
-/** Content blocks → the user's message: text as is, resource links named, embedded text resources inlined. */
-export const promptText = (blocks: ReadonlyArray<ContentBlock>): string =>
-  blocks.flatMap((block) => {
-    switch (block.type) {
-      case "text":
-        return [block.text]
-      case "resource_link":
-        return [`[Attached file: ${block.title ?? block.name}]\nURI: ${block.uri}`]
-      case "resource": {
-        const r = block.resource
-        return "text" in r ? [`[Attached file: ${basename(r.uri)}]\nURI: ${r.uri}\n\n${r.text}`] : [`[Binary resource omitted: ${r.uri}]`]
-      }
-      default:
-        return []
-    }
-  }).join("\n")
 
 /** An ACP MCP server as ours (SSE is not offered: `mcpCapabilities.sse` is false). */
 const scopedServer = (server: McpServer): ReadonlyArray<McpScopedServer> => {
@@ -128,13 +140,19 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const model = yield* Model
     // The configured model provider is the only auth method ("none" = nothing usable configured).
     const provider = model.provider === "none" ? undefined : model.provider
+    const vision = options.vision === true
+    const models = offeredModels(model.model, options.modelChoices)
+    /** The session's config options: the model picker (none when no model is configured). */
+    const configOptions = (session: LiveSession) => (provider === undefined ? [] : modelConfigOptions(session.model ?? model.model, models))
     const sessions = new Map<string, LiveSession>()
     let mcpSettled = false
     // Sessions' MCP scopes hang off the server's scope, so they close when the connection ends.
     const root = yield* Effect.scope
 
-    const live = (id: string, cwd: string): LiveSession => {
-      const session: LiveSession = { id, cwd, bound: false, turn: undefined, tail: Promise.resolve(), mcp: undefined, edits: new Map() }
+    const live = (id: string, cwd: string, chosen?: string | null): LiveSession => {
+      const session: LiveSession = { id, cwd, model: undefined, mode: "default", roots: rootsOf(cwd), approvedEdits: new Set(), bound: false, turn: undefined, tail: Promise.resolve(), mcp: undefined, edits: new Map() }
+      // A model no longer on offer (config changed) falls back to the configured one.
+      if (chosen !== undefined && chosen !== null && models.includes(chosen)) session.model = chosen
       sessions.set(id, session)
       return session
     }
@@ -166,7 +184,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       if (known !== undefined) return known
       const stored = await run(Effect.either(store.get(id)))
       if (stored._tag === "Left" || stored.right.source !== ACP_SOURCE) throw RequestError.sessionNotFound(id)
-      return live(id, stored.right.cwd ?? process.cwd())
+      return live(id, stored.right.cwd ?? process.cwd(), stored.right.model)
     }
 
     const send = (client: AgentContext, sessionId: string, update: SessionUpdate) =>
@@ -189,14 +207,16 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const permissionRequest = (session: LiveSession, prompt: ApprovalPrompt): RequestPermissionRequest => {
       const toolCallId = prompt.context.toolCallId ?? `perm-${randomUUID()}`
       const edit = prompt.context.toolCallId === undefined ? undefined : session.edits.get(prompt.context.toolCallId)
-      if (edit !== undefined && prompt.command.startsWith(`${edit.tool} `)) {
-        const path = prompt.command.slice(edit.tool.length + 1)
-        const patch = edit.args["patch"]
-        const content: Array<ToolCallContent> = edit.content.some((c) => c.type === "diff")
+      const tool = prompt.command.slice(0, Math.max(0, prompt.command.indexOf(" ")))
+      if ((edit !== undefined && tool === edit.tool) || prompt.key === ACP_EDIT_KEY) {
+        const path = prompt.command.slice(tool.length + 1)
+        const patch = edit?.args["patch"]
+        // A subagent's edit has no card of ours: it is shown as text.
+        const content: Array<ToolCallContent> = edit !== undefined && edit.content.some((c) => c.type === "diff")
           ? [...edit.content]
           : typeof patch === "string"
           ? [{ type: "diff", path, oldText: null, newText: patch }]
-          : [{ type: "content", content: { type: "text", text: `${prompt.description}\n${edit.tool} ${path}` } }]
+          : [{ type: "content", content: { type: "text", text: `${prompt.description}\n${tool} ${path}` } }]
         const options: Array<PermissionOption> = [
           { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
           ...(prompt.allowPermanent ? [{ optionId: "allow_always", name: "Allow always", kind: "allow_always" as const }] : []),
@@ -204,7 +224,14 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         ]
         return {
           sessionId: session.id,
-          toolCall: { toolCallId, title: `Approve edit: ${path} (${prompt.description})`, kind: "edit" as const, status: "pending" as const, content, rawInput: { tool: edit.tool, arguments: edit.args } },
+          toolCall: {
+            toolCallId,
+            title: `Approve edit: ${path} (${prompt.description})`,
+            kind: "edit" as const,
+            status: "pending" as const,
+            content,
+            rawInput: { tool, arguments: edit?.args ?? { path } }
+          },
           options
         }
       }
@@ -227,26 +254,43 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       }
     }
 
-    const asker = (client: AgentContext, session: LiveSession): PermissionAsker => (prompt) =>
+    const askClient = (client: AgentContext, session: LiveSession, prompt: ApprovalPrompt): Effect.Effect<ApproverAnswer> =>
       Effect.tryPromise((signal) =>
         client.request(methods.client.session.requestPermission, permissionRequest(session, prompt), { cancellationSignal: signal })
       ).pipe(
-        Effect.timeout(options.approvalTimeoutSeconds * 1000),
-        Effect.map((answer): ApprovalChoice => {
-          if (answer.outcome.outcome !== "selected") return "deny"
+        Effect.timeoutOption(options.approvalTimeoutSeconds * 1000),
+        Effect.map((reply): ApproverAnswer => {
+          if (Option.isNone(reply)) return { choice: "deny", via: "timeout" }
+          const answer = reply.value
+          if (answer.outcome.outcome !== "selected") return { choice: "deny", via: "human", reason: "the request was cancelled" }
           switch (answer.outcome.optionId) {
             case "allow_once":
-              return "once"
+              return { choice: "once", via: "human" }
             case "allow_session":
-              return "session"
+              return { choice: "session", via: "human" }
             case "allow_always":
-              return prompt.allowPermanent ? "always" : "deny"
+              return { choice: prompt.allowPermanent ? "always" : "deny", via: "human" }
             default:
-              return "deny"
+              return { choice: "deny", via: "human" }
           }
         }),
-        Effect.catchAllCause(() => Effect.succeed<ApprovalChoice>("deny"))
+        // A client error is a no, as is no answer in time.
+        Effect.catchAllCause(() => Effect.succeed<ApproverAnswer>({ choice: "deny", via: "callback", reason: "the editor could not answer" }))
       )
+
+    const asker = (client: AgentContext, session: LiveSession): PermissionAsker => (prompt) => {
+      if (prompt.key !== ACP_EDIT_KEY) return askClient(client, session, prompt)
+      // An ordinary edit: the session's mode decides, else the editor's user (once per call).
+      const callId = prompt.context.toolCallId
+      const path = prompt.command.slice(prompt.command.indexOf(" ") + 1)
+      if ((callId !== undefined && session.approvedEdits.has(callId)) || editAllowed(session.mode, path, session.roots)) {
+        return Effect.succeed<ApproverAnswer>({ choice: "once", via: "policy" })
+      }
+      return Effect.tap(askClient(client, session, prompt), (answer) =>
+        Effect.sync(() => {
+          if (answer.choice !== "deny" && callId !== undefined) session.approvedEdits.add(callId)
+        }))
+    }
 
     /**
      * Session updates for one turn's events. The SDK writes messages in the order they are sent, so
@@ -289,6 +333,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
             }
             case "ToolFinished": {
               session.edits.delete(event.toolCallId)
+              session.approvedEdits.delete(event.toolCallId)
               const failed = failedResult(event.status, event.result)
               const content = completionContent(event.tool, event.result)
               post({
@@ -310,19 +355,17 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         })
     }
 
-    const turn = (client: AgentContext, session: LiveSession, prompt: string, outbox: Array<Promise<unknown>>) =>
+    const turn = (client: AgentContext, session: LiveSession, prompt: PromptInput, outbox: Array<Promise<unknown>>) =>
       Effect.gen(function*() {
         yield* bindCwd(session)
         // Configured MCP servers finish their first connection attempt before a turn, so their tools are offered.
         if (!mcpSettled) yield* Effect.flatMap(Mcp, (mcp) => Effect.tap(mcp.awaitSettled, () => Effect.sync(() => void (mcpSettled = true))))
-        yield* Effect.acquireRelease(
-          Effect.sync(() => options.askers.set(session.id, asker(client, session))),
-          () => Effect.sync(() => options.askers.delete(session.id))
-        )
         const own = session.mcp === undefined ? [] : yield* Effect.orElseSucceed(Fiber.join(session.mcp.toolsets), () => [])
         const loop = yield* AgentLoop
         return yield* loop.run({
-          prompt,
+          prompt: prompt.text,
+          ...(prompt.images.length === 0 ? {} : { images: prompt.images }),
+          ...(session.model === undefined ? {} : { model: session.model }),
           sessionId: session.id,
           source: ACP_SOURCE,
           taskId: session.id,
@@ -331,14 +374,17 @@ export const makeAcpServer = (options: AcpServerOptions) =>
           toolsets: { enabled: [...(options.toolsets ?? [ACP_TOOLSET]), ...own] },
           onEvent: onEvent(client, session, outbox)
         })
-      }).pipe(Effect.scoped)
+      }).pipe(Effect.locally(AcpTurnSession, session.id))
 
-    const runTurn = async (client: AgentContext, session: LiveSession, prompt: string): Promise<PromptResponse> => {
+    const runTurn = async (client: AgentContext, session: LiveSession, prompt: PromptInput): Promise<PromptResponse> => {
       const outbox: Array<Promise<unknown>> = []
+      // The session's approvals go to this client for the length of the turn (one session's turns never overlap).
+      options.askers.set(session.id, asker(client, session))
       const fiber = fork(turn(client, session, prompt, outbox))
       session.turn = fiber
-      const exit = await Effect.runPromise(Fiber.await(fiber))
+      const exit = await new Promise<Exit.Exit<AgentResult, unknown>>((resolve) => fiber.addObserver(resolve))
       session.turn = undefined
+      options.askers.delete(session.id)
       await Promise.all(outbox)
       if (Exit.isSuccess(exit)) return finished(exit.value)
       if (Cause.isInterruptedOnly(exit.cause)) return { stopReason: "cancelled" }
@@ -395,6 +441,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       await attachMcp(session, servers)
       if (session.cwd !== cwd) {
         session.cwd = cwd
+        session.roots = rootsOf(cwd)
         session.bound = false
         await run(Effect.ignore(store.update(id, { cwd })))
       }
@@ -403,7 +450,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     }
 
     const app = agent()
-      .onRequest(methods.agent.initialize, () => initializeResult(options.name, options.version, provider))
+      .onRequest(methods.agent.initialize, () => initializeResult(options.name, options.version, provider, vision))
       .onRequest(methods.agent.authenticate, ({ params }) => {
         if (provider === undefined) {
           throw RequestError.authRequired(undefined, "no model is configured: set model.provider (and its key) in config.yaml, then restart the agent")
@@ -423,25 +470,49 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       })
       .onRequest(methods.agent.session.new, async ({ params }) => {
         const id = randomUUID()
-        await run(store.create({ id, source: ACP_SOURCE, cwd: params.cwd }))
-        await attachMcp(live(id, params.cwd), params.mcpServers)
-        return { sessionId: id }
+        await run(store.create({ id, source: ACP_SOURCE, cwd: params.cwd, ...(provider === undefined ? {} : { model: model.model }) }))
+        const session = live(id, params.cwd)
+        await attachMcp(session, params.mcpServers)
+        return { sessionId: id, configOptions: configOptions(session), modes: modeState(session.mode) }
       })
       .onRequest(methods.agent.session.load, async ({ params, client }) => {
-        await reopen(client, params.sessionId, params.cwd, true, params.mcpServers)
-        return {}
+        const session = await reopen(client, params.sessionId, params.cwd, true, params.mcpServers)
+        return { configOptions: configOptions(session), modes: modeState(session.mode) }
       })
       .onRequest(methods.agent.session.resume, async ({ params, client }) => {
-        await reopen(client, params.sessionId, params.cwd, false, params.mcpServers ?? [])
-        return {}
+        const session = await reopen(client, params.sessionId, params.cwd, false, params.mcpServers ?? [])
+        return { configOptions: configOptions(session), modes: modeState(session.mode) }
       })
       .onRequest(methods.agent.session.fork, async ({ params }) => {
-        await lookup(params.sessionId)
+        const source = await lookup(params.sessionId)
         const id = randomUUID()
         await run(store.fork(params.sessionId, { id, source: ACP_SOURCE }))
-        await run(store.update(id, { cwd: params.cwd }))
-        await attachMcp(live(id, params.cwd), params.mcpServers ?? [])
-        return { sessionId: id }
+        await run(store.update(id, { cwd: params.cwd, ...(source.model === undefined ? {} : { model: source.model }) }))
+        const session = live(id, params.cwd, source.model)
+        session.mode = source.mode
+        await attachMcp(session, params.mcpServers ?? [])
+        return { sessionId: id, configOptions: configOptions(session), modes: modeState(session.mode) }
+      })
+      .onRequest(methods.agent.session.setMode, async ({ params }) => {
+        const session = await lookup(params.sessionId)
+        if (!isEditMode(params.modeId)) {
+          throw RequestError.invalidParams({ modeId: params.modeId }, `unknown mode '${params.modeId}'; modes: default, accept_edits, dont_ask`)
+        }
+        session.mode = params.modeId
+        return {}
+      })
+      .onRequest(methods.agent.session.setConfigOption, async ({ params }) => {
+        const session = await lookup(params.sessionId)
+        if (params.configId !== MODEL_CONFIG_ID || provider === undefined) {
+          throw RequestError.invalidParams({ configId: params.configId }, `unknown config option '${params.configId}'; this agent offers '${MODEL_CONFIG_ID}'`)
+        }
+        const value = params.value
+        if (typeof value !== "string" || !models.includes(value)) {
+          throw RequestError.invalidParams({ value }, `model '${String(value)}' is not offered; choose one of: ${models.join(", ")}`)
+        }
+        session.model = value
+        await run(store.update(session.id, { model: value }))
+        return { configOptions: configOptions(session) }
       })
       .onRequest(methods.agent.session.list, async ({ params }) => {
         const offset = params.cursor === undefined || params.cursor === null ? 0 : Number.parseInt(params.cursor, 10)
@@ -464,9 +535,9 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       })
       .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
         const session = await lookup(params.sessionId)
-        const text = promptText(params.prompt)
+        const prompt = await promptContent(params.prompt, vision)
         const result = session.tail.then((): PromptResponse | Promise<PromptResponse> =>
-          text.trim().length === 0 ? { stopReason: "end_turn" } : runTurn(client, session, text)
+          prompt.text.trim().length === 0 && prompt.images.length === 0 ? { stopReason: "end_turn" } : runTurn(client, session, prompt)
         )
         session.tail = result.catch(() => undefined)
         return await result

@@ -9,8 +9,9 @@ import { layer } from "../../layers/HermesRuntime.js"
 import { PrompterNonInteractive } from "../../layers/Prompters.js"
 import { Config } from "../../services/Config.js"
 import { ApproverAcp } from "../acp/approver.js"
+import type { Askers } from "../acp/approver.js"
+import { ApprovalAcp } from "../acp/editApproval.js"
 import { mcpToolset } from "../../layers/mcp/names.js"
-import type { Askers } from "../acp/server.js"
 
 export const acpCommand = (version: string) =>
   Command.make("acp", {}, () => {
@@ -26,8 +27,10 @@ export const acpCommand = (version: string) =>
         version,
         askers,
         toolsets: [ACP_TOOLSET, ...mcp],
-        approvalTimeoutSeconds: config.approvals.timeout_seconds
+        approvalTimeoutSeconds: config.approvals.timeout_seconds,
+        modelChoices: config.model?.choices,
+        vision: config.model?.vision === true
       })
     })
-    return Effect.provide(program, layer({ approver: ApproverAcp(askers), prompter: PrompterNonInteractive }))
+    return Effect.provide(program, layer({ approver: ApproverAcp(askers), approval: ApprovalAcp, prompter: PrompterNonInteractive }))
   }).pipe(Command.withDescription("Serve the Agent Client Protocol on stdin/stdout (for editors such as Zed)"))
