@@ -25,11 +25,13 @@ import { SessionStore } from "../../services/SessionStore.js"
 import type { StoredMessage } from "../../services/SessionStore.js"
 import type { PromptInput } from "./prompt.js"
 import { Shell } from "../../services/Shell.js"
+import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { AcpTurnSession } from "./approver.js"
 import type { Askers, PermissionAsker } from "./approver.js"
 import { ACP_EDIT_KEY, editAllowed, isEditMode, modeState } from "./editModes.js"
 import type { EditMode } from "./editModes.js"
 import { takeHandover } from "./handoff.js"
+import { parseSlash, runSlash, SLASH_COMMANDS } from "./slashCommands.js"
 import { initializeResult } from "./initialize.js"
 import { MODEL_CONFIG_ID, modelConfigOptions, offeredModels } from "./models.js"
 import { promptContent } from "./prompt.js"
@@ -85,7 +87,7 @@ interface EditCall {
 
 const EDIT_TOOLS = new Set(["write_file", "patch"])
 
-type Services = AgentLoop | Mcp | Model | SessionStore | Shell
+type Services = AgentLoop | Mcp | Model | SessionStore | Shell | ToolRegistry
 
 /** The folder as given and with its links resolved. */
 const rootsOf = (cwd: string): ReadonlyArray<string> => {
@@ -144,6 +146,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const models = offeredModels(model.model, options.modelChoices)
     /** The session's config options: the model picker (none when no model is configured). */
     const configOptions = (session: LiveSession) => (provider === undefined ? [] : modelConfigOptions(session.model ?? model.model, models))
+    const registry = yield* ToolRegistry
     const sessions = new Map<string, LiveSession>()
     let mcpSettled = false
     // Sessions' MCP scopes hang off the server's scope, so they close when the connection ends.
@@ -436,6 +439,55 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       }
     }
 
+    /** The session's toolsets: the server's, plus its own MCP servers once connected. */
+    const toolsetsOf = async (session: LiveSession): Promise<ReadonlyArray<string>> => {
+      const own = session.mcp === undefined ? [] : await run(Effect.orElseSucceed(Fiber.join(session.mcp.toolsets), () => []))
+      return [...(options.toolsets ?? [ACP_TOOLSET]), ...own]
+    }
+
+    const chooseModel = async (session: LiveSession, name: string) => {
+      session.model = name
+      await run(store.update(session.id, { model: name }))
+    }
+
+    /** Tell the editor which slash commands exist, after the response that opened the session. */
+    const announce = (client: AgentContext, session: LiveSession) =>
+      void setImmediate(() => void send(client, session.id, { sessionUpdate: "available_commands_update", availableCommands: [...SLASH_COMMANDS] }))
+
+    /** A slash command of ours: answered here, not sent to the model, not stored in the history. */
+    const slash = async (client: AgentContext, session: LiveSession, command: { readonly name: string; readonly arg: string }): Promise<PromptResponse> => {
+      const reply = await runSlash(command, {
+        model: session.model ?? model.model,
+        provider,
+        models,
+        mode: session.mode,
+        version: options.version,
+        setModel: async (name) => {
+          await chooseModel(session, name)
+          await send(client, session.id, { sessionUpdate: "config_option_update", configOptions: configOptions(session) })
+        },
+        setMode: (mode) => {
+          session.mode = mode
+          void send(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: mode })
+        },
+        setTitle: async (title) => {
+          await run(store.update(session.id, { title }))
+          await send(client, session.id, { sessionUpdate: "session_info_update", title })
+        },
+        tools: async () => {
+          const definitions = await run(registry.definitions({ enabled: await toolsetsOf(session) }))
+          return definitions.map((d) => ({ name: d.function.name, description: d.function.description ?? "" }))
+        },
+        roles: async () => {
+          const counts: Record<string, number> = {}
+          for (const m of await run(store.history(session.id))) counts[m.role] = (counts[m.role] ?? 0) + 1
+          return counts
+        }
+      })
+      await send(client, session.id, chunk("agent_message_chunk", reply))
+      return { stopReason: "end_turn" }
+    }
+
     const reopen = async (client: AgentContext, id: string, cwd: string, replayHistory: boolean, servers: ReadonlyArray<McpServer>) => {
       const session = await lookup(id)
       await attachMcp(session, servers)
@@ -468,22 +520,25 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         sessions.delete(session.id)
         return {}
       })
-      .onRequest(methods.agent.session.new, async ({ params }) => {
+      .onRequest(methods.agent.session.new, async ({ params, client }) => {
         const id = randomUUID()
         await run(store.create({ id, source: ACP_SOURCE, cwd: params.cwd, ...(provider === undefined ? {} : { model: model.model }) }))
         const session = live(id, params.cwd)
         await attachMcp(session, params.mcpServers)
+        announce(client, session)
         return { sessionId: id, configOptions: configOptions(session), modes: modeState(session.mode) }
       })
       .onRequest(methods.agent.session.load, async ({ params, client }) => {
         const session = await reopen(client, params.sessionId, params.cwd, true, params.mcpServers)
+        announce(client, session)
         return { configOptions: configOptions(session), modes: modeState(session.mode) }
       })
       .onRequest(methods.agent.session.resume, async ({ params, client }) => {
         const session = await reopen(client, params.sessionId, params.cwd, false, params.mcpServers ?? [])
+        announce(client, session)
         return { configOptions: configOptions(session), modes: modeState(session.mode) }
       })
-      .onRequest(methods.agent.session.fork, async ({ params }) => {
+      .onRequest(methods.agent.session.fork, async ({ params, client }) => {
         const source = await lookup(params.sessionId)
         const id = randomUUID()
         await run(store.fork(params.sessionId, { id, source: ACP_SOURCE }))
@@ -491,6 +546,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         const session = live(id, params.cwd, source.model)
         session.mode = source.mode
         await attachMcp(session, params.mcpServers ?? [])
+        announce(client, session)
         return { sessionId: id, configOptions: configOptions(session), modes: modeState(session.mode) }
       })
       .onRequest(methods.agent.session.setMode, async ({ params }) => {
@@ -510,8 +566,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         if (typeof value !== "string" || !models.includes(value)) {
           throw RequestError.invalidParams({ value }, `model '${String(value)}' is not offered; choose one of: ${models.join(", ")}`)
         }
-        session.model = value
-        await run(store.update(session.id, { model: value }))
+        await chooseModel(session, value)
         return { configOptions: configOptions(session) }
       })
       .onRequest(methods.agent.session.list, async ({ params }) => {
@@ -536,8 +591,13 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
         const session = await lookup(params.sessionId)
         const prompt = await promptContent(params.prompt, vision)
+        const command = prompt.images.length === 0 ? parseSlash(prompt.text) : undefined
         const result = session.tail.then((): PromptResponse | Promise<PromptResponse> =>
-          prompt.text.trim().length === 0 && prompt.images.length === 0 ? { stopReason: "end_turn" } : runTurn(client, session, prompt)
+          command !== undefined
+            ? slash(client, session, command)
+            : prompt.text.trim().length === 0 && prompt.images.length === 0
+            ? { stopReason: "end_turn" }
+            : runTurn(client, session, prompt)
         )
         session.tail = result.catch(() => undefined)
         return await result
