@@ -23,6 +23,7 @@ import type { Approval } from "../services/Approval.js"
 import type { ApprovalAudit } from "../services/ApprovalAudit.js"
 import type { Approver } from "../services/Approver.js"
 import type { Mcp } from "../services/Mcp.js"
+import type { AuxiliaryModels } from "../services/AuxiliaryModels.js"
 import type { Model } from "../services/Model.js"
 import type { Prompter } from "../services/Prompter.js"
 import { Config } from "../services/Config.js"
@@ -52,6 +53,7 @@ import { ConfigLive } from "./ConfigLive.js"
 import { EnvironmentsLive } from "./EnvironmentsLive.js"
 import { HooksLive } from "./HooksLive.js"
 import { makeMcpLive, McpNone } from "./McpLive.js"
+import { AuxiliaryModelsLive } from "./model/AuxiliaryModelsLive.js"
 import { ModelFromConfig } from "./model/fromConfig.js"
 import { PrompterNonInteractive } from "./Prompters.js"
 import type { McpOptions } from "./McpLive.js"
@@ -146,6 +148,7 @@ export type HermesServices =
   | FileReadTracker
   | Mcp
   | Model
+  | AuxiliaryModels
   | Prompter
   | SessionStore
   | MemoryStore
@@ -190,7 +193,7 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     options.skills ?? SkillsLive,
     options.fileReadTracker ?? FileReadTrackerMemory,
     options.resultStore ?? ResultStoreLive,
-    (options.model ?? ModelFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
+    AuxiliaryModelsLive.pipe(Layer.provideMerge(options.model ?? ModelFromConfig), Layer.provide(FetchHttpClient.layer)),
     options.prompter ?? PrompterNonInteractive
   ).pipe(Layer.provideMerge(terminal))
   // The executor reads the catalogue per call, so it can be built before any tool is registered.

@@ -397,6 +397,8 @@ export const HermesConfigSchema = Schema.Struct({
   skills: section(SkillsSection),
   /** A model name alone (read as `{name}`), or the `model:` section; absent = no model configured. */
   model: Schema.optional(Schema.Union(ModelFromName, ModelSection)),
+  /** `auxiliary.<task>` (vision, …): a model for a side task, same keys as `model:`; a task without one uses `model:`. */
+  auxiliary: withDefault(Schema.Record({ key: Schema.String, value: Schema.Union(ModelFromName, ModelSection) }), {}),
   agent: section(AgentSection),
   delegation: section(DelegationSection)
 }, Extra)

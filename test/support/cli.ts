@@ -1,5 +1,5 @@
 /** Run the built `hermes-effect` binary (dist/bin.mjs) as a user would. */
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
@@ -40,4 +40,23 @@ export const runCli = (args: ReadonlyArray<string>, options: CliOptions): CliRes
     timeout: 60_000
   })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** `runCli` without blocking this process (for tests whose servers, e.g. a loopback model provider, live in it). */
+export const runCliAsync = (args: ReadonlyArray<string>, options: CliOptions): Promise<CliResult> => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first (npm test does)`)
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(options), cwd: options.cwd ?? process.cwd(), stdio: ["pipe", "pipe", "pipe"] })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (d: Buffer) => void (stdout += d.toString()))
+    child.stderr.on("data", (d: Buffer) => void (stderr += d.toString()))
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
+    child.on("error", reject)
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+    child.stdin.end(options.input ?? "")
+  })
 }

@@ -47,24 +47,29 @@ const HOW =
 const nonEmpty = (value: string | undefined) => (value === undefined || value.trim().length === 0 ? undefined : value.trim())
 
 export const modelSettings = (config: HermesConfig): ModelSettings => {
-  // A bare model name was read as `{name}`; numbers not given already hold their defaults.
   const section = config.model
   if (section === undefined) return { kind: "none", reason: `config.yaml has no model section; ${HOW}` }
+  return sectionSettings(section, "model")
+}
+
+/** Settings from one section with `model:`'s keys (`model:` itself or `auxiliary.<task>`); `at` names it in messages. */
+export const sectionSettings = (section: NonNullable<HermesConfig["model"]>, at: string): ModelSettings => {
+  // A bare model name was read as `{name}`; numbers not given already hold their defaults.
   const name = nonEmpty(section.name) ?? nonEmpty(section.default)
   const baseUrl = nonEmpty(section.base_url)
   const provider = nonEmpty(section.provider)?.toLowerCase() ?? (baseUrl !== undefined ? "custom" : name !== undefined ? "openai" : undefined)
-  if (provider === undefined) return { kind: "none", reason: `the model section names no provider or model; ${HOW}` }
-  if (provider === "none") return { kind: "none", reason: "model.provider is 'none'" }
+  if (provider === undefined) return { kind: "none", reason: `the ${at} section names no provider or model; ${HOW}` }
+  if (provider === "none") return { kind: "none", reason: `${at}.provider is 'none'` }
   if (provider === "scripted") {
     const script = nonEmpty(section.script)
     return script === undefined
-      ? { kind: "none", reason: "model.provider is 'scripted' but model.script (a JSONL file of assistant turns) is not set" }
+      ? { kind: "none", reason: `${at}.provider is 'scripted' but ${at}.script (a JSONL file of assistant turns) is not set` }
       : { kind: "scripted", script, model: name ?? "scripted" }
   }
   const known = KNOWN_PROVIDERS[provider]
-  if (name === undefined) return { kind: "none", reason: `model.name is not set (the model to request from provider '${provider}')` }
+  if (name === undefined) return { kind: "none", reason: `${at}.name is not set (the model to request from provider '${provider}')` }
   const url = baseUrl ?? known?.baseUrl
-  if (url === undefined) return { kind: "none", reason: `model.base_url is not set and provider '${provider}' has no default URL` }
+  if (url === undefined) return { kind: "none", reason: `${at}.base_url is not set and provider '${provider}' has no default URL` }
   return {
     kind: "openai",
     options: {
