@@ -381,6 +381,18 @@ export const DelegationSection = Schema.Struct({
   orchestrator_enabled: withDefault(Schema.Boolean, true)
 }, Extra)
 
+/** `moa:` — mixture_of_agents: reference models answer in parallel, an aggregator fuses their answers. */
+export const MoaSection = Schema.Struct({
+  /** Model names on the main provider (`model:`), e.g. OpenRouter ids; two or more make the tool available. */
+  reference_models: withDefault(NameList, []),
+  /** The model that fuses the answers (default: the main model). */
+  aggregator: Schema.optional(Schema.String),
+  /** Seconds one reference model may take; a slower one is left out (default 120). */
+  timeout_seconds: positive(120),
+  /** Reference answers needed before fusing (default 1). */
+  min_successful: count(1)
+}, Extra)
+
 export const HermesConfigSchema = Schema.Struct({
   /** Toolsets enabled when the caller names none (default: hermes-cli). */
   toolsets: Schema.optional(NameList),
@@ -399,6 +411,7 @@ export const HermesConfigSchema = Schema.Struct({
   model: Schema.optional(Schema.Union(ModelFromName, ModelSection)),
   /** `auxiliary.<task>` (vision, …): a model for a side task, same keys as `model:`; a task without one uses `model:`. */
   auxiliary: withDefault(Schema.Record({ key: Schema.String, value: Schema.Union(ModelFromName, ModelSection) }), {}),
+  moa: section(MoaSection),
   agent: section(AgentSection),
   delegation: section(DelegationSection)
 }, Extra)

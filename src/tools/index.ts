@@ -17,6 +17,7 @@ import { skillViewTool } from "./skills/skillView.js"
 import { terminalTool } from "./terminal.js"
 import { closeTerminalTool, readTerminalTool } from "./terminalView.js"
 import { todoTool } from "./todo.js"
+import { moaTool } from "./moa.js"
 import { visionAnalyzeTool } from "./vision.js"
 
 export const BuiltinToolsLive = Layer.effectDiscard(
@@ -24,7 +25,7 @@ export const BuiltinToolsLive = Layer.effectDiscard(
     registerTool(readFileTool), registerTool(writeFileTool), registerTool(patchTool), registerTool(searchFilesTool),
     registerTool(memoryTool), registerTool(sessionSearchTool), registerTool(skillsListTool), registerTool(skillViewTool),
     registerTool(skillManageTool), registerTool(readTerminalTool), registerTool(closeTerminalTool),
-    registerTool(visionAnalyzeTool)], { discard: true }).pipe(Effect.orDie)
+    registerTool(visionAnalyzeTool), registerTool(moaTool)], { discard: true }).pipe(Effect.orDie)
 )
 
 export { clarifyTool } from "./clarify.js"
@@ -43,4 +44,5 @@ export { skillViewTool } from "./skills/skillView.js"
 export { terminalTool } from "./terminal.js"
 export { closeTerminalTool, readTerminalTool } from "./terminalView.js"
 export { todoTool } from "./todo.js"
+export { moaTool } from "./moa.js"
 export { visionAnalyzeTool } from "./vision.js"
