@@ -38,7 +38,7 @@ describe("hermes-effect CLI", () => {
     const unknown = runCli(["call", "nope"], { home })
     expect(unknown.code).toBe(0)
     expect(unknown.stdout.endsWith("}\n")).toBe(true)
-    expect(JSON.parse(unknown.stdout)).toEqual({ error: expect.stringMatching(/^Tool 'nope' does not exist\. Available tools: [a-z_, ]*\bterminal, todo\b[a-z_, ]*$/) })
+    expect(JSON.parse(unknown.stdout)).toEqual({ error: expect.stringMatching(/^Tool 'nope' does not exist\. Available tools: [a-z_, ]*\bterminal, [a-z_, ]*\btodo\b[a-z_, ]*$/) })
     // A malformed todo item is normalised as in Hermes; a value that cannot mean anything is still refused.
     const bad = runCli(["call", "todo", "{\"merge\": \"maybe\"}"], { home })
     expect(bad.code).toBe(0)

@@ -24,6 +24,7 @@ import type { ApprovalAudit } from "../services/ApprovalAudit.js"
 import type { Approver } from "../services/Approver.js"
 import type { Mcp } from "../services/Mcp.js"
 import type { AuxiliaryModels } from "../services/AuxiliaryModels.js"
+import type { Speech } from "../services/Speech.js"
 import type { Model } from "../services/Model.js"
 import type { Prompter } from "../services/Prompter.js"
 import { Config } from "../services/Config.js"
@@ -54,6 +55,7 @@ import { EnvironmentsLive } from "./EnvironmentsLive.js"
 import { HooksLive } from "./HooksLive.js"
 import { makeMcpLive, McpNone } from "./McpLive.js"
 import { AuxiliaryModelsLive } from "./model/AuxiliaryModelsLive.js"
+import { SpeechFromConfig } from "./speech/SpeechFromConfig.js"
 import { ModelFromConfig } from "./model/fromConfig.js"
 import { PrompterNonInteractive } from "./Prompters.js"
 import type { McpOptions } from "./McpLive.js"
@@ -122,6 +124,8 @@ export interface RuntimeOptions {
    * with nothing configured every call fails with `ModelNotConfigured`). E.g. `ModelScripted({ file })`.
    */
   readonly model?: Layer.Layer<Model, never, Config | HttpClient.HttpClient>
+  /** Text to speech (default: from config `tts:`, espeak-ng locally). */
+  readonly speech?: Layer.Layer<Speech, never, Config | HttpClient.HttpClient | CommandExecutor | FileSystem.FileSystem>
   /** Who answers `clarify` (default: nobody, so clarify reports it is unavailable; `PrompterTerminal`, `PrompterCallback(fn)`). */
   readonly prompter?: Layer.Layer<Prompter, never, Config>
   /** Record every tool call and its result as messages of its session (off by default; e.g. `{ source: "batch" }`). */
@@ -149,6 +153,7 @@ export type HermesServices =
   | Mcp
   | Model
   | AuxiliaryModels
+  | Speech
   | Prompter
   | SessionStore
   | MemoryStore
@@ -194,6 +199,7 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     options.fileReadTracker ?? FileReadTrackerMemory,
     options.resultStore ?? ResultStoreLive,
     AuxiliaryModelsLive.pipe(Layer.provideMerge(options.model ?? ModelFromConfig), Layer.provide(FetchHttpClient.layer)),
+    (options.speech ?? SpeechFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
     options.prompter ?? PrompterNonInteractive
   ).pipe(Layer.provideMerge(terminal))
   // The executor reads the catalogue per call, so it can be built before any tool is registered.

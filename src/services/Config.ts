@@ -381,6 +381,27 @@ export const DelegationSection = Schema.Struct({
   orchestrator_enabled: withDefault(Schema.Boolean, true)
 }, Extra)
 
+/** `tts:` — text_to_speech (layers in src/layers/speech/). */
+export const TtsSection = Schema.Struct({
+  /** local (espeak-ng, no key; default), openai (any OpenAI-compatible /audio/speech), or none. */
+  provider: withDefault(Schema.Literal("local", "openai", "none"), "local"),
+  /** Longest text sent (default: the provider's cap, 5000 local / 4096 openai). */
+  max_text_length: Schema.optional(Schema.Number),
+  local: withDefault(Schema.Struct({
+    /** espeak-ng voice (default en-us). */
+    voice: withDefault(Schema.String, "en-us"),
+    /** Words per minute (default 175). */
+    speed: withDefault(Schema.Number, 175)
+  }, Extra), { voice: "en-us", speed: 175 }),
+  openai: withDefault(Schema.Struct({
+    model: withDefault(Schema.String, "gpt-4o-mini-tts"),
+    voice: withDefault(Schema.String, "alloy"),
+    base_url: withDefault(Schema.String, "https://api.openai.com/v1"),
+    /** NAME of the variable with the key (default VOICE_TOOLS_OPENAI_KEY, else OPENAI_API_KEY, as Hermes). */
+    api_key_env: Schema.optional(Schema.String)
+  }, Extra), { model: "gpt-4o-mini-tts", voice: "alloy", base_url: "https://api.openai.com/v1" })
+}, Extra)
+
 /** `moa:` — mixture_of_agents: reference models answer in parallel, an aggregator fuses their answers. */
 export const MoaSection = Schema.Struct({
   /** Model names on the main provider (`model:`), e.g. OpenRouter ids; two or more make the tool available. */
@@ -412,6 +433,7 @@ export const HermesConfigSchema = Schema.Struct({
   /** `auxiliary.<task>` (vision, …): a model for a side task, same keys as `model:`; a task without one uses `model:`. */
   auxiliary: withDefault(Schema.Record({ key: Schema.String, value: Schema.Union(ModelFromName, ModelSection) }), {}),
   moa: section(MoaSection),
+  tts: section(TtsSection),
   agent: section(AgentSection),
   delegation: section(DelegationSection)
 }, Extra)

@@ -18,6 +18,7 @@ import { terminalTool } from "./terminal.js"
 import { closeTerminalTool, readTerminalTool } from "./terminalView.js"
 import { todoTool } from "./todo.js"
 import { moaTool } from "./moa.js"
+import { ttsTool } from "./tts.js"
 import { visionAnalyzeTool } from "./vision.js"
 
 export const BuiltinToolsLive = Layer.effectDiscard(
@@ -25,7 +26,7 @@ export const BuiltinToolsLive = Layer.effectDiscard(
     registerTool(readFileTool), registerTool(writeFileTool), registerTool(patchTool), registerTool(searchFilesTool),
     registerTool(memoryTool), registerTool(sessionSearchTool), registerTool(skillsListTool), registerTool(skillViewTool),
     registerTool(skillManageTool), registerTool(readTerminalTool), registerTool(closeTerminalTool),
-    registerTool(visionAnalyzeTool), registerTool(moaTool)], { discard: true }).pipe(Effect.orDie)
+    registerTool(visionAnalyzeTool), registerTool(moaTool), registerTool(ttsTool)], { discard: true }).pipe(Effect.orDie)
 )
 
 export { clarifyTool } from "./clarify.js"
@@ -45,4 +46,5 @@ export { terminalTool } from "./terminal.js"
 export { closeTerminalTool, readTerminalTool } from "./terminalView.js"
 export { todoTool } from "./todo.js"
 export { moaTool } from "./moa.js"
+export { ttsTool } from "./tts.js"
 export { visionAnalyzeTool } from "./vision.js"

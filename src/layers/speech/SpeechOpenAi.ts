@@ -1,0 +1,49 @@
+/**
+ * The OpenAI speech provider (`POST <base_url>/audio/speech`), for OpenAI and
+ * compatible servers: MP3 bytes streamed to the output file. The key comes
+ * from the variable config names (Hermes: VOICE_TOOLS_OPENAI_KEY, then
+ * OPENAI_API_KEY) and is never logged.
+ */
+import { FileSystem, HttpClient, HttpClientRequest } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { Config } from "../../services/Config.js"
+import { Speech, SpeechError } from "../../services/Speech.js"
+
+const KEY_VARIABLES = ["VOICE_TOOLS_OPENAI_KEY", "OPENAI_API_KEY"]
+
+export const SpeechOpenAi = Layer.effect(
+  Speech,
+  Effect.gen(function*() {
+    const config = yield* Config
+    const http = yield* HttpClient.HttpClient
+    const fs = yield* FileSystem.FileSystem
+    const cfg = (yield* config.current).tts
+    const keyOf = () => {
+      const names = cfg.openai.api_key_env === undefined ? KEY_VARIABLES : [cfg.openai.api_key_env]
+      return names.map((n) => process.env[n]).find((v) => v !== undefined && v.length > 0)
+    }
+    const failed = (kind: SpeechError["kind"], message: string) => new SpeechError({ kind, provider: "openai", message })
+    return Speech.of({
+      provider: "openai",
+      format: "mp3",
+      maxChars: cfg.max_text_length ?? 4096,
+      available: Effect.sync(() => keyOf() !== undefined),
+      synthesize: Effect.fn("Speech.openai")(function*(request) {
+        const key = keyOf()
+        if (key === undefined) return yield* failed("configuration", `no API key: set ${cfg.openai.api_key_env ?? KEY_VARIABLES.join(" or ")}`)
+        const response = yield* HttpClientRequest.post(`${cfg.openai.base_url.replace(/\/+$/, "")}/audio/speech`).pipe(
+          HttpClientRequest.bearerToken(key),
+          HttpClientRequest.bodyUnsafeJson({ model: cfg.openai.model, voice: cfg.openai.voice, input: request.text, response_format: "mp3" }),
+          http.execute,
+          Effect.mapError((e) => failed("generation", e.message))
+        )
+        if (response.status !== 200) {
+          const body = yield* Effect.orElseSucceed(response.text, () => "")
+          return yield* failed("generation", `HTTP ${response.status}: ${body.slice(0, 300)}`)
+        }
+        const bytes = yield* Effect.mapError(response.arrayBuffer, (e) => failed("generation", e.message))
+        yield* Effect.mapError(fs.writeFile(request.outputPath, new Uint8Array(bytes)), (e) => failed("generation", e.message))
+      })
+    })
+  })
+)
