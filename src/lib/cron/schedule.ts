@@ -61,13 +61,15 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?
 const parseTimestamp = (text: string, tz: string): number | undefined => {
   const m = ISO.exec(text)
   if (m === null) return undefined
+  const [year, month, day, hours, minutes, seconds] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0))
+  const utc = Date.UTC(year!, month! - 1, day!, hours!, minutes!, seconds!)
+  // Date.UTC rolls over (month 13, hour 99): a calendar that moved means the text was not a real time.
+  const d = new Date(utc)
+  if (d.getUTCMonth() !== month! - 1 || d.getUTCDate() !== day! || d.getUTCHours() !== hours! || d.getUTCMinutes() !== minutes!) return undefined
   if (m[7] !== undefined) {
     const ms = Date.parse(m[4] === undefined ? `${m[1]}-${m[2]}-${m[3]}T00:00:00${m[7]}` : text.replace(" ", "T"))
     return Number.isNaN(ms) ? undefined : ms
   }
-  const [year, month, day, hours, minutes, seconds] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0))
-  const utc = Date.UTC(year!, month! - 1, day!, hours!, minutes!, seconds!)
-  if (Number.isNaN(utc)) return undefined
   return DateTime.toEpochMillis(DateTime.unsafeMakeZoned(utc, { timeZone: tz, adjustForTimeZone: true }))
 }
 
