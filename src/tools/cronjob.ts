@@ -28,13 +28,10 @@ export const CronjobParameters = Schema.Struct({
   })),
   name: Schema.optional(Schema.String.annotations({ description: "Optional human-friendly name" })),
   repeat: Schema.optional(Schema.Int.annotations({ description: "Optional repeat count. Omit for the defaults (once for one-shots, forever for recurring)." })),
-  deliver: Schema.optional(Schema.Union(Schema.String, StringList).annotations({ description: "Where the output goes: 'local' (saved under cron/output only; the default here)." })),
+  deliver: Schema.optional(Schema.String.annotations({ description: "Where the output goes: 'local' (saved under cron/output only; the default here)." })),
   skills: Schema.optional(StringList.annotations({ description: "Optional skills loaded before the prompt, in order. On update, [] clears." })),
   skill: Schema.optional(Schema.String),
-  model: Schema.optional(Schema.Union(
-    Schema.String,
-    Schema.Struct({ provider: Schema.optional(Schema.String), model: Schema.String })
-  ).annotations({ description: "Optional model for this job's runs: {\"model\": \"name\", \"provider\"?: \"name\"}." })),
+  model: Schema.optional(Schema.Struct({ provider: Schema.optional(Schema.String), model: Schema.String }).annotations({ description: "Optional model for this job's runs: {\"model\": \"name\", \"provider\"?: \"name\"}." })),
   enabled_toolsets: Schema.optional(StringList.annotations({ description: "Optional toolsets the job's agent may use (e.g. [\"web\", \"terminal\"]). Omit for the defaults. On update, [] clears." })),
   workdir: Schema.optional(Schema.String.annotations({ description: "Optional absolute, existing directory the job runs in. On update, '' clears." })),
   include_disabled: Schema.optional(Schema.Boolean),
@@ -43,7 +40,6 @@ export const CronjobParameters = Schema.Struct({
 
 type Args = typeof CronjobParameters.Type
 
-const deliverOf = (deliver: Args["deliver"]) => (deliver === undefined ? undefined : typeof deliver === "string" ? deliver : deliver.join(","))
 
 /** `~` expanded; must be absolute and an existing directory. */
 const checkWorkdir = (dir: string): string | { readonly error: string } => {
@@ -57,7 +53,7 @@ const checkWorkdir = (dir: string): string | { readonly error: string } => {
 const modelOf = (model: Args["model"]) =>
   Effect.gen(function*() {
     if (model === undefined) return undefined
-    const spec = typeof model === "string" ? { model } : model
+    const spec = model
     if (spec.provider !== undefined) return { provider: spec.provider, model: spec.model } satisfies CronModel
     const provider = (yield* Effect.flatMap(Config, (c) => c.current)).model?.provider
     return (provider === undefined ? { model: spec.model } : { provider, model: spec.model }) satisfies CronModel
@@ -77,7 +73,7 @@ const create = (args: Args) =>
     const workdir = args.workdir === undefined || args.workdir === "" ? undefined : checkWorkdir(args.workdir)
     if (typeof workdir === "object") return refusal(workdir.error)
     const model = yield* modelOf(args.model)
-    const deliver = deliverOf(args.deliver)
+    const deliver = args.deliver
     const created = yield* store.create({
       prompt,
       schedule: args.schedule,
@@ -118,7 +114,7 @@ const update = (job: CronJob, args: Args) =>
       ...(skillsOf(args) === undefined ? {} : { skills: skillsOf(args) }),
       ...(args.model === undefined ? {} : { model: yield* modelOf(args.model) }),
       ...(args.enabled_toolsets === undefined ? {} : { enabledToolsets: args.enabled_toolsets }),
-      ...(args.deliver === undefined ? {} : { deliver: deliverOf(args.deliver) }),
+      ...(args.deliver === undefined ? {} : { deliver: args.deliver }),
       ...(workdir === undefined ? {} : { workdir }),
       ...(args.repeat === undefined ? {} : { repeat: args.repeat })
     }

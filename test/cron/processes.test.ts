@@ -7,10 +7,17 @@
 import { spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import Database from "better-sqlite3"
+import { createRequire } from "node:module"
 import { afterEach, describe, expect, it } from "vitest"
 import { BIN, cliEnv, runCli } from "../support/cli.js"
 import { tempHome } from "../support/runtime.js"
+
+// better-sqlite3 ships no types; the test needs only these calls.
+interface Db {
+  prepare(sql: string): { all(...params: ReadonlyArray<unknown>): Array<unknown>; run(...params: ReadonlyArray<unknown>): unknown }
+  close(): void
+}
+const Database = createRequire(import.meta.url)("better-sqlite3") as new(file: string, options?: { readonly?: boolean; fileMustExist?: boolean }) => Db
 
 const homeWithScript = (turn: Record<string, unknown>) => {
   const home = tempHome("hermes-effect-cron-")
