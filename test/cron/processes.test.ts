@@ -80,7 +80,7 @@ describe("cron schedulers as processes", () => {
     const ticks = [start(["cron", "tick"], home), start(["cron", "tick"], home)]
     expect(await Promise.all(ticks.map((t) => t.exited))).toEqual([0, 0])
     const counted = () => query<{ n: number }>(home, "SELECT count(DISTINCT job_id) AS n FROM cron_runs")[0]!.n
-    expect(await waitFor(() => counted() === ids.length, 20_000)).toBe(true)
+    expect(await waitFor(() => counted() === ids.length, 20_000), daemon.stderr() + ticks.map((t) => t.stderr()).join("")).toBe(true)
     // Another round finds nothing due: the one-shots are gone, the hourly jobs wait for their next hour.
     expect(runCli(["cron", "tick"], { home }).stderr).toContain("0 jobs run")
     daemon.child.kill("SIGTERM")

@@ -289,6 +289,9 @@ export const CronJobsSql: Layer.Layer<CronJobs, never, SqlClient.SqlClient> = La
     const finish = Effect.fn("CronJobs.finish")(function*(id: string, owner: string, outcome: RunOutcome) {
       const now = yield* Clock.currentTimeMillis
       return yield* sql.withTransaction(Effect.gen(function*() {
+        // A write first: the transaction takes the write lock (waiting on busy_timeout) before it reads, since a
+        // read-then-write transaction fails at once with SQLITE_BUSY when another process wrote in between.
+        yield* sql`DELETE FROM cron_leases WHERE job_id = ${id} AND owner = ${owner}`
         const [row] = yield* sql<JobRow>`SELECT * FROM cron_jobs WHERE id = ${id}`
         const name = row?.name ?? id
         const [run] = yield* sql<RunRow>`INSERT INTO cron_runs ${
@@ -306,7 +309,6 @@ export const CronJobsSql: Layer.Layer<CronJobs, never, SqlClient.SqlClient> = La
             manual: outcome.manual ? 1 : 0
           })
         } RETURNING *`
-        yield* sql`DELETE FROM cron_leases WHERE job_id = ${id} AND owner = ${owner}`
         if (row !== undefined) {
           const job = jobOf(row)
           const completed = job.repeatCompleted + 1
