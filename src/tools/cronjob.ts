@@ -15,6 +15,7 @@ import { Config } from "../services/Config.js"
 import { CronJobs, CronScheduler } from "../services/CronJobs.js"
 import type { CronJob, CronJobPatch, CronModel } from "../services/CronJobs.js"
 import { formatJob, refusal, repeatDisplay } from "./cronjobFormat.js"
+import { cronPromptThreat } from "./cronjobThreats.js"
 
 const StringList = Schema.Array(Schema.String)
 
@@ -70,6 +71,8 @@ const create = (args: Args) =>
     const skills = skillsOf(args) ?? []
     const prompt = args.prompt ?? ""
     if (prompt.trim() === "" && skills.length === 0) return refusal("create requires either prompt or at least one skill")
+    const threat = cronPromptThreat(prompt)
+    if (threat !== undefined) return refusal(threat)
     const workdir = args.workdir === undefined || args.workdir === "" ? undefined : checkWorkdir(args.workdir)
     if (typeof workdir === "object") return refusal(workdir.error)
     const model = yield* modelOf(args.model)
@@ -105,6 +108,8 @@ const create = (args: Args) =>
 const update = (job: CronJob, args: Args) =>
   Effect.gen(function*() {
     const store = yield* CronJobs
+    const threat = args.prompt === undefined ? undefined : cronPromptThreat(args.prompt)
+    if (threat !== undefined) return refusal(threat)
     const workdir = args.workdir === undefined ? undefined : args.workdir === "" ? null : checkWorkdir(args.workdir)
     if (workdir !== null && typeof workdir === "object") return refusal(workdir.error)
     const patch: CronJobPatch = {

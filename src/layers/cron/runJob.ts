@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { Cause, Clock, Duration, Effect, Exit, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, Option, Schedule } from "effect"
 import { wallClock } from "../../lib/cron/schedule.js"
 import { AgentLoop } from "../../services/AgentLoop.js"
 import { Config } from "../../services/Config.js"
@@ -89,8 +89,12 @@ const writeOutput = (root: string, job: CronJob, startedAt: number, text: string
     catch: (e) => (e instanceof Error ? e.message : String(e))
   })
 
-const describe = (cause: Cause.Cause<{ readonly message: string }>) =>
-  Cause.failureOption(cause).pipe((o) => (o._tag === "Some" ? o.value.message : Cause.pretty(cause).split("\n")[0] ?? "run failed"))
+/** The failure's own message, else the first line of the defect. */
+const describe = (cause: Cause.Cause<{ readonly message: string }>): string =>
+  Option.match(Cause.failureOption(cause), {
+    onSome: (e) => e.message,
+    onNone: () => Cause.pretty(cause).split("\n")[0] ?? "run failed"
+  })
 
 /** Run a job this scheduler has claimed, and record the run. */
 export const runClaimedJob = Effect.fn("CronScheduler.runJob")(function*(job: CronJob, options: RunJobOptions) {
