@@ -90,4 +90,16 @@ describe("cron scheduler", () => {
       expect(yield* runsOf(job.id)).toHaveLength(1)
       expect(existsSync(ran[0]!.outputPath!)).toBe(true)
     })))
+
+  it.scoped("a run whose model fails is recorded as an error, with a FAILED output document", () =>
+    Effect.gen(function*() {
+      const store = yield* CronJobs
+      const job = yield* store.create({ prompt: "Check the feed.", schedule: "every 1h", tz: "UTC", name: "feed" })
+      const result = yield* Effect.flatMap(CronScheduler, (s) => s.runNow(job.id, { owner: "manual" }))
+      if (result._tag !== "Ran") throw new Error(result.reason)
+      expect(result.run).toMatchObject({ status: "error", manual: true, error: expect.stringContaining("denied") })
+      const doc = readFileSync(result.run.outputPath!, "utf8")
+      expect(doc).toMatch(/^# Cron Job: feed \(FAILED\)\n/)
+      expect(Option.getOrThrow(yield* store.get(job.id))).toMatchObject({ lastStatus: "error", nextRunAt: expect.any(Number) })
+    }).pipe(Effect.provide(scriptedAgent([{ error: { type: "auth", message: "access denied" }, repeat: true }]).layer)))
 })
