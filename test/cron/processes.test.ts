@@ -118,6 +118,18 @@ describe("cron schedulers as processes", () => {
     expect(query(home, "SELECT * FROM cron_jobs")).toEqual([])
   }, 60_000)
 
+  it("Ctrl-C on `cron run` gives a running job back at once: the next tick runs it", async () => {
+    const home = homeWithScript({ content: "Done.", delay_ms: 1500 })
+    create(home, new Date().toISOString(), "interrupted job")
+    const daemon = start(["cron", "run", "--poll-seconds", "1"], home)
+    expect(await waitFor(() => query(home, "SELECT * FROM cron_leases").length === 1, 15_000)).toBe(true)
+    daemon.child.kill("SIGINT")
+    expect(await daemon.exited).toBe(130)
+    expect(query(home, "SELECT * FROM cron_leases")).toEqual([])
+    expect(runCli(["cron", "tick"], { home }).stderr).toContain("1 job run")
+    expect(query<{ status: string }>(home, "SELECT status FROM cron_runs")).toEqual([{ status: "ok" }])
+  }, 60_000)
+
   it("a bad cron expression is refused by the CLI with the reason", () => {
     const home = homeWithScript({ content: "x" })
     const r = runCli(["cron", "create", "0 9 * * 8", "never"], { home })

@@ -120,11 +120,11 @@ export const runClaimedJob = Effect.fn("CronScheduler.runJob")(function*(job: Cr
       ...(job.model === null ? {} : { model: job.model.model }),
       nonInteractive: true
     })
-  })).pipe(Effect.exit)
-  if (Exit.isInterrupted(exit)) {
-    yield* store.release(job.id, options.owner)
-    return yield* Effect.interrupt
-  }
+  })).pipe(
+    // Stopped (Ctrl-C, scheduler shutdown): give the job back at once rather than when the lease runs out.
+    Effect.onInterrupt(() => store.release(job.id, options.owner)),
+    Effect.exit
+  )
   const response = Exit.isSuccess(exit) ? exit.value.response : ""
   const error = Exit.isFailure(exit)
     ? describe(exit.cause)
