@@ -86,7 +86,7 @@ export interface CronRun {
   readonly id: number
   readonly jobId: string
   readonly jobName: string
-  /** The slot the run was for (null for a manual run of a job with none). */
+  /** The slot the run was for (null for a manual run). */
   readonly scheduledFor: number | null
   readonly startedAt: number
   readonly finishedAt: number

@@ -63,6 +63,8 @@ const modelOf = (model: Args["model"]) =>
 const skillsOf = (args: Args) => args.skills ?? (args.skill === undefined ? undefined : [args.skill])
 
 const LOCAL_NOTICE = " Its output is saved under cron/output/ only; it is not delivered to this chat."
+/** No messaging platforms here: the target is kept with the job, the output is saved locally. */
+const remoteNotice = (deliver: string) => ` Delivery to '${deliver}' is not available in this runtime; the output is saved under cron/output/ only.`
 
 const create = (args: Args) =>
   Effect.gen(function*() {
@@ -101,7 +103,7 @@ const create = (args: Args) =>
       deliver: job.deliver,
       next_run_at: job.nextRunAt === null ? null : new Date(job.nextRunAt).toISOString(),
       job: formatJob(job),
-      message: `Cron job '${job.name}' created.${job.deliver === "local" ? LOCAL_NOTICE : ""}`
+      message: `Cron job '${job.name}' created.${job.deliver === "local" ? LOCAL_NOTICE : remoteNotice(job.deliver)}`
     }
   })
 

@@ -315,8 +315,11 @@ export const CronJobsSql: Layer.Layer<CronJobs, never, SqlClient.SqlClient> = La
           if (job.repeatTimes !== null && completed >= job.repeatTimes) {
             yield* sql`DELETE FROM cron_jobs WHERE id = ${id}`
           } else {
-            // From now, not from the missed slot: a scheduler that was down runs the job once, then keeps time.
-            const next = nextRunAfter(job.schedule, now, job.tz, true)
+            // From this run, not from the missed slot: a scheduler that was down runs the job once, then keeps time.
+            // An interval counts from the run's start (never before now); a cron job takes its next slot after now.
+            const from = job.schedule.kind === "interval" ? outcome.startedAt : now
+            const after = nextRunAfter(job.schedule, from, job.tz, true)
+            const next = after === null ? null : Math.max(after, now)
             yield* sql`UPDATE cron_jobs SET ${
               sql.update({
                 repeat_completed: completed,

@@ -65,7 +65,7 @@ export const runNow = Effect.fn("CronScheduler.runNow")(function*(jobId: string,
       : "Job is already being fired by the scheduler; not run again."
     return { _tag: "Skipped", reason } as RunNowResult
   }
-  const run = yield* runClaimedJob(claimed.value, { owner: s.owner, leaseMs: s.leaseMs, manual: true, scheduledFor: claimed.value.nextRunAt })
+  const run = yield* runClaimedJob(claimed.value, { owner: s.owner, leaseMs: s.leaseMs, manual: true, scheduledFor: null })
   yield* s.onRun(run)
   return { _tag: "Ran", run } as RunNowResult
 })
