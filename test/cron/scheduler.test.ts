@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, TestClock } from "effect"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { OUTPUT_RETENTION } from "../../src/layers/cron/runJob.js"
 import { CronJobs, CronScheduler } from "../../src/services/CronJobs.js"
 import { SessionStore } from "../../src/services/SessionStore.js"
 import { scriptedAgent } from "../agent/helpers.js"
@@ -102,4 +104,18 @@ describe("cron scheduler", () => {
       expect(doc).toMatch(/^# Cron Job: feed \(FAILED\)\n/)
       expect(Option.getOrThrow(yield* store.get(job.id))).toMatchObject({ lastStatus: "error", nextRunAt: expect.any(Number) })
     }).pipe(Effect.provide(scriptedAgent([{ error: { type: "auth", message: "access denied" }, repeat: true }]).layer)))
+
+  it.scoped("output documents are kept to the newest OUTPUT_RETENTION per job", () =>
+    atT0(Effect.gen(function*() {
+      const store = yield* CronJobs
+      const scheduler = yield* CronScheduler
+      const job = yield* store.create({ prompt: "Again.", schedule: "every 1h", tz: "UTC" })
+      for (let i = 0; i < OUTPUT_RETENTION + 2; i++) {
+        yield* scheduler.runNow(job.id, { owner: "retention" })
+        yield* TestClock.adjust("1 minute")
+      }
+      const docs = readdirSync(join(dirname((yield* runsOf(job.id))[0]!.outputPath!))).sort()
+      expect(docs).toHaveLength(OUTPUT_RETENTION)
+      expect(docs[0]).toBe("2026-01-01_10-02-30.md")
+    })), 60_000)
 })

@@ -6,7 +6,7 @@
  * job is due again at once, and a killed process's lease simply expires.
  */
 import { randomBytes } from "node:crypto"
-import { existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Cause, Clock, Duration, Effect, Exit, Option, Schedule } from "effect"
 import { wallClock } from "../../lib/cron/schedule.js"
@@ -74,6 +74,9 @@ const outputDoc = (job: CronJob, startedAt: number, sessionId: string, response:
     ""
   ].join("\n")
 
+/** Output documents kept per job (Hermes' `cron.output_retention` default); older ones are deleted. */
+export const OUTPUT_RETENTION = 50
+
 /** Write the output document (dirs 0700, file 0600); a second run in the same second gets a suffix. */
 const writeOutput = (root: string, job: CronJob, startedAt: number, text: string) =>
   Effect.try({
@@ -82,8 +85,11 @@ const writeOutput = (root: string, job: CronJob, startedAt: number, text: string
       mkdirSync(dir, { recursive: true, mode: 0o700 })
       const stamp = fileStamp(startedAt)
       let file = join(dir, `${stamp}.md`)
-      for (let i = 2; existsSync(file); i++) file = join(dir, `${stamp}_${i}.md`)
+      for (let i = 2; existsSync(file); i++) file = join(dir, `${stamp}_${String(i).padStart(3, "0")}.md`)
       writeFileSync(file, text, { mode: 0o600, flag: "wx" })
+      // Names sort by time, so the oldest documents come first.
+      const docs = readdirSync(dir).filter((name) => name.endsWith(".md")).sort()
+      for (const old of docs.slice(0, Math.max(0, docs.length - OUTPUT_RETENTION))) rmSync(join(dir, old), { force: true })
       return file
     },
     catch: (e) => (e instanceof Error ? e.message : String(e))
