@@ -45,7 +45,10 @@ import type { Environments } from "../services/Environments.js"
 import type { Processes } from "../services/Processes.js"
 import type { Shell } from "../services/Shell.js"
 import type { TerminalBackend } from "../services/TerminalBackend.js"
-import { BuiltinToolsLive, DelegateToolLive } from "../tools/index.js"
+import { BuiltinToolsLive, CronToolLive, DelegateToolLive } from "../tools/index.js"
+import type { CronJobs, CronScheduler } from "../services/CronJobs.js"
+import { CronJobsSql } from "./cron/CronJobsSql.js"
+import { CronSchedulerLive } from "./cron/scheduler.js"
 import { withSubagentApprover } from "./agent/subagentApprover.js"
 import { AgentLoopLive } from "./AgentLoopLive.js"
 import { ApprovalLive } from "./approval/ApprovalLive.js"
@@ -159,6 +162,8 @@ export type HermesServices =
   | MemoryStore
   | Skills
   | SqlClient
+  | CronJobs
+  | CronScheduler
 
 export type PlatformServices = FileSystem.FileSystem | Path.Path | CommandExecutor | Terminal
 
@@ -200,7 +205,8 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     options.resultStore ?? ResultStoreLive,
     AuxiliaryModelsLive.pipe(Layer.provideMerge(options.model ?? ModelFromConfig), Layer.provide(FetchHttpClient.layer)),
     (options.speech ?? SpeechFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
-    options.prompter ?? PrompterNonInteractive
+    options.prompter ?? PrompterNonInteractive,
+    CronJobsSql
   ).pipe(Layer.provideMerge(terminal))
   // The executor reads the catalogue per call, so it can be built before any tool is registered.
   const registry = ToolExecutorLive.pipe(
@@ -209,8 +215,8 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
   )
   const builtins = options.builtins === false ? registry : BuiltinToolsLive.pipe(Layer.provideMerge(registry))
   const agent = options.builtins === false
-    ? AgentLoopLive.pipe(Layer.provideMerge(builtins))
-    : DelegateToolLive.pipe(Layer.provideMerge(AgentLoopLive), Layer.provideMerge(builtins))
+    ? CronSchedulerLive.pipe(Layer.provideMerge(AgentLoopLive), Layer.provideMerge(builtins))
+    : Layer.merge(DelegateToolLive, CronToolLive).pipe(Layer.provideMerge(CronSchedulerLive), Layer.provideMerge(AgentLoopLive), Layer.provideMerge(builtins))
   const withBuiltins = options.recordSessions === undefined ? agent : SessionRecorder(options.recordSessions).pipe(Layer.provideMerge(agent))
   const withPlugins = options.plugins === false
     ? Layer.merge(withBuiltins, emptyPlugins)

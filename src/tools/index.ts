@@ -30,6 +30,7 @@ export const BuiltinToolsLive = Layer.effectDiscard(
 )
 
 export { clarifyTool } from "./clarify.js"
+export { cronjobTool, CronToolLive } from "./cronjob.js"
 export { delegateTool, DelegateToolLive } from "./delegate.js"
 export { patchTool } from "./files/patch.js"
 export { readFileTool } from "./files/readFile.js"

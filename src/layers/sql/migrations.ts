@@ -5,6 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { CRON_TABLES } from "../cron/migration.js"
 
 /** Marks the file as ours in the SQLite header ("HERF"), so a foreign database is never migrated. */
 export const APPLICATION_ID = 0x48455246
@@ -113,7 +114,8 @@ const initial = statements([
 
 /** Keys are `<id>_<name>` for `Migrator.fromRecord`. */
 export const migrations = {
-  "1_initial": initial
+  "1_initial": initial,
+  "2_cron": statements(CRON_TABLES)
 } as const
 
-export const SCHEMA_VERSION = 1
+export const SCHEMA_VERSION = 2
