@@ -25,6 +25,7 @@ import type { Approver } from "../services/Approver.js"
 import type { Mcp } from "../services/Mcp.js"
 import type { AuxiliaryModels } from "../services/AuxiliaryModels.js"
 import type { Speech } from "../services/Speech.js"
+import type { ImageGeneration } from "../services/ImageGeneration.js"
 import type { Model } from "../services/Model.js"
 import type { Prompter } from "../services/Prompter.js"
 import { Config } from "../services/Config.js"
@@ -59,6 +60,7 @@ import { HooksLive } from "./HooksLive.js"
 import { makeMcpLive, McpNone } from "./McpLive.js"
 import { AuxiliaryModelsLive } from "./model/AuxiliaryModelsLive.js"
 import { SpeechFromConfig } from "./speech/SpeechFromConfig.js"
+import { ImageGenFromConfig } from "./imageGen/ImageGenFromConfig.js"
 import { ModelFromConfig } from "./model/fromConfig.js"
 import { PrompterNonInteractive } from "./Prompters.js"
 import type { McpOptions } from "./McpLive.js"
@@ -127,6 +129,8 @@ export interface RuntimeOptions {
    * with nothing configured every call fails with `ModelNotConfigured`). E.g. `ModelScripted({ file })`.
    */
   readonly model?: Layer.Layer<Model, never, Config | HttpClient.HttpClient>
+  /** Image generation (default: from config `image_gen:`; none configured = image_generate not offered). */
+  readonly imageGeneration?: Layer.Layer<ImageGeneration, never, Config | HttpClient.HttpClient>
   /** Text to speech (default: from config `tts:`, espeak-ng locally). */
   readonly speech?: Layer.Layer<Speech, never, Config | HttpClient.HttpClient | CommandExecutor | FileSystem.FileSystem>
   /** Who answers `clarify` (default: nobody, so clarify reports it is unavailable; `PrompterTerminal`, `PrompterCallback(fn)`). */
@@ -157,6 +161,7 @@ export type HermesServices =
   | Model
   | AuxiliaryModels
   | Speech
+  | ImageGeneration
   | Prompter
   | SessionStore
   | MemoryStore
@@ -205,6 +210,7 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     options.resultStore ?? ResultStoreLive,
     AuxiliaryModelsLive.pipe(Layer.provideMerge(options.model ?? ModelFromConfig), Layer.provide(FetchHttpClient.layer)),
     (options.speech ?? SpeechFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
+    (options.imageGeneration ?? ImageGenFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
     options.prompter ?? PrompterNonInteractive,
     CronJobsSql
   ).pipe(Layer.provideMerge(terminal))

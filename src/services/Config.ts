@@ -402,6 +402,20 @@ export const TtsSection = Schema.Struct({
   }, Extra), { model: "gpt-4o-mini-tts", voice: "alloy", base_url: "https://api.openai.com/v1" })
 }, Extra)
 
+/** `image_gen:` — image_generate (layers in src/layers/imageGen/). */
+export const ImageGenSection = Schema.Struct({
+  /** none (default: the tool is not offered), openai (any OpenAI-compatible /images/generations) or fal. */
+  provider: withDefault(Schema.Literal("none", "openai", "fal"), "none"),
+  /** Model (default gpt-image-1 for openai, fal-ai/flux/schnell for fal). */
+  model: Schema.optional(Schema.String),
+  /** API base URL (default https://api.openai.com/v1 or https://fal.run). */
+  base_url: Schema.optional(Schema.String),
+  /** NAME of the variable with the key (default OPENAI_API_KEY or FAL_KEY). */
+  api_key_env: Schema.optional(Schema.String),
+  /** Seconds one generation may take (default 120). */
+  timeout_seconds: positive(120)
+}, Extra)
+
 /** `moa:` — mixture_of_agents: reference models answer in parallel, an aggregator fuses their answers. */
 export const MoaSection = Schema.Struct({
   /** Model names on the main provider (`model:`), e.g. OpenRouter ids; two or more make the tool available. */
@@ -434,6 +448,7 @@ export const HermesConfigSchema = Schema.Struct({
   auxiliary: withDefault(Schema.Record({ key: Schema.String, value: Schema.Union(ModelFromName, ModelSection) }), {}),
   moa: section(MoaSection),
   tts: section(TtsSection),
+  image_gen: section(ImageGenSection),
   agent: section(AgentSection),
   delegation: section(DelegationSection)
 }, Extra)

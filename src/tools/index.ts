@@ -17,6 +17,7 @@ import { skillViewTool } from "./skills/skillView.js"
 import { terminalTool } from "./terminal.js"
 import { closeTerminalTool, readTerminalTool } from "./terminalView.js"
 import { todoTool } from "./todo.js"
+import { imageGenerateTool } from "./imageGenerate.js"
 import { moaTool } from "./moa.js"
 import { ttsTool } from "./tts.js"
 import { visionAnalyzeTool } from "./vision.js"
@@ -26,7 +27,7 @@ export const BuiltinToolsLive = Layer.effectDiscard(
     registerTool(readFileTool), registerTool(writeFileTool), registerTool(patchTool), registerTool(searchFilesTool),
     registerTool(memoryTool), registerTool(sessionSearchTool), registerTool(skillsListTool), registerTool(skillViewTool),
     registerTool(skillManageTool), registerTool(readTerminalTool), registerTool(closeTerminalTool),
-    registerTool(visionAnalyzeTool), registerTool(moaTool), registerTool(ttsTool)], { discard: true }).pipe(Effect.orDie)
+    registerTool(visionAnalyzeTool), registerTool(moaTool), registerTool(ttsTool), registerTool(imageGenerateTool)], { discard: true }).pipe(Effect.orDie)
 )
 
 export { clarifyTool } from "./clarify.js"
@@ -46,6 +47,7 @@ export { skillViewTool } from "./skills/skillView.js"
 export { terminalTool } from "./terminal.js"
 export { closeTerminalTool, readTerminalTool } from "./terminalView.js"
 export { todoTool } from "./todo.js"
+export { imageGenerateTool } from "./imageGenerate.js"
 export { moaTool } from "./moa.js"
 export { ttsTool } from "./tts.js"
 export { visionAnalyzeTool } from "./vision.js"
