@@ -22,6 +22,8 @@ export interface CodeSuiteOptions {
   readonly backend: Layer.Layer<TerminalBackend, never, Config>
   readonly kind: string
   readonly terminal?: NonNullable<HermesConfigInput["terminal"]>
+  /** Approval lets dangerous commands run on this backend, as it does for `terminal` (isolated from the host). */
+  readonly isolated?: boolean
   /** The script sees the host's processes and environment (local). */
   readonly hostProcess?: boolean
 }
@@ -71,32 +73,43 @@ export const codeSuite = (options: CodeSuiteOptions) => {
         expect(typeof result["duration_seconds"]).toBe("number")
       }))
 
-    it.effect("an inner rm -rf is refused with nobody to approve it; the canary survives", () =>
-      Effect.gen(function*() {
-        const t = task()
-        yield* call("terminal", { command: "mkdir -p canary && touch canary/keep" }, t)
-        const result = yield* execute([
-          "import json",
-          "from hermes_tools import terminal",
-          "r = terminal(' '.join(['rm', '-rf', 'canary']))",
-          "print(json.dumps(r))"
-        ].join("\n"), t)
-        expect(result).toMatchObject({ status: "success", tool_calls_made: 1 })
-        const inner = JSON.parse(String(result["output"]).trim()) as Json
-        expect(inner).toMatchObject({ status: "blocked", exit_code: -1 })
-        const check = yield* call("terminal", { command: "ls canary" }, t)
-        expect(check).toMatchObject({ output: "keep", exit_code: 0 })
-      }))
+    if (options.isolated === true) {
+      it.effect("an isolated backend: an inner rm -rf runs, as it would from terminal", () =>
+        Effect.gen(function*() {
+          const t = task()
+          yield* call("terminal", { command: "mkdir -p canary && touch canary/keep" }, t)
+          const result = yield* execute("from hermes_tools import terminal\nprint(terminal('rm -rf canary')['exit_code'])", t)
+          expect(result).toMatchObject({ status: "success", tool_calls_made: 1, output: "0\n" })
+          expect(yield* call("terminal", { command: "test -e canary; echo $?" }, t)).toMatchObject({ output: "1" })
+        }))
+    } else {
+      it.effect("an inner rm -rf is refused with nobody to approve it; the canary survives", () =>
+        Effect.gen(function*() {
+          const t = task()
+          yield* call("terminal", { command: "mkdir -p canary && touch canary/keep" }, t)
+          const result = yield* execute([
+            "import json",
+            "from hermes_tools import terminal",
+            "r = terminal(' '.join(['rm', '-rf', 'canary']))",
+            "print(json.dumps(r))"
+          ].join("\n"), t)
+          expect(result).toMatchObject({ status: "success", tool_calls_made: 1 })
+          const inner = JSON.parse(String(result["output"]).trim()) as Json
+          expect(inner).toMatchObject({ status: "blocked", exit_code: -1 })
+          const check = yield* call("terminal", { command: "ls canary" }, t)
+          expect(check).toMatchObject({ output: "keep", exit_code: 0 })
+        }))
 
-    it.effect("a script that spells out a dangerous command is refused before it runs (approval reads the script)", () =>
-      Effect.gen(function*() {
-        const t = task()
-        yield* call("terminal", { command: "mkdir -p canary2 && touch canary2/keep" }, t)
-        const result = yield* execute("from hermes_tools import terminal\nprint(terminal('rm -rf canary2'))", t)
-        expect(result).toMatchObject({ status: "error", tool_calls_made: 0, duration_seconds: 0 })
-        expect(String(result["error"])).toMatch(/^BLOCKED: recursive delete/)
-        expect(yield* call("terminal", { command: "ls canary2" }, t)).toMatchObject({ output: "keep", exit_code: 0 })
-      }))
+      it.effect("a script that spells out a dangerous command is refused before it runs (approval reads the script)", () =>
+        Effect.gen(function*() {
+          const t = task()
+          yield* call("terminal", { command: "mkdir -p canary2 && touch canary2/keep" }, t)
+          const result = yield* execute("from hermes_tools import terminal\nprint(terminal('rm -rf canary2'))", t)
+          expect(result).toMatchObject({ status: "error", tool_calls_made: 0, duration_seconds: 0 })
+          expect(String(result["error"])).toMatch(/^BLOCKED: recursive delete/)
+          expect(yield* call("terminal", { command: "ls canary2" }, t)).toMatchObject({ output: "keep", exit_code: 0 })
+        }))
+    }
 
     it.effect("tools outside the list are refused with Hermes' message, and free", () =>
       Effect.gen(function*() {
