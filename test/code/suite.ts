@@ -140,7 +140,7 @@ export const codeSuite = (options: CodeSuiteOptions) => {
         ].join("\n"), t)
         expect(result).toMatchObject({ status: "success", tool_calls_made: 50 })
         expect(String(result["output"]).trim()).toBe("3\nTool call limit reached (50). No more tool calls allowed in this execution.")
-      }))
+      }), 120_000)
 
     it.effect("a failing script: status error, stderr in error and after the output", () =>
       Effect.gen(function*() {

@@ -2,9 +2,9 @@
  * The execute_code RPC channel for backends the host cannot reach by socket
  * (ssh, containers): a directory in the environment, read and written through
  * the environment's own file access. The script writes `req_NNNNNN` (a 4-byte
- * length, then the request); once it is whole this side deletes it and answers
- * with `res_NNNNNN`, written atomically. Answers stay until the run directory
- * is removed. Polls briefly while calls arrive, backing off when idle.
+ * length, then the request); once it is whole this side answers with
+ * `res_NNNNNN`, written atomically. Both stay until the run directory is
+ * removed (one round trip less per call on ssh). Polls briefly while calls arrive, backing off when idle.
  */
 import { Effect } from "effect"
 import type { Scope } from "effect"
@@ -37,7 +37,6 @@ export const serveDirectory = (
       if (bytes.length < 4 || bytes.length < 4 + bytes.readUInt32BE(0)) continue
       answered.add(seq)
       handled++
-      yield* Effect.ignore(env.remove(path))
       const answer = yield* handle(bytes.subarray(4, 4 + bytes.readUInt32BE(0)).toString("utf8"))
       yield* Effect.ignore(env.writeFile(`${dir}/res_${seq}`, answer, { atomic: true }))
     }
