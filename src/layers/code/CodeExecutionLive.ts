@@ -18,7 +18,9 @@ import { Effect, Layer } from "effect"
 import { CODE_EXECUTION_LIMITS, CodeExecution } from "../../services/CodeExecution.js"
 import type { ScriptRequest, ScriptResult } from "../../services/CodeExecution.js"
 import { Shell } from "../../services/Shell.js"
+import type { ShellService } from "../../services/Shell.js"
 import type { TerminalEnvironment } from "../../services/TerminalBackend.js"
+import type { ToolCallContext } from "../../services/ToolContext.js"
 import { ToolExecutor } from "../../services/ToolExecutor.js"
 import { shellQuote } from "../terminal/shellScript.js"
 import { serveDirectory } from "./fileChannel.js"
@@ -106,7 +108,7 @@ export const CodeExecutionLive: Layer.Layer<CodeExecution, never, ToolExecutor |
         yield* Effect.addFinalizer(() =>
           hostOwned
             ? Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-            : removeRemote(env, dir)
+            : removeRemote(shell, env, context, dir)
         )
         const script = `${dir}/script.py`
         const stderrFile = `${dir}/stderr.txt`
@@ -170,9 +172,14 @@ export const CodeExecutionLive: Layer.Layer<CodeExecution, never, ToolExecutor |
   })
 )
 
-/** Remove a run directory on the target through its file access (the files we and the helper made, then the directory). */
-const removeRemote = (env: TerminalEnvironment, dir: string): Effect.Effect<void> =>
+/**
+ * Remove a run directory on the target: its files through the file access, then the empty directory
+ * with `rmdir` (approved like any command; a refusal only leaves an empty directory behind).
+ */
+const removeRemote = (shell: ShellService, env: TerminalEnvironment, context: ToolCallContext, dir: string): Effect.Effect<void> =>
   Effect.gen(function*() {
     const entries = yield* Effect.orElseSucceed(env.readDir(dir), () => [])
     yield* Effect.forEach(entries, (entry) => Effect.ignore(env.remove(`${dir}/${entry.name}`)), { discard: true })
+    const approved = yield* Effect.either(shell.approve(env, context, `rmdir -- ${shellQuote(dir)}`, "execute_code"))
+    if (approved._tag === "Right") yield* Effect.ignore(env.run(approved.right, { cwd: "/", timeoutMs: 30_000 }))
   })
