@@ -4,10 +4,11 @@
  * inner commands with nobody to ask, the call cap, tools outside the list,
  * and a timeout that kills the script's whole process tree.
  */
-import { existsSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect, layer as withLayer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { ConfigTest } from "../../src/layers/ConfigTest.js"
 import { CodeExecutionLive } from "../../src/layers/code/CodeExecutionLive.js"
 import { layer as hermesRuntime } from "../../src/layers/HermesRuntime.js"
@@ -29,6 +30,15 @@ export interface CodeSuiteOptions {
 }
 
 type Json = Record<string, unknown>
+
+/** The process exists and is not a zombie (an orphan may wait a moment for its reaper). */
+const running = (pid: number): boolean => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))
+  } catch {
+    return false
+  }
+}
 
 process.env["HERMES_CODE_SUITE_API_KEY"] = "sk-code-suite-should-not-leak-0000000000"
 
@@ -190,10 +200,34 @@ export const codeSuite = (options: CodeSuiteOptions) => {
           if (options.hostProcess === true) {
             expect(existsSync(channel!)).toBe(false)
             const pid = Number(/grandchild (\d+)/.exec(result.output ?? "")?.[1])
-            expect(() => process.kill(pid, 0)).toThrow()
+            expect(yield* eventually(() => running(pid), (alive) => !alive)).toBe(false)
           }
         }))
 
+
+      it.effect("interrupting the call kills the script's process tree and closes the channel", () =>
+        Effect.gen(function*() {
+          const sleeper = uniqueSleep()
+          const runner = yield* CodeExecution
+          const fiber = yield* Effect.fork(runner.run({
+            code: [
+              "import subprocess, time, os",
+              `subprocess.Popen(['sleep', '${sleeper.marker}'])`,
+              "time.sleep(120)"
+            ].join("\n"),
+            context: { taskId: task() },
+            allowed: ["terminal"]
+          }))
+          const started = yield* eventually(() => liveProcesses(sleeper.marker), (lines) => lines.length > 0, 30_000)
+          expect(started.length).toBeGreaterThan(0)
+          yield* Fiber.interrupt(fiber)
+          const left = yield* eventually(() => liveProcesses(sleeper.marker), (lines) => lines.length === 0)
+          expect(left).toEqual([])
+          if (options.hostProcess === true) {
+            const dirs = readdirSync(tmpdir()).filter((name) => name.startsWith("hermes_exec_"))
+            for (const dir of dirs) expect(existsSync(join(tmpdir(), dir, "rpc.sock"))).toBe(false)
+          }
+        }))
     }
   )
 }
