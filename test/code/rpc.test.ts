@@ -12,7 +12,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { encodeFrame, makeFrameReader } from "../../src/layers/code/frames.js"
 import { pythonHelperSource } from "../../src/layers/code/pythonHelper.js"
+import { makeScriptCalls } from "../../src/layers/code/scriptCalls.js"
 import { serveSocket } from "../../src/layers/code/socketChannel.js"
+import type { ToolExecutorService } from "../../src/services/ToolExecutor.js"
 import { describeNeeding, programProblem } from "../support/systemPrograms.js"
 
 describe("execute_code frames", () => {
@@ -32,6 +34,33 @@ describe("execute_code frames", () => {
     header.writeUInt32BE(0xffffffff, 0)
     expect(makeFrameReader().push(header)).toBeUndefined()
   })
+})
+
+describe("execute_code request checks", () => {
+  it.effect("token, allowed list, cap (refusals free), terminal parameters dropped, outer call id not passed on", () =>
+    Effect.gen(function*() {
+      const dispatched: Array<unknown> = []
+      const executor: ToolExecutorService = {
+        dispatch: (call, options) => Effect.sync(() => {
+          dispatched.push({ call, context: options?.context })
+          return "{\"ok\": true}"
+        }),
+        execute: () => Effect.die("unused"),
+        executeBatch: () => Effect.die("unused")
+      }
+      const calls = makeScriptCalls({ executor, context: { taskId: "t", sessionId: "s", toolCallId: "outer" }, allowed: ["terminal", "read_file"], maxToolCalls: 1, token: "secret" })
+      const ask = (body: Record<string, unknown>) => Effect.map(calls.answer(JSON.stringify(body)), (s) => JSON.parse(s) as unknown)
+      expect(yield* ask({ tool: "terminal", args: {}, token: "wrong" })).toEqual({ error: "Unauthorized RPC request" })
+      expect(yield* ask({ tool: "memory", args: {}, token: "secret" })).toEqual({
+        error: "Tool 'memory' is not available in execute_code. Available: read_file, terminal"
+      })
+      expect(yield* ask({ tool: "terminal", args: { command: "ls", background: true, pty: true }, token: "secret" })).toEqual({ ok: true })
+      expect(yield* ask({ tool: "terminal", args: { command: "ls" }, token: "secret" })).toEqual({
+        error: "Tool call limit reached (1). No more tool calls allowed in this execution."
+      })
+      expect(calls.made()).toBe(1)
+      expect(dispatched).toEqual([{ call: { tool: "terminal", args: { command: "ls" } }, context: { taskId: "t", sessionId: "s" } }])
+    }))
 })
 
 const runPython = (script: string, env: Record<string, string>) =>

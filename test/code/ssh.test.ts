@@ -12,5 +12,5 @@ if (sshd !== undefined) afterAll(() => sshd.stop())
 
 describeNeeding(problem, "execute_code: ssh backend", () => {
   if (sshd === undefined) return
-  codeSuite({ backend: TerminalBackendSsh, kind: "ssh", terminal: { backend: "ssh", ...sshd.terminal } })
+  codeSuite({ backend: TerminalBackendSsh, kind: "ssh", slowCalls: true, terminal: { backend: "ssh", ...sshd.terminal } })
 })

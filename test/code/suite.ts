@@ -25,6 +25,8 @@ export interface CodeSuiteOptions {
   readonly terminal?: NonNullable<HermesConfigInput["terminal"]>
   /** Approval lets dangerous commands run on this backend, as it does for `terminal` (isolated from the host). */
   readonly isolated?: boolean
+  /** Tool calls travel as files over the backend (ssh): the 50-call cap test is left to the socket backends. */
+  readonly slowCalls?: boolean
   /** The script sees the host's processes and environment (local). */
   readonly hostProcess?: boolean
 }
@@ -136,21 +138,23 @@ export const codeSuite = (options: CodeSuiteOptions) => {
         expect(second).toBe("False")
       }))
 
-    it.effect("the 51st call hits the cap", () =>
-      Effect.gen(function*() {
-        const t = task()
-        yield* call("write_file", { path: "small.txt", content: "x\n" }, t)
-        const result = yield* execute([
-          "from hermes_tools import read_file",
-          "errors = []",
-          "for i in range(53):",
-          "    r = read_file('small.txt')",
-          "    if 'error' in r and 'limit' in str(r['error']): errors.append(r['error'])",
-          "print(len(errors)); print(errors[0])"
-        ].join("\n"), t)
-        expect(result).toMatchObject({ status: "success", tool_calls_made: 50 })
-        expect(String(result["output"]).trim()).toBe("3\nTool call limit reached (50). No more tool calls allowed in this execution.")
-      }), 120_000)
+    if (options.slowCalls !== true) {
+      it.effect("the 51st call hits the cap", () =>
+        Effect.gen(function*() {
+          const t = task()
+          yield* call("write_file", { path: "small.txt", content: "x\n" }, t)
+          const result = yield* execute([
+            "from hermes_tools import read_file",
+            "errors = []",
+            "for i in range(53):",
+            "    r = read_file('small.txt')",
+            "    if 'error' in r and 'limit' in str(r['error']): errors.append(r['error'])",
+            "print(len(errors)); print(errors[0])"
+          ].join("\n"), t)
+          expect(result).toMatchObject({ status: "success", tool_calls_made: 50 })
+          expect(String(result["output"]).trim()).toBe("3\nTool call limit reached (50). No more tool calls allowed in this execution.")
+        }), 120_000)
+    }
 
     it.effect("a failing script: status error, stderr in error and after the output", () =>
       Effect.gen(function*() {

@@ -10,10 +10,10 @@
  * Each call is checked (token, allowed tool, call cap) and then dispatched
  * through the ToolExecutor with the caller's task, as the model's own call.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { Effect, Layer } from "effect"
 import { CODE_EXECUTION_LIMITS, CodeExecution } from "../../services/CodeExecution.js"
 import type { ScriptRequest, ScriptResult } from "../../services/CodeExecution.js"
@@ -24,23 +24,12 @@ import type { ToolCallContext } from "../../services/ToolContext.js"
 import { ToolExecutor } from "../../services/ToolExecutor.js"
 import { shellQuote } from "../terminal/shellScript.js"
 import { serveDirectory } from "./fileChannel.js"
+import { makeScriptCalls } from "./scriptCalls.js"
 import { pythonHelperSource } from "./pythonHelper.js"
 import { scriptResult, seconds } from "./scriptResult.js"
 import { serveSocket } from "./socketChannel.js"
 
-/** Parameters a script's `terminal` call may not use: a script's commands run in the foreground, without a TTY. */
-const TERMINAL_BLOCKED = ["background", "pty", "notify_on_complete", "watch_patterns"]
-
 const SOCKET_BACKENDS = new Set(["local", "sandbox"])
-
-const json = (value: unknown) => JSON.stringify(value)
-
-const sameToken = (given: unknown, token: string): boolean => {
-  if (typeof given !== "string") return false
-  const a = Buffer.from(given)
-  const b = Buffer.from(token)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
 
 const failed = (error: string, toolCalls: number, startedMs: number): ScriptResult => ({
   status: "error",
@@ -70,34 +59,8 @@ export const CodeExecutionLive: Layer.Layer<CodeExecution, never, ToolExecutor |
       const timeoutSeconds = request.timeoutSeconds ?? CODE_EXECUTION_LIMITS.timeoutSeconds
       const maxToolCalls = request.maxToolCalls ?? CODE_EXECUTION_LIMITS.maxToolCalls
       const { context } = request
-      const allowed = new Set(request.allowed)
-      const available = [...allowed].sort().join(", ")
-      const token = randomBytes(32).toString("base64url")
-      let toolCalls = 0
-
-      const answer = (payload: string): Effect.Effect<string> => {
-        let message: { readonly tool?: unknown; readonly args?: unknown; readonly token?: unknown }
-        try {
-          message = JSON.parse(payload) as typeof message
-        } catch (error) {
-          return Effect.succeed(json({ error: `Invalid RPC request: ${String(error)}` }))
-        }
-        if (!sameToken(message.token, token)) return Effect.succeed(json({ error: "Unauthorized RPC request" }))
-        const tool = typeof message.tool === "string" ? message.tool : ""
-        if (!allowed.has(tool)) {
-          return Effect.succeed(json({ error: `Tool '${tool}' is not available in execute_code. Available: ${available}` }))
-        }
-        if (toolCalls >= maxToolCalls) {
-          return Effect.succeed(json({ error: `Tool call limit reached (${maxToolCalls}). No more tool calls allowed in this execution.` }))
-        }
-        toolCalls++
-        const args: Record<string, unknown> = typeof message.args === "object" && message.args !== null && !Array.isArray(message.args)
-          ? { ...(message.args as Record<string, unknown>) }
-          : {}
-        if (tool === "terminal") for (const name of TERMINAL_BLOCKED) delete args[name]
-        const { toolCallId: _outer, ...inner } = context
-        return executor.dispatch({ tool, args }, { context: inner })
-      }
+      const calls = makeScriptCalls({ executor, context, allowed: request.allowed, maxToolCalls, token: randomBytes(32).toString("base64url") })
+      const { answer } = calls
 
       const target = yield* Effect.either(shell.target(context))
       if (target._tag === "Left") return failed(`Terminal environment unavailable: ${target.left.message}`, 0, startedMs)
@@ -107,7 +70,7 @@ export const CodeExecutionLive: Layer.Layer<CodeExecution, never, ToolExecutor |
         const { dir, hostOwned } = yield* runDirectory(env)
         yield* Effect.addFinalizer(() =>
           hostOwned
-            ? Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+            ? Effect.sync(() => removeHostDirectory(env.kind, dir))
             : removeRemote(shell, env, context, dir)
         )
         const script = `${dir}/script.py`
@@ -119,7 +82,7 @@ export const CodeExecutionLive: Layer.Layer<CodeExecution, never, ToolExecutor |
         }
 
         const vars: Record<string, string> = {
-          HERMES_RPC_TOKEN: token,
+          HERMES_RPC_TOKEN: calls.token,
           PYTHONDONTWRITEBYTECODE: "1",
           PYTHONIOENCODING: "utf-8",
           PYTHONUTF8: "1"
@@ -145,7 +108,7 @@ export const CodeExecutionLive: Layer.Layer<CodeExecution, never, ToolExecutor |
           timeoutMs: timeoutSeconds * 1000,
           maxOutputBytes: CODE_EXECUTION_LIMITS.maxStdoutBytes
         }))
-        if (ran._tag === "Left") return failed(ran.left.message, toolCalls, startedMs)
+        if (ran._tag === "Left") return failed(ran.left.message, calls.made(), startedMs)
         const stderrBytes = yield* Effect.orElseSucceed(
           env.readFile(stderrFile, { offset: 0, length: CODE_EXECUTION_LIMITS.maxStderrBytes }),
           () => new Uint8Array()
@@ -162,7 +125,7 @@ export const CodeExecutionLive: Layer.Layer<CodeExecution, never, ToolExecutor |
           timedOut: result.timedOut,
           interrupted: result.interrupted,
           timeoutSeconds,
-          toolCalls,
+          toolCalls: calls.made(),
           durationSeconds: seconds(Date.now() - startedMs)
         })
       }))
@@ -171,6 +134,17 @@ export const CodeExecutionLive: Layer.Layer<CodeExecution, never, ToolExecutor |
     return CodeExecution.of({ run })
   })
 )
+
+/** The run directory, and for a sandbox the `.hermes_exec` above it once empty. */
+const removeHostDirectory = (kind: string, dir: string): void => {
+  rmSync(dir, { recursive: true, force: true })
+  if (kind !== "sandbox") return
+  try {
+    rmdirSync(dirname(dir))
+  } catch {
+    // Another run of this sandbox still uses it.
+  }
+}
 
 /**
  * Remove a run directory on the target: its files through the file access, then the empty directory

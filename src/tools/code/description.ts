@@ -25,6 +25,8 @@ export const scriptToolsDescription = (tools: ReadonlyArray<string>): string => 
     "",
     "The script runs with python3 in this task's environment, in the session's working directory. " +
     `Limits: ${CODE_EXECUTION_LIMITS.timeoutSeconds / 60}-minute timeout, ${CODE_EXECUTION_LIMITS.maxStdoutBytes / 1000}KB of stdout (head and tail kept), ` +
-    `${CODE_EXECUTION_LIMITS.maxToolCalls} tool calls per script. Dangerous commands need approval exactly as in a direct terminal call.`
+    `${CODE_EXECUTION_LIMITS.maxToolCalls} tool calls per script. ` +
+    "Approval reads the script before it starts, as it would for `python3 script.py` in the terminal (code that deletes files or runs programs needs it), " +
+    "and each terminal command the script sends is checked like a direct call."
   ].join("\n")
 }
