@@ -6,7 +6,8 @@
  * `terminal`), and its tool calls come back over an RPC channel:
  * - local, sandbox: a Unix socket in a directory the script sees at the same
  *   path (the host's temp dir; the sandbox's home, bound at its host path);
- * - ssh, container: a request/response directory on the target (`fileChannel.ts`).
+ * - ssh, container (and a sandbox whose home path is too long for a socket):
+ *   a request/response directory on the target (`fileChannel.ts`).
  * Each call is checked (token, allowed tool, call cap) and then dispatched
  * through the ToolExecutor with the caller's task, as the model's own call.
  */
@@ -30,6 +31,9 @@ import { scriptResult, seconds } from "./scriptResult.js"
 import { serveSocket } from "./socketChannel.js"
 
 const SOCKET_BACKENDS = new Set(["local", "sandbox"])
+
+/** sun_path holds 108 bytes with its NUL; a deeper sandbox home falls back to the file channel. */
+const MAX_SOCKET_PATH_BYTES = 100
 
 const failed = (error: string, toolCalls: number, startedMs: number): ScriptResult => ({
   status: "error",
@@ -89,8 +93,8 @@ export const CodeExecutionLive: Layer.Layer<CodeExecution, never, ToolExecutor |
         }
         const inherited = (yield* env.variables)["PYTHONPATH"]
         vars["PYTHONPATH"] = inherited === undefined || inherited.length === 0 ? dir : `${dir}:${inherited}`
-        if (SOCKET_BACKENDS.has(env.kind)) {
-          const socketPath = `${dir}/rpc.sock`
+        const socketPath = `${dir}/rpc.sock`
+        if (SOCKET_BACKENDS.has(env.kind) && Buffer.byteLength(socketPath) <= MAX_SOCKET_PATH_BYTES) {
           const served = yield* Effect.either(serveSocket(socketPath, answer))
           if (served._tag === "Left") return failed(served.left.message, 0, startedMs)
           vars["HERMES_RPC_SOCKET"] = socketPath
