@@ -4,7 +4,7 @@
  * the backend's file access, and a missing python3 is a clear error.
  */
 import { join } from "node:path"
-import { expect, layer as withLayer } from "@effect/vitest"
+import { expect, layer as withLayer, vi } from "@effect/vitest"
 import { Effect } from "effect"
 import { ConfigTest } from "../../src/layers/ConfigTest.js"
 import { layer as hermesRuntime } from "../../src/layers/HermesRuntime.js"
@@ -13,6 +13,9 @@ import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { podmanTerminal, preparePodman } from "../support/container.js"
 import { tempHome } from "../support/runtime.js"
 import { describeNeeding } from "../support/systemPrograms.js"
+
+// Every call is a round trip to the target (several for a script run): slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 })
 
 describeNeeding(preparePodman(), "execute_code: container backend", () => {
   const root = tempHome("hermes-code-container-")

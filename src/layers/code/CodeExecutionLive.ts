@@ -157,7 +157,7 @@ const removeHostDirectory = (kind: string, dir: string): void => {
 const removeRemote = (shell: ShellService, env: TerminalEnvironment, context: ToolCallContext, dir: string): Effect.Effect<void> =>
   Effect.gen(function*() {
     const entries = yield* Effect.orElseSucceed(env.readDir(dir), () => [])
-    yield* Effect.forEach(entries, (entry) => Effect.ignore(env.remove(`${dir}/${entry.name}`)), { discard: true })
+    yield* Effect.forEach(entries, (entry) => Effect.ignore(env.remove(`${dir}/${entry.name}`)), { concurrency: 8, discard: true })
     const approved = yield* Effect.either(shell.approve(env, context, `rmdir -- ${shellQuote(dir)}`, "execute_code"))
     if (approved._tag === "Right") yield* Effect.ignore(env.run(approved.right, { cwd: "/", timeoutMs: 30_000 }))
   })
