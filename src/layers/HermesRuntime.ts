@@ -83,6 +83,7 @@ import { FileReadTrackerMemory } from "./FileReadTrackerMemory.js"
 import { ToolGateApproval } from "./toolGate/ToolGateApproval.js"
 import { makeToolRegistryLive } from "./registry/ToolRegistryLive.js"
 import { ToolExecutorLive } from "./executor/ToolExecutorLive.js"
+import { CodeExecutionLive } from "./code/CodeExecutionLive.js"
 
 export interface RuntimeOptions {
   /** Home directory (default: HERMES_EFFECT_HOME or ~/.hermes-effect). Ignored when `config` is given. */
@@ -219,7 +220,7 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     Layer.provideMerge(makeToolRegistryLive(options.toolsets)),
     Layer.provideMerge(services)
   )
-  const builtins = options.builtins === false ? registry : BuiltinToolsLive.pipe(Layer.provideMerge(registry))
+  const builtins = options.builtins === false ? registry : BuiltinToolsLive.pipe(Layer.provide(CodeExecutionLive), Layer.provideMerge(registry))
   const agent = options.builtins === false
     ? CronSchedulerLive.pipe(Layer.provideMerge(AgentLoopLive), Layer.provideMerge(builtins))
     : Layer.merge(DelegateToolLive, CronToolLive).pipe(Layer.provideMerge(CronSchedulerLive), Layer.provideMerge(AgentLoopLive), Layer.provideMerge(builtins))

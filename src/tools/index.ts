@@ -4,6 +4,7 @@
 import { Effect, Layer } from "effect"
 import { registerTool } from "../lib/tool/registerTool.js"
 import { clarifyTool } from "./clarify.js"
+import { executeCodeTool } from "./code/executeCode.js"
 import { patchTool } from "./files/patch.js"
 import { readFileTool } from "./files/readFile.js"
 import { searchFilesTool } from "./files/searchFiles.js"
@@ -27,10 +28,12 @@ export const BuiltinToolsLive = Layer.effectDiscard(
     registerTool(readFileTool), registerTool(writeFileTool), registerTool(patchTool), registerTool(searchFilesTool),
     registerTool(memoryTool), registerTool(sessionSearchTool), registerTool(skillsListTool), registerTool(skillViewTool),
     registerTool(skillManageTool), registerTool(readTerminalTool), registerTool(closeTerminalTool),
-    registerTool(visionAnalyzeTool), registerTool(moaTool), registerTool(ttsTool), registerTool(imageGenerateTool)], { discard: true }).pipe(Effect.orDie)
+    registerTool(visionAnalyzeTool), registerTool(moaTool), registerTool(ttsTool), registerTool(imageGenerateTool),
+    registerTool(executeCodeTool)], { discard: true }).pipe(Effect.orDie)
 )
 
 export { clarifyTool } from "./clarify.js"
+export { executeCodeTool } from "./code/executeCode.js"
 export { cronjobTool, CronToolLive } from "./cronjob.js"
 export { delegateTool, DelegateToolLive } from "./delegate.js"
 export { patchTool } from "./files/patch.js"
