@@ -74,6 +74,7 @@ import { FileReadTrackerMemory } from "./FileReadTrackerMemory.js"
 import { ToolGateApproval } from "./toolGate/ToolGateApproval.js"
 import { makeToolRegistryLive } from "./registry/ToolRegistryLive.js"
 import { ToolExecutorLive } from "./executor/ToolExecutorLive.js"
+import { WebLive } from "./web/WebLive.js"
 
 export interface RuntimeOptions {
   /** Home directory (default: HERMES_EFFECT_HOME or ~/.hermes-effect). Ignored when `config` is given. */
@@ -191,7 +192,8 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     options.fileReadTracker ?? FileReadTrackerMemory,
     options.resultStore ?? ResultStoreLive,
     (options.model ?? ModelFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
-    options.prompter ?? PrompterNonInteractive
+    options.prompter ?? PrompterNonInteractive,
+    WebLive
   ).pipe(Layer.provideMerge(terminal))
   // The executor reads the catalogue per call, so it can be built before any tool is registered.
   const registry = ToolExecutorLive.pipe(

@@ -17,12 +17,16 @@ import { skillViewTool } from "./skills/skillView.js"
 import { terminalTool } from "./terminal.js"
 import { closeTerminalTool, readTerminalTool } from "./terminalView.js"
 import { todoTool } from "./todo.js"
+import { webCrawlTool } from "./web/webCrawl.js"
+import { webExtractTool } from "./web/webExtract.js"
+import { webSearchTool } from "./web/webSearch.js"
 
 export const BuiltinToolsLive = Layer.effectDiscard(
   Effect.all([registerTool(todoTool), registerTool(terminalTool), registerTool(processTool), registerTool(clarifyTool),
     registerTool(readFileTool), registerTool(writeFileTool), registerTool(patchTool), registerTool(searchFilesTool),
     registerTool(memoryTool), registerTool(sessionSearchTool), registerTool(skillsListTool), registerTool(skillViewTool),
-    registerTool(skillManageTool), registerTool(readTerminalTool), registerTool(closeTerminalTool)], { discard: true }).pipe(Effect.orDie)
+    registerTool(skillManageTool), registerTool(readTerminalTool), registerTool(closeTerminalTool),
+    registerTool(webExtractTool), registerTool(webSearchTool), registerTool(webCrawlTool)], { discard: true }).pipe(Effect.orDie)
 )
 
 export { clarifyTool } from "./clarify.js"
@@ -41,3 +45,6 @@ export { skillViewTool } from "./skills/skillView.js"
 export { terminalTool } from "./terminal.js"
 export { closeTerminalTool, readTerminalTool } from "./terminalView.js"
 export { todoTool } from "./todo.js"
+export { webCrawlTool } from "./web/webCrawl.js"
+export { webExtractTool } from "./web/webExtract.js"
+export { webSearchTool } from "./web/webSearch.js"
