@@ -15,6 +15,11 @@ export class WebFetchFailed extends Schema.TaggedError<WebFetchFailed>()("WebFet
 /** No provider can do this job. */
 export class WebUnavailable extends Schema.TaggedError<WebUnavailable>()("WebUnavailable", { message: Schema.String }) {}
 
+/** Why web_search is unavailable: the config keys and environment variables that enable it. */
+export const NO_SEARCH_PROVIDER =
+  "No web search provider configured. Set web.backend (tavily, exa, parallel, firecrawl or searxng) with its key " +
+  "(TAVILY_API_KEY, EXA_API_KEY, PARALLEL_API_KEY, FIRECRAWL_API_KEY / FIRECRAWL_API_URL), or web.searxng_url / SEARXNG_URL."
+
 export type WebError = WebBlocked | WebFetchFailed | WebUnavailable
 
 /** A page read by our own fetcher, converted to text. */

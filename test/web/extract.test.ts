@@ -31,6 +31,9 @@ layer(testRuntime({ web: { allow_private: true, timeout_seconds: 2, max_bytes: 1
       expect(page.content).toContain("## Section 2")
       expect(page.content).toContain(`[the reference page 1](${base}/docs/page-1)`)
       expect(page.content).toContain("[IMAGE: inline chart]")
+      // A host name goes through the guarded DNS lookup (allowed here: allow_private is on).
+      const byName = yield* call("web_extract", { urls: [`http://localhost:${new URL(base).port}/plain.txt`] })
+      expect(byName["results"][0].content).toContain("plain line one")
       for (const gone of ["NAV-HOME-LINK", "SCRIPT-SHOULD-NOT-APPEAR", "FOOTER-COPYRIGHT", "base64", "color:red"]) {
         expect(page.content).not.toContain(gone)
       }
@@ -122,7 +125,7 @@ layer(testRuntime({ web: { allow_private: true, timeout_seconds: 2, max_bytes: 1
       expect(names).toContain("web_extract")
       expect(names).not.toContain("web_search")
       const out = yield* call("web_search", { query: "effect" })
-      expect(out["error"]).toContain("not available")
+      expect(out["error"]).toContain("not available right now: No web search provider configured. Set web.backend")
     }))
 })
 

@@ -6,7 +6,7 @@ import { parseRobots } from "../../lib/web/robots.js"
 import { cacheFileName, MAX_SAVED_CHARS } from "../../lib/web/truncate.js"
 import { Config } from "../../services/Config.js"
 import type { HermesConfig } from "../../services/Config.js"
-import { Web, WebFetchFailed, WebUnavailable } from "../../services/Web.js"
+import { NO_SEARCH_PROVIDER, Web, WebFetchFailed, WebUnavailable } from "../../services/Web.js"
 import type { Robots } from "../../lib/web/robots.js"
 import { toPage } from "./pageContent.js"
 import { chooseExtract, chooseSearch, providerExtract, providerSearch } from "./providers.js"
@@ -22,10 +22,6 @@ export const fetchPolicy = (config: HermesConfig): FetchPolicy => ({
   maxRedirects: config.web.max_redirects,
   userAgent: config.web.user_agent
 })
-
-export const NO_SEARCH_PROVIDER =
-  "No web search provider configured. Set web.backend (tavily, exa, parallel, firecrawl or searxng) with its key " +
-  "(TAVILY_API_KEY, EXA_API_KEY, PARALLEL_API_KEY, FIRECRAWL_API_KEY / FIRECRAWL_API_URL), or web.searxng_url / SEARXNG_URL."
 
 export const WebLive = Layer.effect(
   Web,

@@ -4,7 +4,7 @@
  * tool is unavailable (its check fails), so the model never sees it.
  */
 import { Effect, Option, Schema } from "effect"
-import { Web } from "../../services/Web.js"
+import { NO_SEARCH_PROVIDER, Web } from "../../services/Web.js"
 import { defineTool } from "../../lib/tool/defineTool.js"
 import { lenient } from "../../lib/tool/lenient.js"
 
@@ -30,6 +30,7 @@ export const webSearchTool = defineTool({
   maxResultChars: 100_000,
   parallel: "safe",
   check: Effect.flatMap(Web, (web) => Effect.map(web.searchProvider, Option.isSome)),
+  unavailableReason: NO_SEARCH_PROVIDER,
   handler: Effect.fn("web_search")(function*(args) {
     const web = yield* Web
     return yield* web.search(args.query, args.limit).pipe(
