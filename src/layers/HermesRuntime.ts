@@ -84,6 +84,7 @@ import { ToolGateApproval } from "./toolGate/ToolGateApproval.js"
 import { makeToolRegistryLive } from "./registry/ToolRegistryLive.js"
 import { ToolExecutorLive } from "./executor/ToolExecutorLive.js"
 import { CodeExecutionLive } from "./code/CodeExecutionLive.js"
+import { WebLive } from "./web/WebLive.js"
 
 export interface RuntimeOptions {
   /** Home directory (default: HERMES_EFFECT_HOME or ~/.hermes-effect). Ignored when `config` is given. */
@@ -213,7 +214,8 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     (options.speech ?? SpeechFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
     (options.imageGeneration ?? ImageGenFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
     options.prompter ?? PrompterNonInteractive,
-    CronJobsSql
+    CronJobsSql,
+    WebLive
   ).pipe(Layer.provideMerge(terminal))
   // The executor reads the catalogue per call, so it can be built before any tool is registered.
   const registry = ToolExecutorLive.pipe(

@@ -428,6 +428,31 @@ export const MoaSection = Schema.Struct({
   min_successful: count(1)
 }, Extra)
 
+/** `web:` — web_search / web_extract / web_crawl (Hermes' keys plus our fetch limits). API keys come from the environment only. */
+export const WebSection = Schema.Struct({
+  /** Provider for both jobs: firecrawl, tavily, exa, parallel or searxng (search only); absent = auto-detect from keys. */
+  backend: Schema.optional(Schema.String),
+  search_backend: Schema.optional(Schema.String),
+  extract_backend: Schema.optional(Schema.String),
+  /** SearXNG instance for web_search (no key); SEARXNG_URL is read too. */
+  searxng_url: Schema.optional(Schema.String),
+  /** Characters of one page web_extract returns before the head+tail cut (default 15000; 2000–500000). */
+  extract_char_limit: withDefault(normalised((v) => (finite(v) ? Math.min(500_000, Math.max(2000, Math.floor(v))) : 15_000)), 15_000),
+  /** Fetch private, loopback and link-local addresses (default false; cloud metadata stays refused). */
+  allow_private: withDefault(Schema.Boolean, false),
+  /** Seconds one fetch may take, redirects included (default 30). */
+  timeout_seconds: positive(30),
+  /** Bytes read from one response before it is cut (default 10 MB). */
+  max_bytes: count(10 * 1024 * 1024),
+  /** Redirects followed per fetch (default 5). */
+  max_redirects: count(5, 0),
+  /** web_crawl bounds: link depth from the start page (default 2) and pages per call (default 20). */
+  crawl_max_depth: count(2, 0),
+  crawl_max_pages: count(20),
+  /** User-Agent sent with our own fetches (robots.txt is matched against it too). */
+  user_agent: nonBlank("hermes-effect/1.0 (+web_extract)")
+}, Extra)
+
 export const HermesConfigSchema = Schema.Struct({
   /** Toolsets enabled when the caller names none (default: hermes-cli). */
   toolsets: Schema.optional(NameList),
@@ -450,7 +475,8 @@ export const HermesConfigSchema = Schema.Struct({
   tts: section(TtsSection),
   image_gen: section(ImageGenSection),
   agent: section(AgentSection),
-  delegation: section(DelegationSection)
+  delegation: section(DelegationSection),
+  web: section(WebSection)
 }, Extra)
 
 /** The config as readers see it: every default applied. */

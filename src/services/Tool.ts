@@ -57,6 +57,8 @@ export interface Tool<A, I, R> {
   readonly handler: (args: A) => Effect.Effect<ToolOutput, ToolFailure, R | ToolContext>
   /** Availability probe; failure or death counts as unavailable. */
   readonly check?: Effect.Effect<boolean, unknown, R> | undefined
+  /** Said when `check` fails (e.g. which config keys make the tool available). */
+  readonly unavailableReason?: string | undefined
   readonly requiresEnv: ReadonlyArray<string>
   readonly emoji: string
   /** Results longer than this are persisted and previewed; `Infinity` disables (read_file). */

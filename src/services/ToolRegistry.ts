@@ -55,6 +55,7 @@ export interface RegisteredTool {
   /** The tool's own timeout (fixed or per arguments); undefined = the configured call timeout. */
   readonly timeout: Duration.DurationInput | ((args: unknown) => Duration.DurationInput) | undefined
   readonly check: Effect.Effect<boolean, unknown> | undefined
+  readonly unavailableReason?: string | undefined
   readonly dynamicSchema: Effect.Effect<Partial<FunctionSchema>, unknown> | undefined
 }
 

@@ -22,6 +22,9 @@ import { imageGenerateTool } from "./imageGenerate.js"
 import { moaTool } from "./moa.js"
 import { ttsTool } from "./tts.js"
 import { visionAnalyzeTool } from "./vision.js"
+import { webCrawlTool } from "./web/webCrawl.js"
+import { webExtractTool } from "./web/webExtract.js"
+import { webSearchTool } from "./web/webSearch.js"
 
 export const BuiltinToolsLive = Layer.effectDiscard(
   Effect.all([registerTool(todoTool), registerTool(terminalTool), registerTool(processTool), registerTool(clarifyTool),
@@ -29,7 +32,8 @@ export const BuiltinToolsLive = Layer.effectDiscard(
     registerTool(memoryTool), registerTool(sessionSearchTool), registerTool(skillsListTool), registerTool(skillViewTool),
     registerTool(skillManageTool), registerTool(readTerminalTool), registerTool(closeTerminalTool),
     registerTool(visionAnalyzeTool), registerTool(moaTool), registerTool(ttsTool), registerTool(imageGenerateTool),
-    registerTool(executeCodeTool)], { discard: true }).pipe(Effect.orDie)
+    registerTool(executeCodeTool),
+    registerTool(webExtractTool), registerTool(webSearchTool), registerTool(webCrawlTool)], { discard: true }).pipe(Effect.orDie)
 )
 
 export { clarifyTool } from "./clarify.js"
@@ -54,3 +58,6 @@ export { imageGenerateTool } from "./imageGenerate.js"
 export { moaTool } from "./moa.js"
 export { ttsTool } from "./tts.js"
 export { visionAnalyzeTool } from "./vision.js"
+export { webCrawlTool } from "./web/webCrawl.js"
+export { webExtractTool } from "./web/webExtract.js"
+export { webSearchTool } from "./web/webSearch.js"

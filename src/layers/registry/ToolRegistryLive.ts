@@ -94,7 +94,7 @@ export const makeToolRegistryLive = (defaults?: ToolsetSelection) => Layer.effec
       const missing = tool.requiresEnv.filter((v) => !process.env[v])
       if (missing.length > 0) return Effect.succeed(`missing environment variable ${missing.join(", ")}`)
       if (tool.check === undefined) return Effect.succeed(undefined)
-      return Effect.map(availabilityCache.probe(tool.check), (ok) => (ok ? undefined : "its availability check failed"))
+      return Effect.map(availabilityCache.probe(tool.check), (ok) => (ok ? undefined : tool.unavailableReason ?? "its availability check failed"))
     }
 
     const availableSubset = (candidates: ReadonlyArray<RegisteredTool>) =>

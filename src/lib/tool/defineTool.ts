@@ -17,6 +17,7 @@ export interface ToolOptions<A, I, R> {
   readonly parameters: Schema.Schema<A, I, never>
   readonly handler: (args: A) => Effect.Effect<ToolOutput, ToolFailure, R | ToolContext>
   readonly check?: Effect.Effect<boolean, unknown, R>
+  readonly unavailableReason?: string
   readonly requiresEnv?: ReadonlyArray<string>
   readonly emoji?: string
   readonly maxResultChars?: number
@@ -36,6 +37,7 @@ export const defineTool = <A, I, R = never>(options: ToolOptions<A, I, R>): Tool
   jsonSchema: deriveJsonSchema(options.parameters),
   handler: options.handler,
   check: options.check,
+  unavailableReason: options.unavailableReason,
   requiresEnv: options.requiresEnv ?? [],
   emoji: options.emoji ?? "",
   maxResultChars: options.maxResultChars,

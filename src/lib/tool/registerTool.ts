@@ -33,6 +33,7 @@ export const eraseTool = <A, I, R>(tool: Tool<A, I, R>, services: Context.Contex
     handler: tool.handler as RegisteredTool["handler"],
     services: services as Context.Context<unknown>,
     timeout: tool.timeout as RegisteredTool["timeout"],
+    unavailableReason: tool.unavailableReason,
     check: tool.check === undefined ? undefined : withServices(tool.check),
     dynamicSchema: tool.dynamicSchema === undefined ? undefined : withServices(tool.dynamicSchema)
   }
