@@ -53,6 +53,11 @@ export type ProviderName = "firecrawl" | "tavily" | "exa" | "parallel" | "searxn
 export interface WebService {
   /** Fetch and convert one page (http(s) only; every hop checked after DNS). */
   readonly page: (url: string, options?: { readonly links?: boolean }) => Effect.Effect<WebPage, WebBlocked | WebFetchFailed>
+  /** The raw body of one GET under the same address policy (images for vision), cut at `maxBytes` (`cut` says so). */
+  readonly download: (url: string, options: { readonly accept: string; readonly maxBytes: number }) => Effect.Effect<
+    { readonly url: string; readonly contentType: string; readonly body: Uint8Array; readonly cut: boolean },
+    WebBlocked | WebFetchFailed
+  >
   /** Whether `path` may be crawled on `origin` per its robots.txt (fetched once per origin and call site). */
   readonly robotsAllow: (url: string) => Effect.Effect<boolean>
   /** The provider web_search would use now, if any. */

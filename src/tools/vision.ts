@@ -3,7 +3,8 @@
  * about it with the auxiliary vision model (`auxiliary.vision`, else the main
  * model when `model.vision: true`). Local files are read through the task's
  * environment (so remote backends work) with read_file's secret-file guard;
- * `data:` URLs are used as they are. Failures are Hermes'
+ * `data:` URLs are used as they are; http(s) URLs are fetched with the web
+ * tools' address policy and sent as data URLs. Failures are Hermes'
  * `{success: false, error: "Error analyzing image: …", analysis: <hint>}`.
  */
 import { Effect, Schema } from "effect"
@@ -11,6 +12,7 @@ import { defineTool } from "../lib/tool/defineTool.js"
 import { readBlockError } from "../lib/pathSafety.js"
 import { AuxiliaryModels } from "../services/AuxiliaryModels.js"
 import { Config } from "../services/Config.js"
+import { Web } from "../services/Web.js"
 import type { HermesConfig } from "../services/Config.js"
 import { resolveTarget, safetyPaths, taskFiles } from "./files/taskFiles.js"
 
@@ -63,8 +65,16 @@ const imageUrlOf = (input: string) =>
   Effect.gen(function*() {
     const source = input.trim()
     if (source.startsWith("data:image/")) return source
-    // Fetching needs the web tools' address policy (private and metadata addresses refused); until then, no fetch.
-    if (/^https?:\/\//i.test(source)) return yield* Effect.fail(new ImageRefused("image URLs are not fetched yet: download the image with the terminal and pass its path"))
+    if (/^https?:\/\//i.test(source)) {
+      // Fetched here under the web tools' address policy (private and metadata addresses refused, on every redirect).
+      const fetched = yield* Effect.flatMap(Web, (web) => web.download(source, { accept: "image/*,*/*;q=0.8", maxBytes: VISION_MAX_BYTES + 1 })).pipe(
+        Effect.mapError((e) => new ImageRefused(e.message))
+      )
+      if (fetched.cut) return yield* Effect.fail(new ImageRefused(`Image too large for vision API: over ${VISION_MAX_BYTES} bytes`))
+      const type = sniffImage(fetched.body)
+      if (type === undefined) return yield* Effect.fail(new ImageRefused(`${source} did not answer with an image (PNG, JPEG, GIF, WebP or BMP)`))
+      return `data:${type};base64,${Buffer.from(fetched.body).toString("base64")}`
+    }
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) && !source.startsWith("file://")) {
       return yield* Effect.fail(new ImageRefused(`unsupported image source '${source.slice(0, 40)}': use an http(s) URL, a local path or a data: URL`))
     }

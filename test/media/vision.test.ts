@@ -4,6 +4,8 @@
  * secrets, non-images and missing configuration are refused.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
@@ -68,18 +70,44 @@ describe("vision_analyze", () => {
     expect((await call(home, { image_url: "a.png", question: "q" }, dir)).json).toEqual({ success: true, analysis: "second" })
   })
 
-  it("refuses secrets, non-images and URLs it would have to fetch, without calling the model", async () => {
+  it("refuses secrets, non-images, private and metadata addresses, and other schemes, without calling the model", async () => {
     const s = await server()
     const home = homeWith(`auxiliary:\n  vision:\n    provider: local-vl\n    name: vl-model\n    base_url: ${s.baseUrl}\n`)
     const dir = mkdtempSync(join(tmpdir(), "hermes-vision-img-"))
     writeFileSync(join(dir, ".env"), "OPENAI_API_KEY=sk-secret\n")
     writeFileSync(join(dir, "notes.txt"), "just text")
-    for (const image_url of [join(dir, ".env"), join(dir, "notes.txt"), join(dir, "missing.png"), "http://169.254.169.254/latest/meta-data", "ftp://x/y.png"]) {
+    // 127.0.0.1 is private: refused without web.allow_private, before any request leaves.
+    for (const image_url of [join(dir, ".env"), join(dir, "notes.txt"), join(dir, "missing.png"), "http://169.254.169.254/latest/meta-data", `${s.baseUrl}/x.png`, "ftp://x/y.png"]) {
       const r = await call(home, { image_url, question: "q" })
       expect(r.json?.["success"], image_url).toBe(false)
       expect(String(r.json?.["error"]), image_url).toMatch(/^Error analyzing image: /)
     }
     expect(s.requests).toHaveLength(0)
+  })
+
+  it("fetches an http image under the web address policy and sends it as a data URL", async () => {
+    const s = await server()
+    s.enqueue({ kind: "completion", content: "a pixel from the web" })
+    const images = createServer((req, res) => {
+      if (req.url === "/pixel.png") {
+        res.writeHead(200, { "content-type": "image/png" })
+        res.end(Buffer.from(PIXEL, "base64"))
+      } else {
+        res.writeHead(200, { "content-type": "text/html" })
+        res.end("<html>not an image</html>")
+      }
+    })
+    await new Promise<void>((r) => images.listen(0, "127.0.0.1", r))
+    try {
+      const base = `http://127.0.0.1:${(images.address() as AddressInfo).port}`
+      const home = homeWith(`web:\n  allow_private: true\nauxiliary:\n  vision:\n    provider: local-vl\n    name: vl-model\n    base_url: ${s.baseUrl}\n    max_retries: 0\n`)
+      expect((await call(home, { image_url: `${base}/pixel.png`, question: "q" })).json).toEqual({ success: true, analysis: "a pixel from the web" })
+      expect(imageParts(s).find((p) => p.type === "image_url")?.image_url?.url).toBe(`data:image/png;base64,${PIXEL}`)
+      const page = await call(home, { image_url: `${base}/page.html`, question: "q" })
+      expect(String(page.json?.["error"])).toContain("did not answer with an image")
+    } finally {
+      await new Promise<void>((r) => images.close(() => r()))
+    }
   })
 
   it("a provider failure is folded into success: false with a hint", async () => {

@@ -36,6 +36,12 @@ export const WebLive = Layer.effect(
       return yield* toPage(fetched, options?.links === true)
     })
 
+    const download = Effect.fn("Web.download")(function*(url: string, options: { readonly accept: string; readonly maxBytes: number }) {
+      const fetched = yield* safeFetch(url, { ...fetchPolicy(yield* config.current), maxBytes: options.maxBytes }, options.accept)
+      if (fetched.status < 200 || fetched.status >= 300) return yield* new WebFetchFailed({ message: `HTTP ${fetched.status}` })
+      return { url: fetched.url, contentType: fetched.contentType, body: new Uint8Array(fetched.body), cut: fetched.cut }
+    })
+
     const robotsAllow = Effect.fn("Web.robotsAllow")(function*(url: string) {
       const current = yield* config.current
       const target = new URL(url)
@@ -80,6 +86,6 @@ export const WebLive = Layer.effect(
       return path
     })
 
-    return Web.of({ page, robotsAllow, searchProvider, search, extractProvider, extract, saveFull })
+    return Web.of({ page, download, robotsAllow, searchProvider, search, extractProvider, extract, saveFull })
   })
 )
