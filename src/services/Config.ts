@@ -383,8 +383,8 @@ export const DelegationSection = Schema.Struct({
 
 /** `tts:` — text_to_speech (layers in src/layers/speech/). */
 export const TtsSection = Schema.Struct({
-  /** local (espeak-ng, no key; default), openai (any OpenAI-compatible /audio/speech), or none. */
-  provider: withDefault(Schema.Literal("local", "openai", "none"), "local"),
+  /** local (espeak-ng, no key; default), openai (any OpenAI-compatible /audio/speech), elevenlabs, or none. */
+  provider: withDefault(Schema.Literal("local", "openai", "elevenlabs", "none"), "local"),
   /** Longest text sent (default: the provider's cap, 5000 local / 4096 openai). */
   max_text_length: Schema.optional(Schema.Number),
   local: withDefault(Schema.Struct({
@@ -399,7 +399,14 @@ export const TtsSection = Schema.Struct({
     base_url: withDefault(Schema.String, "https://api.openai.com/v1"),
     /** NAME of the variable with the key (default VOICE_TOOLS_OPENAI_KEY, else OPENAI_API_KEY, as Hermes). */
     api_key_env: Schema.optional(Schema.String)
-  }, Extra), { model: "gpt-4o-mini-tts", voice: "alloy", base_url: "https://api.openai.com/v1" })
+  }, Extra), { model: "gpt-4o-mini-tts", voice: "alloy", base_url: "https://api.openai.com/v1" }),
+  elevenlabs: withDefault(Schema.Struct({
+    voice: withDefault(Schema.String, "pNInz6obpgDQGcFmaJgB"),
+    model: withDefault(Schema.String, "eleven_multilingual_v2"),
+    base_url: withDefault(Schema.String, "https://api.elevenlabs.io"),
+    /** NAME of the variable with the key (default ELEVENLABS_API_KEY). */
+    api_key_env: Schema.optional(Schema.String)
+  }, Extra), { voice: "pNInz6obpgDQGcFmaJgB", model: "eleven_multilingual_v2", base_url: "https://api.elevenlabs.io" })
 }, Extra)
 
 /** `image_gen:` — image_generate (layers in src/layers/imageGen/). */

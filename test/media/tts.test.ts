@@ -77,7 +77,7 @@ describeNeeding(programProblem("espeak-ng"), "text_to_speech, local engine", () 
   })
 })
 
-describe("text_to_speech, OpenAI provider", () => {
+describe("text_to_speech, keyed providers", () => {
   it("posts model, voice and input with the key and saves the MP3 it gets back", async () => {
     const seen: Array<{ path: string; auth: string | undefined; body: Record<string, unknown> }> = []
     const server = createServer((req, res) => {
@@ -98,6 +98,30 @@ describe("text_to_speech, OpenAI provider", () => {
       expect(String(result["file_path"]).endsWith(".mp3")).toBe(true)
       expect([...readFileSync(String(result["file_path"])).subarray(0, 2)]).toEqual([0xff, 0xfb])
       expect(seen).toEqual([{ path: "/v1/audio/speech", auth: "Bearer sk-voice-test", body: { model: "gpt-4o-mini-tts", voice: "nova", input: "Read this aloud.", response_format: "mp3" } }])
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()))
+    }
+  })
+
+  it("elevenlabs: posts text and model to the voice's path with xi-api-key and saves the MP3", async () => {
+    const seen: Array<{ path: string; key: unknown; body: unknown }> = []
+    const server = createServer((req, res) => {
+      let body = ""
+      req.on("data", (d: Buffer) => void (body += d.toString()))
+      req.on("end", () => {
+        seen.push({ path: req.url ?? "", key: req.headers["xi-api-key"], body: JSON.parse(body) })
+        res.writeHead(200, { "content-type": "audio/mpeg" })
+        res.end(Buffer.from([0xff, 0xf3, 0x44, 0xc4]))
+      })
+    })
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const home = homeWith(`tts:\n  provider: elevenlabs\n  elevenlabs:\n    base_url: ${url}\n`)
+      const result = await call(home, { text: "Bonjour." }, { ELEVENLABS_API_KEY: "el-test" })
+      expect(result).toMatchObject({ success: true, provider: "elevenlabs" })
+      expect([...readFileSync(String(result["file_path"])).subarray(0, 2)]).toEqual([0xff, 0xf3])
+      expect(seen).toEqual([{ path: "/v1/text-to-speech/pNInz6obpgDQGcFmaJgB?output_format=mp3_44100_128", key: "el-test", body: { text: "Bonjour.", model_id: "eleven_multilingual_v2" } }])
     } finally {
       await new Promise<void>((r) => server.close(() => r()))
     }

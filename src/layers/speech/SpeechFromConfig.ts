@@ -3,6 +3,7 @@ import type { CommandExecutor, FileSystem, HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Config } from "../../services/Config.js"
 import { Speech, SpeechError } from "../../services/Speech.js"
+import { SpeechElevenLabs } from "./SpeechElevenLabs.js"
 import { SpeechLocal } from "./SpeechLocal.js"
 import { SpeechOpenAi } from "./SpeechOpenAi.js"
 
@@ -22,6 +23,8 @@ export const SpeechFromConfig: Layer.Layer<Speech, never, Needs> =
       switch (c.tts.provider) {
         case "openai":
           return SpeechOpenAi
+        case "elevenlabs":
+          return SpeechElevenLabs
         case "none":
           return SpeechNone
         default:
