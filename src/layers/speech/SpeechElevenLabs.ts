@@ -8,6 +8,7 @@ import { FileSystem, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Config } from "../../services/Config.js"
 import { Speech, SpeechError } from "../../services/Speech.js"
+import { postForAudio } from "./saveAudio.js"
 
 /** Characters per request by model (ElevenLabs' published limits, as Hermes uses them). */
 const MODEL_CAPS: Readonly<Record<string, number>> = {
@@ -38,19 +39,12 @@ export const SpeechElevenLabs = Layer.effect(
         const key = keyOf()
         if (key === undefined) return yield* failed("configuration", `no API key: set ${keyName}`)
         const url = `${cfg.elevenlabs.base_url.replace(/\/+$/, "")}/v1/text-to-speech/${encodeURIComponent(cfg.elevenlabs.voice)}?output_format=mp3_44100_128`
-        const response = yield* HttpClientRequest.post(url).pipe(
+        const post = HttpClientRequest.post(url).pipe(
           HttpClientRequest.setHeader("xi-api-key", key),
           HttpClientRequest.setHeader("accept", "audio/mpeg"),
-          HttpClientRequest.bodyUnsafeJson({ text: request.text, model_id: cfg.elevenlabs.model }),
-          http.execute,
-          Effect.mapError((e) => failed("generation", e.message))
+          HttpClientRequest.bodyUnsafeJson({ text: request.text, model_id: cfg.elevenlabs.model })
         )
-        if (response.status !== 200) {
-          const body = yield* Effect.orElseSucceed(response.text, () => "")
-          return yield* failed("generation", `HTTP ${response.status}: ${body.slice(0, 300)}`)
-        }
-        const bytes = yield* Effect.mapError(response.arrayBuffer, (e) => failed("generation", e.message))
-        yield* Effect.mapError(fs.writeFile(request.outputPath, new Uint8Array(bytes)), (e) => failed("generation", e.message))
+        yield* postForAudio(http, fs, "elevenlabs", post, request.outputPath)
       })
     })
   })

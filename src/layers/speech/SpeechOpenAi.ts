@@ -8,6 +8,7 @@ import { FileSystem, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Config } from "../../services/Config.js"
 import { Speech, SpeechError } from "../../services/Speech.js"
+import { postForAudio } from "./saveAudio.js"
 
 const KEY_VARIABLES = ["VOICE_TOOLS_OPENAI_KEY", "OPENAI_API_KEY"]
 
@@ -31,18 +32,11 @@ export const SpeechOpenAi = Layer.effect(
       synthesize: Effect.fn("Speech.openai")(function*(request) {
         const key = keyOf()
         if (key === undefined) return yield* failed("configuration", `no API key: set ${cfg.openai.api_key_env ?? KEY_VARIABLES.join(" or ")}`)
-        const response = yield* HttpClientRequest.post(`${cfg.openai.base_url.replace(/\/+$/, "")}/audio/speech`).pipe(
+        const post = HttpClientRequest.post(`${cfg.openai.base_url.replace(/\/+$/, "")}/audio/speech`).pipe(
           HttpClientRequest.bearerToken(key),
-          HttpClientRequest.bodyUnsafeJson({ model: cfg.openai.model, voice: cfg.openai.voice, input: request.text, response_format: "mp3" }),
-          http.execute,
-          Effect.mapError((e) => failed("generation", e.message))
+          HttpClientRequest.bodyUnsafeJson({ model: cfg.openai.model, voice: cfg.openai.voice, input: request.text, response_format: "mp3" })
         )
-        if (response.status !== 200) {
-          const body = yield* Effect.orElseSucceed(response.text, () => "")
-          return yield* failed("generation", `HTTP ${response.status}: ${body.slice(0, 300)}`)
-        }
-        const bytes = yield* Effect.mapError(response.arrayBuffer, (e) => failed("generation", e.message))
-        yield* Effect.mapError(fs.writeFile(request.outputPath, new Uint8Array(bytes)), (e) => failed("generation", e.message))
+        yield* postForAudio(http, fs, "openai", post, request.outputPath)
       })
     })
   })
