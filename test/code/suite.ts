@@ -133,7 +133,8 @@ export const codeSuite = (options: CodeSuiteOptions) => {
         expect(result).toMatchObject({ status: "success", tool_calls_made: 0 })
         const [first, second] = String(result["output"]).trim().split("\n")
         expect(JSON.parse(first!)).toEqual({
-          error: "Tool 'memory' is not available in execute_code. Available: patch, read_file, search_files, terminal, write_file"
+          // web_extract needs no key, so it is available; web_search is not (no search provider is configured here).
+          error: "Tool 'memory' is not available in execute_code. Available: patch, read_file, search_files, terminal, web_extract, write_file"
         })
         expect(second).toBe("False")
       }))
