@@ -2,7 +2,9 @@
 # Installs the system programs the test suites drive for real, on Debian/Ubuntu (run as root, or with sudo):
 # bubblewrap (sandbox backend, home protection), ripgrep (search_files), OpenSSH client and server (ssh backend on
 # loopback), podman + runc + catatonit + busybox (container backend on a locally built image), procps (process checks),
-# git and python3 (tools and tests use them), espeak-ng (the local text_to_speech engine). Without them `npm test` still passes: those suites skip with one line.
+# git and python3 (tools and tests use them), espeak-ng (the local text_to_speech engine), chromium (the browser
+# tools drive it through playwright-core), postgresql (the scale-out store; tests start their own server on
+# loopback). Without them `npm test` still passes: those suites skip with one line.
 set -euo pipefail
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
@@ -11,6 +13,8 @@ command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 command -v ssh >/dev/null 2>&1 || need+=(openssh-client)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v podman >/dev/null 2>&1 || need+=(podman)
