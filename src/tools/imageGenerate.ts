@@ -8,6 +8,7 @@
 import { join } from "node:path"
 import { FileSystem } from "@effect/platform"
 import { Effect, Schema } from "effect"
+import { compactStamp } from "../lib/fileStamp.js"
 import { defineTool } from "../lib/tool/defineTool.js"
 import { Config } from "../services/Config.js"
 import { ImageGeneration } from "../services/ImageGeneration.js"
@@ -48,9 +49,8 @@ export const imageGenerateTool = defineTool({
     const aspect = ASPECTS.find((a) => a === args.aspect_ratio?.trim().toLowerCase()) ?? "landscape"
     const made = yield* Effect.either(images.generate({ prompt: args.prompt, aspectRatio: aspect }))
     if (made._tag === "Left") return failed(`Image generation failed (${made.left.provider}): ${made.left.message}`, made.left.errorType)
-    const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "_").slice(0, 15)
     const dir = join(config.home.root, "cache", "images")
-    const path = join(dir, `${images.provider}_${stamp}_${Math.random().toString(36).slice(2, 8)}.${made.right.extension}`)
+    const path = join(dir, `${images.provider}_${compactStamp(new Date())}_${Math.random().toString(36).slice(2, 8)}.${made.right.extension}`)
     const saved = yield* Effect.either(Effect.zipRight(fs.makeDirectory(dir, { recursive: true }), fs.writeFile(path, made.right.bytes)))
     if (saved._tag === "Left") return failed(`could not save the image: ${saved.left.message}`, "provider_exception")
     return { success: true, image: path, modality: "image", file_path: path, ...(made.right.url === undefined ? {} : { url: made.right.url }) }

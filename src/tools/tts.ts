@@ -10,6 +10,7 @@ import { homedir } from "node:os"
 import { dirname, extname, isAbsolute, join } from "node:path"
 import { FileSystem } from "@effect/platform"
 import { Effect, Schema } from "effect"
+import { compactStamp } from "../lib/fileStamp.js"
 import { defineTool } from "../lib/tool/defineTool.js"
 import { sensitiveWriteError } from "../lib/pathSafety.js"
 import { Config } from "../services/Config.js"
@@ -23,8 +24,6 @@ export const TtsParameters = Schema.Struct({
 })
 
 const AUDIO_EXTENSIONS = new Set([".wav", ".mp3", ".ogg", ".opus", ".flac", ".m4a"])
-
-const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, "").replace("T", "_").slice(0, 15)
 
 const failed = (error: string) => ({ success: false, error })
 
@@ -45,7 +44,7 @@ export const ttsTool = defineTool({
     const requested = args.output_path?.trim()
     let path: string
     if (requested === undefined || requested.length === 0) {
-      path = join(config.home.root, "cache", "audio", `tts_${stamp(new Date())}.${speech.format}`)
+      path = join(config.home.root, "cache", "audio", `tts_${compactStamp(new Date())}.${speech.format}`)
     } else {
       if (requested.split(/[\\/]/).includes("..")) return failed(`Invalid output_path '${requested}': '..' is not allowed`)
       const expanded = requested === "~" || requested.startsWith("~/") ? join(homedir(), requested.slice(1)) : requested

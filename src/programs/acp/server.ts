@@ -358,12 +358,19 @@ export const makeAcpServer = (options: AcpServerOptions) =>
         })
     }
 
+    /** The session's toolsets: the server's, plus its own MCP servers once connected. */
+    const sessionToolsets = (session: LiveSession): Effect.Effect<ReadonlyArray<string>> =>
+      Effect.map(
+        session.mcp === undefined ? Effect.succeed([]) : Effect.orElseSucceed(Fiber.join(session.mcp.toolsets), () => []),
+        (own) => [...(options.toolsets ?? [ACP_TOOLSET]), ...own]
+      )
+
     const turn = (client: AgentContext, session: LiveSession, prompt: PromptInput, outbox: Array<Promise<unknown>>) =>
       Effect.gen(function*() {
         yield* bindCwd(session)
         // Configured MCP servers finish their first connection attempt before a turn, so their tools are offered.
         if (!mcpSettled) yield* Effect.flatMap(Mcp, (mcp) => Effect.tap(mcp.awaitSettled, () => Effect.sync(() => void (mcpSettled = true))))
-        const own = session.mcp === undefined ? [] : yield* Effect.orElseSucceed(Fiber.join(session.mcp.toolsets), () => [])
+        const enabled = yield* sessionToolsets(session)
         const loop = yield* AgentLoop
         return yield* loop.run({
           prompt: prompt.text,
@@ -374,7 +381,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
           taskId: session.id,
           cwd: session.cwd,
           stream: true,
-          toolsets: { enabled: [...(options.toolsets ?? [ACP_TOOLSET]), ...own] },
+          toolsets: { enabled },
           onEvent: onEvent(client, session, outbox)
         })
       }).pipe(Effect.locally(AcpTurnSession, session.id))
@@ -439,12 +446,6 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       }
     }
 
-    /** The session's toolsets: the server's, plus its own MCP servers once connected. */
-    const toolsetsOf = async (session: LiveSession): Promise<ReadonlyArray<string>> => {
-      const own = session.mcp === undefined ? [] : await run(Effect.orElseSucceed(Fiber.join(session.mcp.toolsets), () => []))
-      return [...(options.toolsets ?? [ACP_TOOLSET]), ...own]
-    }
-
     const chooseModel = async (session: LiveSession, name: string) => {
       session.model = name
       await run(store.update(session.id, { model: name }))
@@ -475,7 +476,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
           await send(client, session.id, { sessionUpdate: "session_info_update", title })
         },
         tools: async () => {
-          const definitions = await run(registry.definitions({ enabled: await toolsetsOf(session) }))
+          const definitions = await run(registry.definitions({ enabled: await run(sessionToolsets(session)) }))
           return definitions.map((d) => ({ name: d.function.name, description: d.function.description ?? "" }))
         },
         roles: async () => {
