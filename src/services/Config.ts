@@ -460,6 +460,19 @@ export const WebSection = Schema.Struct({
   user_agent: nonBlank("hermes-effect/1.0 (+web_extract)")
 }, Extra)
 
+/** `security.website_blocklist` — hosts no web or browser tool may reach (Hermes' keys). */
+export const WebsiteBlocklistSection = Schema.Struct({
+  enabled: withDefault(Schema.Boolean, false),
+  /** Hosts (subdomains included), `*.` globs, or URLs reduced to their host. */
+  domains: withDefault(NameList, []),
+  /** Files of rules, one per line (`#` comments); relative paths are under the home. An unreadable file refuses every URL. */
+  shared_files: withDefault(NameList, [])
+}, Extra)
+
+export const SecuritySection = Schema.Struct({
+  website_blocklist: section(WebsiteBlocklistSection)
+}, Extra)
+
 export const HermesConfigSchema = Schema.Struct({
   /** Toolsets enabled when the caller names none (default: hermes-cli). */
   toolsets: Schema.optional(NameList),
@@ -483,7 +496,8 @@ export const HermesConfigSchema = Schema.Struct({
   image_gen: section(ImageGenSection),
   agent: section(AgentSection),
   delegation: section(DelegationSection),
-  web: section(WebSection)
+  web: section(WebSection),
+  security: section(SecuritySection)
 }, Extra)
 
 /** The config as readers see it: every default applied. */

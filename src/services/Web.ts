@@ -6,8 +6,15 @@
 import { Context, Schema } from "effect"
 import type { Effect, Option } from "effect"
 
-/** Refused by policy (private address, secret in the URL, robots.txt): the message is the model's. */
-export class WebBlocked extends Schema.TaggedError<WebBlocked>()("WebBlocked", { message: Schema.String }) {}
+/** Which `security.website_blocklist` rule refused a URL (shown to the model as `blocked_by_policy`). */
+export const PolicyMatch = Schema.Struct({ host: Schema.String, rule: Schema.String, source: Schema.String })
+export type PolicyMatch = typeof PolicyMatch.Type
+
+/** Refused by policy (private address, secret in the URL, website blocklist, robots.txt): the message is the model's. */
+export class WebBlocked extends Schema.TaggedError<WebBlocked>()("WebBlocked", {
+  message: Schema.String,
+  policy: Schema.optional(PolicyMatch)
+}) {}
 
 /** Network, HTTP or decoding failure. */
 export class WebFetchFailed extends Schema.TaggedError<WebFetchFailed>()("WebFetchFailed", { message: Schema.String }) {}
@@ -51,6 +58,11 @@ export interface ProviderDocument {
 export type ProviderName = "firecrawl" | "tavily" | "exa" | "parallel" | "searxng"
 
 export interface WebService {
+  /**
+   * The checks a URL passes before anything touches it (scheme, secrets, metadata hosts, literal private addresses,
+   * the website blocklist): for callers that hand URLs to someone else (keyed providers, the browser).
+   */
+  readonly checkPolicy: (url: string) => Effect.Effect<void, WebBlocked>
   /** Fetch and convert one page (http(s) only; every hop checked after DNS). */
   readonly page: (url: string, options?: { readonly links?: boolean }) => Effect.Effect<WebPage, WebBlocked | WebFetchFailed>
   /** The raw body of one GET under the same address policy (images for vision), cut at `maxBytes` (`cut` says so). */

@@ -73,3 +73,19 @@ layer(testRuntime({ web: { extract_backend: "searxng" } }), { timeout: 30_000 })
       expect(out).toEqual({ success: false, error: expect.stringMatching(/^SearXNG is a search-only backend/) })
     }))
 })
+
+layer(testRuntime({ web: { backend: "tavily" }, security: { website_blocklist: { enabled: true, domains: ["*.blocked.example"] } } }), { timeout: 30_000 })("a keyed provider and the website blocklist", (it) => {
+  it.scoped("the provider is never handed a listed URL; the others keep their places", () =>
+    Effect.gen(function*() {
+      const { base, seen } = yield* startServer
+      yield* setEnv({ TAVILY_API_KEY: "tvly-test-key", TAVILY_BASE_URL: `${base}/tavily` })
+      const out = yield* call("web_extract", { urls: ["https://x.blocked.example/a", "https://ok.example/a"] })
+      expect(out["results"][0]).toEqual({
+        url: "https://x.blocked.example/a", title: "", content: "",
+        error: "Blocked by website policy: 'x.blocked.example' matched rule '*.blocked.example' from config",
+        blocked_by_policy: { host: "x.blocked.example", rule: "*.blocked.example", source: "config" }
+      })
+      expect(out["results"][1].content).toContain("Content of https://ok.example/a")
+      expect(seen.requests.map((r) => r.body).join("\n")).not.toContain("blocked.example")
+    }))
+})

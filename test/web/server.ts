@@ -82,6 +82,10 @@ const routes: Record<string, Handler> = {
     res.writeHead(302, { location: "file:///etc/passwd" })
     res.end()
   },
+  "/redirect": (req, res) => {
+    res.writeHead(302, { location: new URL(req.url ?? "/", "http://x").searchParams.get("to") ?? "/" })
+    res.end()
+  },
   "/loop": (_q, res) => {
     res.writeHead(302, { location: "/loop" })
     res.end()

@@ -16,7 +16,9 @@ import * as zlib from "node:zlib"
 import { Effect } from "effect"
 import { addressAllowed } from "../../lib/web/addressPolicy.js"
 import { BLOCKED_PRIVATE, loggableUrl, vetUrl } from "../../lib/web/urlPolicy.js"
+import type { BlockRule } from "../../lib/web/websitePolicy.js"
 import { WebBlocked, WebFetchFailed } from "../../services/Web.js"
+import { checkBlocklist } from "./blocklist.js"
 
 export interface FetchPolicy {
   readonly allowPrivate: boolean
@@ -24,6 +26,8 @@ export interface FetchPolicy {
   readonly maxBytes: number
   readonly maxRedirects: number
   readonly userAgent: string
+  /** `security.website_blocklist` rules, checked on the first URL and on every redirect. */
+  readonly rules: ReadonlyArray<BlockRule>
 }
 
 export interface FetchedBody {
@@ -120,8 +124,12 @@ const requestOnce = (url: URL, policy: FetchPolicy, accept: string) =>
     })
   })
 
-/** Vet a URL (scheme, secrets, metadata names, literal addresses) before any connection. */
-export const vetForFetch = (raw: string, allowPrivate: boolean): Effect.Effect<URL, WebBlocked | WebFetchFailed> => {
+/** Vet a URL (scheme, secrets, metadata names, literal addresses, the blocklist) before any connection. */
+export const vetForFetch = (
+  raw: string,
+  allowPrivate: boolean,
+  rules: ReadonlyArray<BlockRule> = []
+): Effect.Effect<URL, WebBlocked | WebFetchFailed> => {
   const verdict = vetUrl(raw)
   switch (verdict._tag) {
     case "Invalid":
@@ -133,14 +141,14 @@ export const vetForFetch = (raw: string, allowPrivate: boolean): Effect.Effect<U
       const host = verdict.url.hostname.replace(/^\[|\]$/g, "")
       return isIP(host) !== 0 && !addressAllowed(host, allowPrivate)
         ? Effect.fail(new WebBlocked({ message: BLOCKED_PRIVATE }))
-        : Effect.succeed(verdict.url)
+        : Effect.as(checkBlocklist(verdict.url, rules), verdict.url)
     }
   }
 }
 
 export const safeFetch = (raw: string, policy: FetchPolicy, accept = "text/html,application/xhtml+xml,application/pdf,text/*;q=0.9,*/*;q=0.5") =>
   Effect.gen(function*() {
-    let url = yield* vetForFetch(raw, policy.allowPrivate)
+    let url = yield* vetForFetch(raw, policy.allowPrivate, policy.rules)
     for (let hop = 0; ; hop++) {
       const answer = yield* requestOnce(url, policy, accept)
       if (answer.location === undefined) {
@@ -156,7 +164,7 @@ export const safeFetch = (raw: string, policy: FetchPolicy, accept = "text/html,
           return answer.location
         }
       })()
-      url = yield* vetForFetch(next, policy.allowPrivate)
+      url = yield* vetForFetch(next, policy.allowPrivate, policy.rules)
     }
   }).pipe(
     Effect.timeoutFail({

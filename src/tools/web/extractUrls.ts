@@ -8,16 +8,24 @@ import { addressAllowed } from "../../lib/web/addressPolicy.js"
 import { BLOCKED_PRIVATE, vetUrl } from "../../lib/web/urlPolicy.js"
 import { truncatedContent } from "../../lib/web/truncate.js"
 import { Web } from "../../services/Web.js"
-import type { ProviderName } from "../../services/Web.js"
+import type { PolicyMatch, ProviderName, WebBlocked, WebFetchFailed } from "../../services/Web.js"
 
 export interface ExtractEntry {
   readonly url: string
   readonly title: string
   readonly content: string
   readonly error: string | null
+  /** The website-blocklist rule that refused this URL. */
+  readonly blocked_by_policy?: PolicyMatch
 }
 
 export const failed = (url: string, error: string): ExtractEntry => ({ url, title: "", content: "", error })
+
+/** An entry for a refused URL; a blocklist refusal names its rule, as Hermes does. */
+export const refused = (url: string, error: WebBlocked | WebFetchFailed): ExtractEntry =>
+  error._tag === "WebBlocked" && error.policy !== undefined
+    ? { ...failed(url, error.message), blocked_by_policy: error.policy }
+    : failed(url, error.message)
 
 /** Cut a long page to `limit` (75 % head, 25 % tail) after saving the whole text. */
 export const fitToLimit = (entry: ExtractEntry, limit: number) =>
@@ -33,7 +41,7 @@ export const fitToLimit = (entry: ExtractEntry, limit: number) =>
 export const extractOwn = (url: string) =>
   Effect.flatMap(Web, (web) => web.page(url)).pipe(
     Effect.map((page): ExtractEntry => ({ url: page.url, title: page.title, content: page.content, error: null })),
-    Effect.catchAll((error) => Effect.succeed(failed(url, error.message)))
+    Effect.catchAll((error) => Effect.succeed(refused(url, error)))
   )
 
 /** A keyed provider: all URLs in one go, results put back in input order. */
@@ -73,8 +81,21 @@ export const vetItem = (url: string, allowPrivate: boolean): Vetted => {
   }
 }
 
-/** Extract every URL, own fetcher or provider, in input order. */
+/**
+ * Extract every URL, own fetcher or provider, in input order. A provider is never
+ * handed a URL the website blocklist refuses (our own fetcher checks every hop itself).
+ */
 export const extractAll = (urls: ReadonlyArray<string>, provider: Option.Option<ProviderName>) =>
   Option.isSome(provider)
-    ? extractWithProvider(provider.value, urls)
+    ? Effect.gen(function*() {
+      const web = yield* Web
+      const checked = yield* Effect.forEach(urls, (url) => Effect.either(web.checkPolicy(url)))
+      const allowed = urls.filter((_, i) => checked[i]!._tag === "Right")
+      const fetched = allowed.length === 0 ? [] : yield* extractWithProvider(provider.value, allowed)
+      let next = 0
+      return urls.map((url, i) => {
+        const check = checked[i]!
+        return check._tag === "Left" ? refused(url, check.left) : fetched[next++]!
+      })
+    })
     : Effect.forEach(urls, extractOwn, { concurrency: 5 })

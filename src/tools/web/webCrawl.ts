@@ -10,7 +10,7 @@ import { defineTool } from "../../lib/tool/defineTool.js"
 import { lenient } from "../../lib/tool/lenient.js"
 import { clampCharLimit } from "../../lib/web/truncate.js"
 import { vetUrl } from "../../lib/web/urlPolicy.js"
-import { failed, fitToLimit, vetItem } from "./extractUrls.js"
+import { fitToLimit, refused, vetItem } from "./extractUrls.js"
 import type { ExtractEntry } from "./extractUrls.js"
 
 const optionalCount = (description: string, maximum: number) =>
@@ -48,6 +48,8 @@ export const webCrawlTool = defineTool({
     const start = vetItem(args.url, config.web.allow_private)
     if (start._tag === "Abort") return JSON.stringify({ success: false, error: start.message }, null, 2)
     if (start._tag === "Entry") return JSON.stringify({ results: [start.entry] }, null, 2)
+    const startCheck = yield* Effect.either(web.checkPolicy(start.url))
+    if (startCheck._tag === "Left") return JSON.stringify({ results: [refused(start.url, startCheck.left)] }, null, 2)
     const origin = new URL(start.url)
     const seen = new Set<string>([start.url])
     const results: Array<ExtractEntry> = []
@@ -65,7 +67,7 @@ export const webCrawlTool = defineTool({
       const next: Array<string> = []
       for (const [i, outcome] of pages.entries()) {
         if (outcome._tag === "Left") {
-          results.push(failed(allowed[i]!, outcome.left.message))
+          results.push(refused(allowed[i]!, outcome.left))
           continue
         }
         const page = outcome.right
@@ -74,6 +76,8 @@ export const webCrawlTool = defineTool({
           const verdict = vetUrl(link)
           if (verdict._tag !== "Ok" || !sameSite(verdict.url, origin) || seen.has(link)) continue
           seen.add(link)
+          // Links the website blocklist refuses are not followed (they would only use up the page budget).
+          if ((yield* Effect.either(web.checkPolicy(link)))._tag === "Left") continue
           next.push(link)
         }
       }
