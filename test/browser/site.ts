@@ -39,6 +39,8 @@ export const startSite: Effect.Effect<{ readonly base: string; readonly hits: Ar
           return html(res, FORM)
         case "/result":
           return html(res, `<!doctype html><title>Results</title><h1>You searched: ${url.searchParams.get("q") ?? ""}</h1>`)
+        case "/dialog":
+          return html(res, `<!doctype html><title>Dialogs</title><button onclick="document.title = 'answer:' + prompt('Your name?')">Ask</button>`)
         case "/pixel.png":
           res.writeHead(200, { "content-type": "image/png" })
           return res.end(PIXEL)

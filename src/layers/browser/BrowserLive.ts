@@ -11,7 +11,7 @@ import { createHash } from "node:crypto"
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Duration, Effect, Layer } from "effect"
-import type { Browser as PwBrowser, BrowserContext, CDPSession, Page } from "playwright-core"
+import type { Browser as PwBrowser, BrowserContext, CDPSession, Dialog, Page } from "playwright-core"
 import { MAX_SAVED_CHARS } from "../../lib/web/truncate.js"
 import { BLOCKED_PRIVATE, vetUrl } from "../../lib/web/urlPolicy.js"
 import {
@@ -210,6 +210,21 @@ export const BrowserLive = Layer.scoped(
 
     const secondsOf = (ms: number) => Math.round(ms / 1000)
 
+    /** An action that opens a held dialog cannot finish until the dialog is answered: it counts as done once one opens. */
+    const untilDialog = async (page: Page, action: Promise<void>) => {
+      let listener: ((dialog: Dialog) => void) | undefined
+      const opened = new Promise<void>((resolve) => {
+        listener = () => resolve()
+        page.once("dialog", listener)
+      })
+      try {
+        await Promise.race([action, opened])
+      } finally {
+        if (listener !== undefined) page.off("dialog", listener)
+      }
+      action.catch(() => undefined)
+    }
+
     /** Whether a URL the page landed on is allowed (for attached browsers, which have no proxy). */
     const landedAllowed = (url: string) =>
       Effect.promise(async () => {
@@ -287,7 +302,8 @@ export const BrowserLive = Layer.scoped(
 
     const click = Effect.fn("Browser.click")(function*(taskId: string, ref: string) {
       yield* withPage(taskId, "Click", (session, ms) =>
-        Effect.flatMap(element(session, ref), (locator) => attempt(`Click on @${normaliseRef(ref)}`, secondsOf(ms), () => locator.click())))
+        Effect.flatMap(element(session, ref), (locator) =>
+          attempt(`Click on @${normaliseRef(ref)}`, secondsOf(ms), () => untilDialog(session.page, locator.click()))))
     })
 
     const type = Effect.fn("Browser.type")(function*(taskId: string, ref: string, text: string) {
@@ -313,7 +329,8 @@ export const BrowserLive = Layer.scoped(
     })
 
     const press = Effect.fn("Browser.press")(function*(taskId: string, key: string) {
-      yield* withPage(taskId, "Key press", (session, ms) => attempt(`Pressing ${key}`, secondsOf(ms), () => session.page.keyboard.press(key)))
+      yield* withPage(taskId, "Key press", (session, ms) =>
+        attempt(`Pressing ${key}`, secondsOf(ms), () => untilDialog(session.page, session.page.keyboard.press(key))))
     })
 
     const images = Effect.fn("Browser.images")(function*(taskId: string) {

@@ -28,9 +28,12 @@ export const browserSnapshotTool = defineTool({
     const id = yield* taskId
     const browser = yield* Browser
     return yield* orFailure(Effect.gen(function*() {
-      const snap = yield* modelSnapshot(id, args.full === true)
       const pending = yield* browser.dialogs(id)
-      return success({ ...snap, ...(pending.length === 0 ? {} : { pending_dialogs: pending }) })
+      // An open dialog blocks the page's scripts, so the tree cannot be read until it is answered.
+      if (pending.length > 0) {
+        return success({ snapshot: "(a JavaScript dialog is open: answer it with browser_dialog, then take a snapshot)", element_count: 0, pending_dialogs: pending })
+      }
+      return success(yield* modelSnapshot(id, args.full === true))
     }))
   })
 })
