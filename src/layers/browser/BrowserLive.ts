@@ -232,6 +232,15 @@ export const BrowserLive = Layer.scoped(
         return (await judgeHost(new URL(url).hostname, allowPrivate)).ok
       })
 
+    /** The address check before a navigation: a name that does not resolve is refused with its own message. */
+    const vetTarget = (url: URL): Effect.Effect<void, BrowserFailed | BrowserBlocked> =>
+      Effect.flatMap(Effect.promise(() => judgeHost(url.hostname, allowPrivate)), (verdict): Effect.Effect<void, BrowserFailed | BrowserBlocked> =>
+        verdict.ok
+          ? Effect.void
+          : verdict.unresolved === true
+          ? Effect.fail(new BrowserFailed({ message: `Navigation failed: cannot resolve host ${url.hostname}` }))
+          : Effect.fail(new BrowserBlocked({ message: BLOCKED_PRIVATE })))
+
     const blank = (page: Page) => Effect.promise(() => page.goto("about:blank").then(() => undefined, () => undefined))
 
     const navigate = Effect.fn("Browser.navigate")(function*(taskId: string, url: string) {
@@ -240,7 +249,7 @@ export const BrowserLive = Layer.scoped(
       if (verdict._tag === "Secret" || verdict._tag === "Private") return yield* new BrowserBlocked({ message: verdict.message })
       const target = verdict.url.toString()
       allowPrivate = allowPrivateIn(yield* config.current)
-      if (!(yield* landedAllowed(target))) return yield* new BrowserBlocked({ message: BLOCKED_PRIVATE })
+      yield* vetTarget(verdict.url)
       return yield* withPage(taskId, "Navigation", (session, ms) =>
         Effect.gen(function*() {
           const { page } = session

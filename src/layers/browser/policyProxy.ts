@@ -22,7 +22,8 @@ export interface PolicyProxy {
   readonly close: () => Promise<void>
 }
 
-type Verdict = { readonly ok: true; readonly address: string } | { readonly ok: false }
+/** `unresolved`: the name has no address (refused too: fail closed). */
+type Verdict = { readonly ok: true; readonly address: string } | { readonly ok: false; readonly unresolved?: true }
 
 /** Whether `rawHost` may be contacted, with the address to connect to (every DNS answer must pass). */
 export const judgeHost = async (rawHost: string, allowPrivate: boolean): Promise<Verdict> => {
@@ -34,7 +35,7 @@ export const judgeHost = async (rawHost: string, allowPrivate: boolean): Promise
     if (answers.length === 0 || answers.some((a) => !addressAllowed(a.address, allowPrivate))) return { ok: false }
     return { ok: true, address: answers[0]!.address }
   } catch {
-    return { ok: false }
+    return { ok: false, unresolved: true }
   }
 }
 
