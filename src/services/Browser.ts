@@ -37,7 +37,6 @@ export interface PageSnapshot {
   /** Accessibility tree lines such as `- button "Send" [ref=e4]` (unredacted, uncut). */
   readonly text: string
   readonly url: string
-  readonly title: string
 }
 
 export interface ConsoleMessage {

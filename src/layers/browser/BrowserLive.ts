@@ -280,8 +280,7 @@ export const BrowserLive = Layer.scoped(
         Effect.gen(function*() {
           const text = yield* attempt("Snapshot", secondsOf(ms), () => session.page.ariaSnapshot({ mode: "ai", timeout: ms }))
           session.refs = new Set(refsOf(text))
-          const title = yield* attempt("Reading the title", secondsOf(ms), () => session.page.title())
-          return { text, url: session.page.url(), title }
+          return { text, url: session.page.url() }
         }))
     })
 
