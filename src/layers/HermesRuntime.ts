@@ -85,6 +85,7 @@ import { makeToolRegistryLive } from "./registry/ToolRegistryLive.js"
 import { ToolExecutorLive } from "./executor/ToolExecutorLive.js"
 import { CodeExecutionLive } from "./code/CodeExecutionLive.js"
 import { WebLive } from "./web/WebLive.js"
+import { BrowserLive } from "./browser/BrowserLive.js"
 
 export interface RuntimeOptions {
   /** Home directory (default: HERMES_EFFECT_HOME or ~/.hermes-effect). Ignored when `config` is given. */
@@ -215,7 +216,8 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
     (options.imageGeneration ?? ImageGenFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
     options.prompter ?? PrompterNonInteractive,
     CronJobsSql,
-    WebLive
+    WebLive,
+    BrowserLive
   ).pipe(Layer.provideMerge(terminal))
   // The executor reads the catalogue per call, so it can be built before any tool is registered.
   const registry = ToolExecutorLive.pipe(

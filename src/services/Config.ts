@@ -473,6 +473,23 @@ export const SecuritySection = Schema.Struct({
   website_blocklist: section(WebsiteBlocklistSection)
 }, Extra)
 
+/** `browser:` — the browser tools on a local Chromium (playwright-core) or a browser reached at `cdp_url`. */
+export const BrowserSection = Schema.Struct({
+  /** Chromium/Chrome binary; absent = the first of chromium, chromium-browser, google-chrome(-stable) on PATH. */
+  executable: Schema.optional(Schema.String),
+  /** Attach to a running browser over CDP (ws:// or http://host:port) instead of launching one; enables browser_cdp/browser_dialog. */
+  cdp_url: Schema.optional(Schema.String),
+  /** Seconds one browser command may take (default 30, at least 1). */
+  command_timeout: atLeast(1, 30),
+  /** Seconds a task's browser context may sit idle before it is closed (default 120); Hermes' `inactivity_timeout` wins when set. */
+  idle_seconds: positive(120),
+  inactivity_timeout: Schema.optional(Schema.Number),
+  /** Hermes' key: also lets the browser reach private addresses (as `web.allow_private`). */
+  allow_private_urls: withDefault(Schema.Boolean, false),
+  /** A visible window instead of headless (default false). */
+  headed: withDefault(Schema.Boolean, false)
+}, Extra)
+
 export const HermesConfigSchema = Schema.Struct({
   /** Toolsets enabled when the caller names none (default: hermes-cli). */
   toolsets: Schema.optional(NameList),
@@ -497,7 +514,8 @@ export const HermesConfigSchema = Schema.Struct({
   agent: section(AgentSection),
   delegation: section(DelegationSection),
   web: section(WebSection),
-  security: section(SecuritySection)
+  security: section(SecuritySection),
+  browser: section(BrowserSection)
 }, Extra)
 
 /** The config as readers see it: every default applied. */

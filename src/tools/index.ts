@@ -25,6 +25,7 @@ import { visionAnalyzeTool } from "./vision.js"
 import { webCrawlTool } from "./web/webCrawl.js"
 import { webExtractTool } from "./web/webExtract.js"
 import { webSearchTool } from "./web/webSearch.js"
+import { registerBrowserTools } from "./browser/index.js"
 
 export const BuiltinToolsLive = Layer.effectDiscard(
   Effect.all([registerTool(todoTool), registerTool(terminalTool), registerTool(processTool), registerTool(clarifyTool),
@@ -33,7 +34,8 @@ export const BuiltinToolsLive = Layer.effectDiscard(
     registerTool(skillManageTool), registerTool(readTerminalTool), registerTool(closeTerminalTool),
     registerTool(visionAnalyzeTool), registerTool(moaTool), registerTool(ttsTool), registerTool(imageGenerateTool),
     registerTool(executeCodeTool),
-    registerTool(webExtractTool), registerTool(webSearchTool), registerTool(webCrawlTool)], { discard: true }).pipe(Effect.orDie)
+    registerTool(webExtractTool), registerTool(webSearchTool), registerTool(webCrawlTool),
+    registerBrowserTools], { discard: true }).pipe(Effect.orDie)
 )
 
 export { clarifyTool } from "./clarify.js"
