@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { Effect, ManagedRuntime, Schedule } from "effect"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Schedule } from "effect"
 import { ConfigTest, HermesRuntime, Mcp, ToolExecutor } from "../dist/index.js"
 import { median } from "./_stats.mjs"
 
@@ -32,7 +32,8 @@ export const run = async () => {
   const home = mkdtempSync(join(tmpdir(), "hermes-effect-bench-mcp-"))
   const servers = { demo: { command: process.execPath, args: [SERVER] } }
   const layer = HermesRuntime.layer({ config: ConfigTest({ mcp_servers: servers }, { root: home, workspaceDir: join(home, "ws") }), plugins: false })
-  const runtime = ManagedRuntime.make(layer)
+  // The demo server's deliberately suspicious tool is warned about at connect: keep the table clean.
+  const runtime = ManagedRuntime.make(Layer.provide(layer, Logger.minimumLogLevel(LogLevel.Error)))
   const client = new Client({ name: "bench", version: "1" }, { capabilities: {} })
   try {
     const mcp = await runtime.runPromise(Mcp)
