@@ -9,6 +9,7 @@ import { isAbsolute, resolve as resolvePath } from "node:path"
 import { Effect, Layer } from "effect"
 import { expandHome } from "../../lib/text.js"
 import { Config } from "../../services/Config.js"
+import type { HermesConfig } from "../../services/Config.js"
 import { Hooks } from "../../services/Hooks.js"
 import { ResultStore } from "../../services/ResultStore.js"
 import { DEFAULT_TASK_ID } from "../../services/ToolContext.js"
@@ -25,6 +26,7 @@ import { bridgeCall } from "./bridge.js"
 import { planBatch } from "./planBatch.js"
 import { errorJson } from "./sanitizeErrorMessage.js"
 import { tuningOf } from "./tuning.js"
+import type { Tuning } from "./tuning.js"
 import { enforceTurnBudget } from "./turnBudget.js"
 
 /** realpath when the path exists, else the lexical absolute path (the planner only compares). */
@@ -41,12 +43,12 @@ const canonicalPath = (cwd: string) => (p: string): string => {
 const contextFor = (call: ToolCall, options: DispatchOptions | undefined): ToolCallContext => {
   const base = options?.context
   const toolCallId = call.toolCallId ?? base?.toolCallId
-  return {
-    taskId: base?.taskId ?? DEFAULT_TASK_ID,
-    ...(base?.sessionId === undefined ? {} : { sessionId: base.sessionId }),
-    ...(toolCallId === undefined ? {} : { toolCallId }),
-    ...(base?.cwd === undefined ? {} : { cwd: base.cwd })
-  }
+  // Only the keys that have a value, in this order (assigned, not spread: this runs on every call).
+  const context: { -readonly [K in keyof ToolCallContext]: ToolCallContext[K] } = { taskId: base?.taskId ?? DEFAULT_TASK_ID }
+  if (base?.sessionId !== undefined) context.sessionId = base.sessionId
+  if (toolCallId !== undefined) context.toolCallId = toolCallId
+  if (base?.cwd !== undefined) context.cwd = base.cwd
+  return context
 }
 
 export const ToolExecutorLive = Layer.effect(
@@ -59,7 +61,17 @@ export const ToolExecutorLive = Layer.effect(
       gate: yield* ToolGate,
       results: yield* ResultStore
     }
-    const tuning = Effect.map(config.current, tuningOf)
+    // Tuning is derived once per config value (a reload yields a new one).
+    let lastConfig: HermesConfig | undefined
+    let lastTuning: Tuning | undefined
+    const tuningFor = (c: HermesConfig): Tuning => {
+      if (c !== lastConfig || lastTuning === undefined) {
+        lastTuning = tuningOf(c)
+        lastConfig = c
+      }
+      return lastTuning
+    }
+    const tuning = Effect.map(config.current, tuningFor)
 
     // No span per call: creating one costs about as much as the whole dispatch; batches get one.
     const execute: ToolExecutorService["execute"] = (call, options) =>
@@ -67,7 +79,7 @@ export const ToolExecutorLive = Layer.effect(
         (BRIDGE_TOOL_NAMES.has(call.tool)
           ? bridgeCall(services.registry, toolSearchConfig(c.tools.tool_search), call, options?.allowed, (inner) => execute(inner, options))
           : undefined) ??
-          executeCall(services, tuningOf(c), call, contextFor(call, options), options?.allowed))
+          executeCall(services, tuningFor(c), call, contextFor(call, options), options?.allowed))
 
     const executeBatch: ToolExecutorService["executeBatch"] = (calls, options) =>
       Effect.gen(function*() {

@@ -74,15 +74,22 @@ const coerceAs = (text: string, type: string, node: SchemaNode): unknown => {
   }
 }
 
-/** Coerce one string against a schema node; returns the input when nothing applies. */
-export const coerceString = (text: string, node: SchemaNode): unknown => {
-  if (isNullable(node) && text.trim().toLowerCase() === "null") return null
-  for (const type of declaredTypes(node)) {
+/** The declared types a string can be coerced to (coerceAs changes nothing for the others). */
+const COERCIBLE = new Set(["integer", "number", "boolean", "array", "object"])
+
+/** Coerce one string to the first of `types` it fits, or null for a nullable "null"; the input when nothing applies. */
+const coerceStringAs = (text: string, types: ReadonlyArray<string>, nullable: boolean, node: SchemaNode): unknown => {
+  if (nullable && text.trim().toLowerCase() === "null") return null
+  for (const type of types) {
     const result = coerceAs(text, type, node)
     if (result !== NO_CHANGE) return result
   }
   return text
 }
+
+/** Coerce one string against a schema node; returns the input when nothing applies. */
+export const coerceString = (text: string, node: SchemaNode): unknown =>
+  coerceStringAs(text, declaredTypes(node).filter((t) => COERCIBLE.has(t)), isNullable(node), node)
 
 const itemsOf = (node: SchemaNode): SchemaNode | undefined => {
   const items = node["items"]
@@ -142,23 +149,75 @@ export const normalizeJsonStrings = (value: unknown, node: SchemaNode): unknown 
   return value
 }
 
+/** What coercion does to one top-level parameter, read off its schema once per tool. */
+interface ParameterPlan {
+  readonly node: SchemaNode
+  readonly acceptsArray: boolean
+  /** Declared types a string may be coerced to, in order. */
+  readonly stringTypes: ReadonlyArray<string>
+  readonly nullable: boolean
+  /** Whether a string value is coerced at all (any declared type, or nullable). */
+  readonly coercesStrings: boolean
+}
+
+type CoercionPlan = ReadonlyMap<string, ParameterPlan>
+
+const planParameter = (node: SchemaNode): ParameterPlan => {
+  const types = declaredTypes(node)
+  const nullable = isNullable(node)
+  return {
+    node,
+    acceptsArray: types.includes("array"),
+    stringTypes: types.filter((t) => COERCIBLE.has(t)),
+    nullable,
+    coercesStrings: types.length > 0 || nullable
+  }
+}
+
+/** Plans per parameters schema: a tool's schema object lives as long as the tool, so each is compiled once. */
+const plans = new WeakMap<JsonSchema, CoercionPlan>()
+
+const NO_PLAN: CoercionPlan = new Map()
+
+export const coercionPlanOf = (schema: JsonSchema): CoercionPlan => {
+  let plan = plans.get(schema)
+  if (plan === undefined) {
+    const props = schema["properties"]
+    if (isRecord(props)) {
+      const byName = new Map<string, ParameterPlan>()
+      for (const key of Object.keys(props)) {
+        const prop = props[key]
+        if (isRecord(prop)) byName.set(key, planParameter(prop))
+      }
+      plan = byName
+    } else {
+      plan = NO_PLAN
+    }
+    plans.set(schema, plan)
+  }
+  return plan
+}
+
+const coerceParameter = (plan: ParameterPlan, value: unknown): unknown => {
+  if (plan.acceptsArray && !Array.isArray(value) && value !== null && value !== undefined) {
+    const coerced = typeof value === "string" ? coerceStringAs(value, plan.stringTypes, plan.nullable, plan.node) : value
+    return Array.isArray(coerced) || coerced === null ? coerced : [value]
+  }
+  if (typeof value === "string") return plan.coercesStrings ? coerceStringAs(value, plan.stringTypes, plan.nullable, plan.node) : value
+  if (value !== null && typeof value === "object") return normalizeJsonStrings(value, plan.node)
+  return value
+}
+
 /** Coerce the top-level arguments of a call against the tool's parameters schema. */
 export const coerceArgs = (schema: JsonSchema, args: Record<string, unknown>): Record<string, unknown> => {
-  const props = schema["properties"]
-  if (!isRecord(props)) return args
+  const plan = coercionPlanOf(schema)
+  if (plan.size === 0) return args
   let out: Record<string, unknown> | undefined
-  for (const [key, value] of Object.entries(args)) {
-    const prop = props[key]
-    if (!isRecord(prop)) continue
-    let next: unknown = value
-    if (accepts(prop, "array") && !Array.isArray(value) && value !== null && value !== undefined) {
-      const coerced = typeof value === "string" ? coerceString(value, prop) : value
-      next = Array.isArray(coerced) || coerced === null ? coerced : [value]
-    } else if (typeof value === "string") {
-      next = declaredTypes(prop).length > 0 || isNullable(prop) ? coerceString(value, prop) : value
-    } else if (value !== null && typeof value === "object") {
-      next = normalizeJsonStrings(value, prop)
-    }
+  for (const key of Object.keys(args)) {
+    const parameter = plan.get(key)
+    if (parameter === undefined) continue
+    const value = args[key]
+    const next = coerceParameter(parameter, value)
     if (next !== value) (out ??= { ...args })[key] = next
   }
   return out ?? args

@@ -5,9 +5,10 @@
  * ToolError until `finish`, the single place where errors become
  * `{"error": "..."}` text. Defects never escape.
  */
-import { Effect, Either } from "effect"
+import { Effect, Either, Exit } from "effect"
 import type { CallStatus, HooksService } from "../../services/Hooks.js"
 import type { ResultStoreService } from "../../services/ResultStore.js"
+import type { ToolOutput } from "../../services/Tool.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import { ToolDefect, UnknownTool } from "../../services/ToolError.js"
 import type { ToolError } from "../../services/ToolError.js"
@@ -49,6 +50,9 @@ const lookup = (
   return Either.map(decodeArguments(tool, call.args), (args) => ({ tool, args }))
 }
 
+/** An effect that is already a successful Exit (`Effect.succeed(...)`): its value can be read without running it. */
+const isSuccessExit = <A, E>(effect: Effect.Effect<A, E>): effect is Exit.Success<A, E> => Exit.isExit(effect) && Exit.isSuccess(effect)
+
 const statusOf = (error: ToolError | undefined): CallStatus =>
   error === undefined ? "ok" : error._tag === "ToolBlocked" ? "blocked" : "error"
 
@@ -89,22 +93,30 @@ export const executeCall = (
     const { args, tool } = decoded
 
     let multimodal: Multimodal | undefined
-    const run = runHandler(tool, args, context, timeoutMsFor(tool, args, tuning.callTimeoutMs)).pipe(
-      Effect.flatMap((output) => {
-        multimodal = multimodalOf(output)
-        return multimodal === undefined ? shapeResult(services, tool, args, output, context, tuning) : Effect.succeed(multimodal.summary)
-      })
-    )
+    const shape = (output: ToolOutput): Effect.Effect<string, ToolError> => {
+      multimodal = multimodalOf(output)
+      return multimodal === undefined ? shapeResult(services, tool, args, output, context, tuning) : Effect.succeed(multimodal.summary)
+    }
+    const onSuccess = (result: string): Effect.Effect<CallOutcome> =>
+      multimodal === undefined
+        ? finish(decoded, result, undefined)
+        : Effect.map(finish(decoded, result, undefined), (o): CallOutcome => ({ ...o, parts: multimodal!.parts }))
+    const fold = Effect.matchEffect({
+      onFailure: (error: ToolError) => finish(decoded, errorJson(error.message, tuning.jsonStyle), error),
+      onSuccess
+    })
+
+    const timeoutMs = timeoutMsFor(tool, args, tuning.callTimeoutMs)
     const gates = callGates(services, tool, args, context)
-    return (gates === undefined ? run : Effect.zipRight(gates, run)).pipe(
-      Effect.matchEffect({
-        onFailure: (error) => finish(decoded, errorJson(error.message, tuning.jsonStyle), error),
-        onSuccess: (result) =>
-          multimodal === undefined
-            ? finish(decoded, result, undefined)
-            : Effect.map(finish(decoded, result, undefined), (o): CallOutcome => ({ ...o, parts: multimodal!.parts }))
-      })
-    )
+    if (gates !== undefined) return fold(Effect.zipRight(gates, Effect.flatMap(Effect.suspend(() => runHandler(tool, args, context, timeoutMs)), shape)))
+    const handled = runHandler(tool, args, context, timeoutMs)
+    // A handler that was already done and a result that needed no effect (the common case): fold it here,
+    // without stepping through the fiber's run loop. The general path below gives the same outcome.
+    if (isSuccessExit(handled)) {
+      const shaped = shape(handled.value)
+      return isSuccessExit(shaped) ? onSuccess(shaped.value) : fold(shaped)
+    }
+    return fold(Effect.flatMap(handled, shape))
   }).pipe(
     // The last net: whatever throws outside the handler (a hook, a deep value) still answers the model.
     Effect.catchAllDefect((defect) => {

@@ -3,6 +3,7 @@
  * or a ToolError.
  */
 import { Cause, Context, Duration, Effect, Exit, Fiber, Option, Runtime, Tracer } from "effect"
+import type { FiberId } from "effect"
 import type { ToolOutput } from "../../services/Tool.js"
 import { ToolContext } from "../../services/ToolContext.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
@@ -10,6 +11,7 @@ import { ToolBlocked, ToolDefect, ToolFailed, ToolInterrupted, ToolTimeout, Tool
 import type { ToolError, ToolFailure } from "../../services/ToolError.js"
 import type { RegisteredTool } from "../../services/ToolRegistry.js"
 import { defectText } from "./decodeArguments.js"
+import { OverlayMap } from "./overlayMap.js"
 
 /** The tool's own timeout for these arguments, else the configured one. */
 export const timeoutMsFor = (tool: RegisteredTool, args: unknown, callTimeoutMs: number): number => {
@@ -36,11 +38,12 @@ const PARENT_SPAN = Tracer.ParentSpan.key
 const TOOL_CONTEXT = ToolContext.key
 
 /**
- * The tool's services plus this call's ToolContext and the caller's span, in
- * one copy of the map: the handler's spans join the caller's trace.
+ * The tool's services plus this call's ToolContext and the caller's span,
+ * laid over the services rather than copied: the handler's spans join the
+ * caller's trace.
  */
 const handlerContext = (tool: RegisteredTool, context: ToolCallContext, caller: Context.Context<never>): Context.Context<unknown> => {
-  const map = new Map(tool.services.unsafeMap)
+  const map = new OverlayMap(tool.services.unsafeMap)
   map.set(TOOL_CONTEXT, context)
   const span: unknown = caller.unsafeMap.get(PARENT_SPAN)
   if (span !== undefined) map.set(PARENT_SPAN, span)
@@ -48,35 +51,77 @@ const handlerContext = (tool: RegisteredTool, context: ToolCallContext, caller: 
 }
 
 /**
- * Run the handler under its timeout. The handler starts at once in its own
+ * The handler fiber's exit, or undefined when `timeoutMs` passes first on the
+ * Effect Clock (TestClock in tests). One sleeping fiber and two observers:
+ * `Effect.raceFirst` forked two supervised fibers per call and cost more than
+ * an MCP round trip. Whichever side settles first stops the other; when the
+ * caller is interrupted the sleeper is stopped too.
+ */
+const awaitWithin = (
+  fiber: Fiber.RuntimeFiber<ToolOutput, ToolFailure>,
+  timeoutMs: number,
+  runtime: Runtime.Runtime<never>,
+  by: FiberId.FiberId
+): Effect.Effect<Exit.Exit<ToolOutput, ToolFailure> | undefined> =>
+  Effect.async((resume) => {
+    let settled = false
+    const sleeper = Runtime.runFork(runtime)(Effect.sleep(timeoutMs))
+    const onTimeout = () => {
+      if (settled) return
+      settled = true
+      fiber.removeObserver(onExit)
+      resume(Effect.succeed(undefined))
+    }
+    const onExit = (exit: Exit.Exit<ToolOutput, ToolFailure>) => {
+      if (settled) return
+      settled = true
+      sleeper.removeObserver(onTimeout)
+      sleeper.unsafeInterruptAsFork(by)
+      resume(Effect.succeed(exit))
+    }
+    sleeper.addObserver(onTimeout)
+    fiber.addObserver(onExit)
+    return Effect.sync(() => {
+      if (settled) return
+      settled = true
+      fiber.removeObserver(onExit)
+      sleeper.removeObserver(onTimeout)
+      sleeper.unsafeInterruptAsFork(by)
+    })
+  })
+
+/**
+ * Call the handler now and run what it returns under its timeout. A handler
+ * that returns an already finished effect (`Effect.succeed(...)`, an Exit)
+ * has nothing left to run, time out or interrupt: its exit is read as is,
+ * the way `Runtime.runSync` does. Any other handler starts at once in its own
  * fiber, on a runtime carrying its services (no per-call `provide`); one that
  * finishes synchronously (most of them) never arms a timer, since a
  * fork-and-race costs more than the whole rest of dispatch. One that suspends
- * is raced against the Clock (TestClock in tests) and interrupted when it
- * loses, or when the caller is interrupted.
+ * is raced against the Clock and interrupted when it loses, or when the
+ * caller is interrupted.
  */
-export const runHandler = (tool: RegisteredTool, args: unknown, context: ToolCallContext, timeoutMs: number) =>
-  Effect.flatMap(Effect.runtime<never>(), (parent): Effect.Effect<ToolOutput, ToolError> => {
-    const runtime = Runtime.make({
-      context: handlerContext(tool, context, parent.context),
-      fiberRefs: parent.fiberRefs,
-      runtimeFlags: parent.runtimeFlags
-    })
-    const fiber = Runtime.runFork(runtime)(tool.handler(args) as Effect.Effect<ToolOutput, ToolFailure>, { immediate: true })
+export const runHandler = (tool: RegisteredTool, args: unknown, context: ToolCallContext, timeoutMs: number): Effect.Effect<ToolOutput, ToolError> => {
+  const effect = tool.handler(args) as Effect.Effect<ToolOutput, ToolFailure>
+  // The handler promised ToolOutput and ToolFailure: an Exit it returns carries those.
+  if (Exit.isExit(effect)) return classify(tool.name, effect as Exit.Exit<ToolOutput, ToolFailure>)
+  return Effect.withFiberRuntime<ToolOutput, ToolError>((parent, status) => {
+    const fiberRefs = parent.getFiberRefs()
+    const runtime = Runtime.make({ context: handlerContext(tool, context, parent.currentContext), fiberRefs, runtimeFlags: status.runtimeFlags })
+    const fiber = Runtime.runFork(runtime)(effect, { immediate: true })
     const done = fiber.unsafePoll()
     if (done !== null) return classify(tool.name, done)
-    return Effect.raceFirst(
-      Effect.map(Fiber.await(fiber), Option.some),
-      Effect.as(Effect.sleep(timeoutMs), Option.none<Exit.Exit<ToolOutput, ToolFailure>>())
-    ).pipe(
+    const clockRuntime = Runtime.make({ context: parent.currentContext, fiberRefs, runtimeFlags: status.runtimeFlags })
+    return awaitWithin(fiber, timeoutMs, clockRuntime, parent.id()).pipe(
       Effect.onInterrupt(() => Fiber.interrupt(fiber)),
-      Effect.flatMap(Option.match({
-        onNone: () =>
-          Effect.zipRight(
+      Effect.flatMap((exit) =>
+        exit !== undefined
+          ? classify(tool.name, exit)
+          : Effect.zipRight(
             Fiber.interrupt(fiber),
             Effect.fail(new ToolTimeout({ tool: tool.name, seconds: Math.round(timeoutMs / 100) / 10 }))
-          ),
-        onSome: (exit) => classify(tool.name, exit)
-      }))
+          )
+      )
     )
   })
+}

@@ -55,8 +55,9 @@ export const shapeResult = (
 ): Effect.Effect<string, ToolResultInvalid> => {
   const rendered = renderOutput(tool.name, output, tuning.jsonStyle)
   if (Either.isLeft(rendered)) return Effect.fail(rendered.left)
-  const transformed = services.hooks.has("transform_tool_result")
-    ? services.hooks.transformToolResult({ tool: tool.name, args, result: rendered.right, context })
-    : Effect.succeed(rendered.right)
-  return Effect.flatMap(transformed, (result) => capResult(services.results, tool, result, context, tuning.resultChars))
+  if (!services.hooks.has("transform_tool_result")) return capResult(services.results, tool, rendered.right, context, tuning.resultChars)
+  return Effect.flatMap(
+    services.hooks.transformToolResult({ tool: tool.name, args, result: rendered.right, context }),
+    (result) => capResult(services.results, tool, result, context, tuning.resultChars)
+  )
 }
