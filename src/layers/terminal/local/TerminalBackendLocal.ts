@@ -74,7 +74,8 @@ export const TerminalBackendLocal: Layer.Layer<TerminalBackend, never, Config> =
             home: start,
             dirs,
             env: childEnv(process.env, settings.env_passthrough, spec.env),
-            guard: protect
+            guard: protect,
+            persistent: settings.local_persistent
           })
           return yield* makeEnvironment({ kind: "local", isolated: false, taskId: spec.taskId }, transport)
         })
