@@ -76,14 +76,18 @@ if (problem === undefined || process.env["CI"] !== undefined) {
   const sshd = await startSshd()
   afterAll(() => sshd.stop())
 
-  terminalSuite({
-    backend: TerminalBackendSsh,
-    kind: "ssh",
-    isolated: false,
-    ttyPattern: /^\/dev\/pts\/\d+$/,
-    terminal: sshd.terminal,
-    inheritsEnv: false
-  })
+  // The shared suite with one persistent shell per task (the default) and with a session per command.
+  for (const persistent of [true, false]) {
+    terminalSuite({
+      backend: TerminalBackendSsh,
+      kind: "ssh",
+      isolated: false,
+      ttyPattern: /^\/dev\/pts\/\d+$/,
+      terminal: sshd.terminal,
+      inheritsEnv: false,
+      persistent
+    })
+  }
 
   describe("ssh backend", () => {
     it.live("starts in the remote home and runs every call over one connection", () =>

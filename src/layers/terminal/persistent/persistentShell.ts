@@ -42,6 +42,8 @@ export interface PersistentShellConfig {
   readonly init?: ((generation: number) => string) | undefined
   /** Stop the shell's whole process tree (SIGTERM, grace, SIGKILL), given its local process. */
   readonly stopTree: (shell: ChildHandle, generation: number) => Effect.Effect<void>
+  /** On close, end the shell with EOF (a remote shell; waits briefly) rather than stopping its tree. */
+  readonly closeByEof?: boolean | undefined
   /** Why the shell's exit is the transport's failure (a lost connection), or undefined. */
   readonly failure?: ((code: number, diagnostics: string) => string | undefined) | undefined
 }
@@ -146,7 +148,8 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
           onData: (chunk) => {
             const live = holder.live
             const running = live?.current
-            if (live === undefined || running === undefined) return
+            // Over, waiting for a retired shell to go: what it still says is not this frame's.
+            if (live === undefined || running === undefined || running.report.end === "X") return
             const report = running.reader.push(chunk)
             if (report === undefined) return
             running.report = report
@@ -154,9 +157,10 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
               running.quitting = true
               return
             }
-            finish(live, running, report.code)
-            // Leftover jobs would outlive the call: the shell goes with them (its report is in).
+            // Leftover jobs would outlive the call: the shell goes with them (its report is in), and the
+            // frame ends once they are gone, as a command's leftovers died with its process before.
             if (report.leftovers) Effect.runFork(retire(live))
+            else finish(live, running, report.code)
           },
           onStderr: (chunk) => {
             const live = holder.live
@@ -170,10 +174,11 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
             if (shell === live) shell = undefined
             const running = live.current
             if (running !== undefined) {
-              const partial = running.reader.flush()
+              const over = running.report.end === "X"
+              const partial = over ? undefined : running.reader.flush()
               if (!running.quitting && partial !== undefined) running.report = { ...running.report, ...partial }
-              running.shellExit = code
-              finish(live, running, code)
+              if (!over) running.shellExit = code
+              finish(live, running, over ? running.report.code ?? code : code)
             }
             Deferred.unsafeDone(gone, Exit.succeed(code))
           }
@@ -189,7 +194,13 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
       Effect.suspend(() => {
         closed = true
         const live = shell
-        return live === undefined ? Effect.void : retire(live)
+        if (live === undefined) return Effect.void
+        if (config.closeByEof !== true || live.current !== undefined) return retire(live)
+        shell = undefined
+        live.child.end()
+        return Effect.flatMap(awaitReal(live.gone, EXIT_AFTER_KILL_MS), (ended) => Effect.sync(() => {
+          if (Option.isNone(ended)) live.child.kill()
+        }))
       })
     )
 

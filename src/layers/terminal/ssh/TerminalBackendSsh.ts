@@ -30,7 +30,9 @@ export const TerminalBackendSsh: Layer.Layer<TerminalBackend, never, Config> = L
   TerminalBackend,
   Effect.gen(function*() {
     const config = yield* Config
-    const settings = sshSettings(yield* config.current)
+    const current = yield* config.current
+    const settings = sshSettings(current)
+    const persistentShell = current.terminal.persistent_shell
     // A short private path: control sockets must fit in sun_path (108 bytes).
     const controlDir = yield* Effect.acquireRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "hes-"))),
@@ -89,7 +91,8 @@ export const TerminalBackendSsh: Layer.Layer<TerminalBackend, never, Config> = L
             channel,
             home: spec.cwd ?? settings.cwd,
             env: { ...forwardedVariables(settings.forwardEnv), ...spec.env },
-            disposable: false
+            disposable: false,
+            persistent: persistentShell
           })),
           Effect.flatMap((transport) => makeEnvironment({ kind: "ssh", isolated: false, taskId: spec.taskId }, transport))
         )
