@@ -20,6 +20,7 @@ import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { ApprovalLog, RecordingApproval } from "../support/approval.js"
 import { eventually, liveProcesses, uniqueSleep } from "../support/processes.js"
 import { tempHome } from "../support/runtime.js"
+import { describeNeeding, programProblem } from "../support/systemPrograms.js"
 
 type Json = Record<string, unknown>
 
@@ -171,4 +172,17 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
         ["foreground", "test -e ran && echo ran || echo not-run"]
       ])
     }))
+})
+
+describeNeeding(programProblem("bwrap", ["--dev-bind", "/", "/", "true"]) ?? programProblem("nsenter"), "persistent shell under protect_home", () => {
+  it.live("the one shell is started inside the protected namespace: the runtime's home stays read-only", () =>
+    Effect.gen(function*() {
+      const executor = yield* ToolExecutor
+      const call = (command: string) =>
+        Effect.map(executor.dispatch({ tool: "terminal", args: { command } }, { context: { taskId: "guarded" } }), (s) => JSON.parse(s) as Json)
+      const denied = yield* call(`touch ${root}/written 2>&1; echo $$`)
+      expect(String(denied["output"])).toContain("Read-only file system")
+      const again = yield* call("echo $$")
+      expect(String(denied["output"]).endsWith(String(again["output"]))).toBe(true)
+    }).pipe(Effect.provide(runtime)))
 })

@@ -109,6 +109,20 @@ if (problem === undefined || process.env["CI"] !== undefined) {
           expect(masters).toHaveLength(1)
         })))
 
+    it.live("persistent_shell: a task's calls share one remote bash; off, each call has its own", () =>
+      Effect.gen(function*() {
+        for (const persistent of [true, false]) {
+          yield* withRuntime({ ...sshd.terminal, persistent_shell: persistent }, (call) =>
+            Effect.gen(function*() {
+              const first = yield* call("terminal", { command: "cd /tmp && echo $$" })
+              const second = yield* call("terminal", { command: "echo $$; pwd" })
+              const [pid, cwd] = String(second["output"]).split("\n")
+              expect(cwd).toBe("/tmp")
+              expect(pid === first["output"]).toBe(persistent)
+            }))
+        }
+      }))
+
     it.live("ssh_cwd: relative to the remote home, and a clear error when it does not exist", () =>
       Effect.gen(function*() {
         mkdirSync(join(sshd.home, "project"), { recursive: true })

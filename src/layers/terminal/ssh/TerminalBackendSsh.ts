@@ -1,10 +1,12 @@
 /**
  * The ssh backend: commands run on `terminal.ssh_host` through the OpenSSH
  * client, on one multiplexed connection (ControlMaster) per backend, so a
- * command after the first costs one round trip. The remote side works like
- * the local backend (fresh bash per command, cwd and exports carried over,
- * whole-tree kills on timeout and interrupt), starting in the remote user's
- * home. Only variables named in `ssh_forward_env` or `env_passthrough` are
+ * command after the first costs one round trip. With `terminal.persistent_shell`
+ * (default) foreground commands run in one long-lived remote bash per task, one
+ * channel for all of them; otherwise (and for background and PTY commands) a
+ * session each, like the local backend (fresh bash per command). Either way cwd
+ * and exports carry over and timeouts and interrupts kill the whole tree,
+ * starting in the remote user's home. Only variables named in `ssh_forward_env` or `env_passthrough` are
  * forwarded; nothing else of the local environment reaches the host.
  *
  * Not isolated: the remote host is a real machine. Closing the backend stops
