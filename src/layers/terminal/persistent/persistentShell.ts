@@ -124,7 +124,7 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
       Deferred.unsafeDone(running.exited, Exit.succeed(code))
     }
 
-    /** Drop a shell that must not run another frame; stop its tree in the background of the caller. */
+    /** Drop a shell that must not run another frame: stop its tree, and wait (bounded) until it is gone. */
     const retire = (live: Live): Effect.Effect<void> =>
       Effect.suspend(() => {
         if (shell === live) shell = undefined
@@ -183,7 +183,7 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
             Deferred.unsafeDone(gone, Exit.succeed(code))
           }
         }
-      )
+      ).pipe(Effect.tapError(() => Effect.sync(() => launch.done?.())))
       const live: Live = { generation, child, gone, alive: true, diagnostics: "", current: undefined }
       holder.live = live
       child.write(SHELL_INIT + (config.init?.(generation) ?? ""))
