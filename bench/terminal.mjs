@@ -6,6 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, ManagedRuntime } from "effect"
 import { ConfigTest, HermesRuntime, ToolExecutor } from "../dist/index.js"
+import { parseBatch, runBatch } from "../dist/programs/batchRunner.js"
 import { median } from "./_stats.mjs"
 
 /** What the issue compares against: a bare spawn of the same command, awaited to its end. */
@@ -61,6 +62,83 @@ export const run = async () => {
     ratio: toolMs / rawMs,
     target: "≤ 2× raw spawn"
   })
+
+  // 1b. The same with a persistent shell (terminal.local_persistent): `echo hi`, then 400 `echo` lines of one
+  // task through the batch runner (executor, approval, environment) against a raw spawn per command.
+  const persistentLayer = HermesRuntime.layer({
+    config: ConfigTest(
+      { terminal: { backend: "local", cwd, local_persistent: true, ...(process.env.BENCH_NO_PROTECT ? { protect_home: false } : {}) } },
+      { root: join(home, "persistent"), workspaceDir: join(home, "ws-persistent") }
+    ),
+    plugins: false
+  })
+  const persistent = ManagedRuntime.make(persistentLayer)
+  const pexec = await persistent.runPromise(ToolExecutor)
+  const pcall = (args, taskId = "bench") => persistent.runPromise(pexec.dispatch({ tool: "terminal", args }, { context: { taskId } })).then(parse)
+  const pfirst = await pcall(echo)
+  if (pfirst.output !== "hi") throw new Error(`unexpected persistent terminal result: ${JSON.stringify(pfirst)}`)
+  const ptool = []
+  const praw = []
+  for (let i = 0; i < 20; i++) await pcall(echo)
+  for (let i = 0; i < 200; i++) {
+    praw.push(await rawSpawn())
+    const t = performance.now()
+    await pcall(echo)
+    ptool.push(performance.now() - t)
+  }
+  rows.push({
+    name: "terminal `echo hi` (local, persistent shell, median)",
+    value: median(ptool),
+    unit: "ms",
+    baseline: median(praw),
+    baselineName: "raw spawn bash -c",
+    ratio: median(ptool) / median(praw),
+    target: "≤ 1 ms"
+  })
+  const LINES = 400
+  const lines = (taskId) =>
+    parseBatch(Array.from({ length: LINES }, (_, i) => JSON.stringify({ id: i, tool: "terminal", args: { command: `echo ${i}` }, task_id: taskId })).join("\n"))
+  const batchMs = async (rt, taskId) => {
+    await rt.runPromise(runBatch(lines(`${taskId}-warm`), { concurrency: 1 }))
+    const t = performance.now()
+    const results = await rt.runPromise(runBatch(lines(taskId), { concurrency: 1 }))
+    const elapsed = performance.now() - t
+    if (results.some((r) => r.status !== "ok")) throw new Error(`batch line failed: ${JSON.stringify(results.find((r) => r.status !== "ok"))}`)
+    return elapsed
+  }
+  const spawnsMs = async () => {
+    const t = performance.now()
+    for (let i = 0; i < LINES; i++) await rawSpawn()
+    return performance.now() - t
+  }
+  // Interleaved rounds, medians: batch (persistent), raw spawns, batch (a process per command).
+  const pb = []
+  const rs = []
+  const sb = []
+  for (let round = 0; round < 3; round++) {
+    pb.push(await batchMs(persistent, `batch-p${round}`))
+    rs.push(await spawnsMs())
+    sb.push(await batchMs(runtime, `batch-s${round}`))
+  }
+  rows.push({
+    name: `${LINES} \`echo\` lines of one task through the batch runner (persistent shell, per line)`,
+    value: median(pb) / LINES,
+    unit: "ms",
+    baseline: median(rs) / LINES,
+    baselineName: "raw spawn bash -c per command",
+    ratio: median(pb) / median(rs),
+    target: "≤ 0.5× raw spawn"
+  })
+  rows.push({
+    name: `${LINES} \`echo\` lines of one task through the batch runner (a process per command, per line)`,
+    value: median(sb) / LINES,
+    unit: "ms",
+    baseline: median(rs) / LINES,
+    baselineName: "raw spawn bash -c per command",
+    ratio: median(sb) / median(rs),
+    target: "reported next to the persistent shell"
+  })
+  await persistent.dispose()
 
   // 2. Eight background `sleep 1`, started with terminal(background) and awaited with process(wait).
   const t0 = performance.now()

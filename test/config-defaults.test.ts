@@ -58,6 +58,8 @@ describe("config defaults", () => {
       container_forward_env: [],
       container_extra_args: [],
       protect_home: true,
+      persistent_shell: true,
+      local_persistent: false,
       max_background_per_task: 16,
       max_background: 64,
       sandbox_home_binds: []

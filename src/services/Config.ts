@@ -173,6 +173,10 @@ const TerminalKeys = Schema.Struct({
    * installed, sandbox, container). Default true.
    */
   protect_home: withDefault(Schema.Boolean, true),
+  /** ssh and container backends: one long-lived bash per task runs its foreground commands (default true). */
+  persistent_shell: withDefault(Schema.Boolean, true),
+  /** local backend: the same, opted in (default false). */
+  local_persistent: withDefault(Schema.Boolean, false),
   /** Background processes one task may have running at once (default 16). */
   max_background_per_task: count(16),
   /** Background processes the whole runtime may have running at once (default 64). */

@@ -34,6 +34,11 @@ export interface SuiteOptions {
   readonly inheritsEnv?: boolean
   /** The backend has a filesystem of its own (a container): writes anywhere stay inside it. */
   readonly ownFilesystem?: boolean
+  /**
+   * Foreground commands in one long-lived shell (`terminal.persistent_shell` / `local_persistent`)
+   * or a process each; the backend's default when absent.
+   */
+  readonly persistent?: boolean
 }
 
 type TerminalConfig = NonNullable<HermesConfigInput["terminal"]>
@@ -48,22 +53,24 @@ process.env["HERMES_SUITE_PASS_TOKEN"] = "passed-through"
 process.env["HERMES_SUITE_PLAIN"] = "visible"
 
 export const terminalSuite = (options: SuiteOptions) => {
-  const root = tempHome(`hermes-${options.kind}-suite-`)
+  const label = options.persistent === undefined ? options.kind : `${options.kind}${options.persistent ? "-persistent" : "-spawn"}`
+  const mode = options.persistent === undefined ? {} : { persistent_shell: options.persistent, local_persistent: options.persistent }
+  const root = tempHome(`hermes-${label}-suite-`)
   // Local commands start here rather than in the repository (outside the home, which commands cannot write).
-  const localCwd = tempHome(`hermes-${options.kind}-cwd-`)
+  const localCwd = tempHome(`hermes-${label}-cwd-`)
   const runtime = hermesRuntime({
     plugins: false,
     approval: RecordingApproval,
     terminalBackend: options.backend,
     config: ConfigTest(
-      { terminal: { env_passthrough: ["HERMES_SUITE_PASS_TOKEN"], cwd: localCwd, ...options.terminal } },
+      { terminal: { env_passthrough: ["HERMES_SUITE_PASS_TOKEN"], cwd: localCwd, ...mode, ...options.terminal } },
       { root, workspaceDir: join(root, "workspace"), pluginsDir: join(root, "plugins") }
     )
   }).pipe(Layer.provideMerge(RecordingApproval))
 
   let tasks = 0
   /** A fresh task id per test, so tests never share cwd or exports. */
-  const task = () => `${options.kind}-t${++tasks}`
+  const task = () => `${label}-t${++tasks}`
 
   const call = (tool: string, args: Json, taskId: string) =>
     Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool, args }, { context: { taskId, sessionId: `s-${taskId}` } })).pipe(Effect.map(parse))
@@ -80,7 +87,7 @@ export const terminalSuite = (options: SuiteOptions) => {
     })
 
   // Live services: commands run in real time; the idle-teardown test drives a TestClock separately.
-  withLayer(runtime, { excludeTestServices: true, timeout: "60 seconds" })(`terminal backend: ${options.kind}`, (it) => {
+  withLayer(runtime, { excludeTestServices: true, timeout: "60 seconds" })(`terminal backend: ${label}`, (it) => {
     {
       it.effect("echo through the registry returns Hermes' JSON", () =>
         Effect.gen(function*() {

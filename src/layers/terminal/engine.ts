@@ -5,7 +5,9 @@
  * Each command is a fresh `bash` running a wrapper script that sources the
  * task's latest export snapshot, changes to the tracked directory and evals
  * the command; what it leaves (its directory, its exports as the next
- * snapshot) is collected once it is gone. Output is captured within a fixed
+ * snapshot) is collected once it is gone. A transport with a persistent shell
+ * (`persistent/persistentShell.ts`) runs foreground commands in one long-lived
+ * bash instead and reports the same things; the engine does not tell them apart. Output is captured within a fixed
  * budget; a timeout or interrupt stops the command's whole process tree on
  * the target. A snapshot is freed once it is neither current nor read by a
  * command that started from it. The environment's scope owns every process

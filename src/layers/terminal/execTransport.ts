@@ -34,6 +34,9 @@ import { MARKER_KILL_SCRIPT } from "../processes/markedProcesses.js"
 import { parseExportSnapshot } from "./exportSnapshot.js"
 import { makeTargetFiles } from "./targetFiles.js"
 import { runClient, startClient } from "./transportProcess.js"
+import { makePersistentShell } from "./persistent/persistentShell.js"
+import type { ShellJob } from "./persistent/persistentShell.js"
+import { shellQuote } from "./shellScript.js"
 import type { ClientHandle, ClientResult } from "./transportProcess.js"
 import type { ExecChannel, Launched, Outcome, Transport } from "./transport.js"
 
@@ -47,6 +50,8 @@ export interface ExecTransportConfig {
   readonly env: Readonly<Record<string, string>>
   /** The target is destroyed right after the environment (a container): no remote cleanup. */
   readonly disposable: boolean
+  /** `terminal.persistent_shell`: foreground commands run in one long-lived bash on the target, over one channel. */
+  readonly persistent?: boolean | undefined
 }
 
 /** Helper scripts (files, setup, cleanup) get this long. */
@@ -141,6 +146,77 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
     // Paths given to it are absolute already.
     const stateFiles = files({ resolve: (path) => path, rawAbsolute: (path) => path })
 
+    /** The persistent shell writes its pid (its process group: a session leader) here, for KILL_SCRIPT. */
+    const shellPidFile = (generation: number) => `${stateDir}/shell-${generation}.pid`
+    const shell = config.persistent === true
+      ? yield* makePersistentShell({
+        launch: Effect.sync(() => {
+          const invocation = channel.open(["bash", "-s"], { tty: false, stdin: true })
+          return { file: invocation.file, args: invocation.args, env: channel.env, done: invocation.done }
+        }),
+        init: (generation) => `__hermes_state=${shellQuote(stateDir)}; builtin echo $$ > "$__hermes_state/shell-${generation}.pid"\n`,
+        stopTree: (_, generation) =>
+          script(KILL_SCRIPT, [shellPidFile(generation), String(KILL_GRACE_STEPS)], undefined, KILL_TIMEOUT_MS).pipe(
+            Effect.catchAll((error) => Effect.logDebug(`${config.kind}: could not stop the shell on the target: ${error.message}`))
+          ),
+        // EOF ends the shell; the target stops whatever else is left (marker kill, or the container goes).
+        closeByEof: true,
+        failure: channel.failure
+      })
+      : undefined
+    // The snapshots the current shell holds the exports of (its own reports, or sourced).
+    let held = { generation: 0, files: new Set<string>() }
+
+    const collectFrame = (job: ShellJob, exports: string): Outcome => {
+      const { cwd } = job.report()
+      if (cwd === undefined || cwd.length === 0) {
+        garbage.push(exports)
+        return {}
+      }
+      if (held.generation === job.generation) held.files.add(exports)
+      return { cwd, snapshot: { file: exports } }
+    }
+
+    const startFramed = (run: Parameters<Transport["start"]>[0], events: Parameters<Transport["start"]>[1]) =>
+      Effect.suspend(() => {
+        if (shell === undefined || !run.persist || run.pty || run.stdin) return Effect.succeed(undefined)
+        const generation = shell.generation()
+        const source = run.snapshot !== undefined && (generation === 0 || held.generation !== generation || !held.files.has(run.snapshot))
+          ? run.snapshot
+          : undefined
+        const exports = envFile(stateDir, run.runId)
+        const batch = takeGarbage()
+        return shell.tryStart({
+          command: run.command,
+          cwd: run.cwd,
+          fallbackCwd: run.fallbackCwd,
+          source,
+          env: run.env,
+          envFile: exports,
+          prelude: batch.length === 0 ? undefined : `rm -f -- ${batch.map(shellQuote).join(" ")}`
+        }, { onData: events.onData, onExit: events.onExit }).pipe(
+          Effect.map((job): Launched | undefined => {
+            if (job === undefined) {
+              garbage.push(...batch)
+              return undefined
+            }
+            if (held.generation !== job.generation) held = { generation: job.generation, files: new Set() }
+            if (run.snapshot !== undefined) held.files.add(run.snapshot)
+            return {
+              pid: job.pid,
+              pty: false,
+              write: () => false,
+              end: () => false,
+              exited: job.exited,
+              problem: job.problem,
+              stop: job.stop,
+              release: job.stop,
+              collect: Effect.sync(() => collectFrame(job, exports))
+            }
+          })
+        )
+      })
+
     const transport: Transport = {
       home: start,
       userHome: targetHome,
@@ -154,7 +230,7 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
           Effect.orElseSucceed(() => undefined)
         ),
       start: (run, events) =>
-        Effect.suspend(() => {
+        Effect.flatMap(startFramed(run, events), (framed) => framed !== undefined ? Effect.succeed(framed) : Effect.suspend(() => {
           const pty = run.pty
           const argv = wrapperArgv({
             stateDir,
@@ -224,7 +300,7 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
             })),
             Effect.tapError(() => Effect.sync(invocation.done))
           )
-        }),
+        })),
       files
     }
     return transport

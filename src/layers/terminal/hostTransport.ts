@@ -16,6 +16,8 @@ import { makeHostFiles } from "./environmentFiles.js"
 import { parseExportSnapshot } from "./exportSnapshot.js"
 import { startChild } from "./child.js"
 import { terminateGroup } from "./processGroup.js"
+import { makePersistentShell } from "./persistent/persistentShell.js"
+import type { ShellJob } from "./persistent/persistentShell.js"
 import { cwdResultFile, envResultFile, shellArgs, snapshotScript } from "./shellScript.js"
 import type { Invocation, Launched, Outcome, Transport } from "./transport.js"
 
@@ -39,6 +41,8 @@ export interface HostTransportConfig {
   readonly hostPathIsIdentity?: boolean | undefined
   /** Why writing this path (as commands see it) is refused, or undefined when allowed. */
   readonly writeDenied: (path: string) => string | undefined
+  /** Run foreground commands in one long-lived bash (`persistent/persistentShell.ts`) instead of a bash each. */
+  readonly persistent?: boolean | undefined
 }
 
 /** How long to wait for a killed process to report its exit before giving up on it. */
@@ -122,16 +126,79 @@ export const makeHostTransport = (config: HostTransportConfig): Effect.Effect<Tr
         // no report
       }
       if (cwd === undefined || report === undefined) return { cwd }
+      // undefined: the state directory is gone (closing), the previous snapshot stays
+      return { cwd, snapshot: writeSnapshot(report) }
+    }
+
+    /** A new snapshot from exports a command left (undefined: the state directory is gone). */
+    const writeSnapshot = (report: string): Outcome["snapshot"] => {
       try {
         const next = snapshotScript(report)
         const file = `${config.stateDir}/s${++snapshots}.sh`
         writeFileSync(file, next.script, { mode: 0o600 })
-        return { cwd, snapshot: { file, variables: next.variables } }
+        return { file, variables: next.variables }
       } catch {
-        // the state directory is gone (closing): keep the previous snapshot
-        return { cwd }
+        return undefined
       }
     }
+
+    const shell = config.persistent === true
+      ? yield* makePersistentShell({
+        launch: Effect.map(config.launch(["-s"], { pty: false }), (invocation) => ({ ...invocation, cwd: config.home, env: config.env })),
+        stopTree: (child) => terminateGroup(child.pid)
+      })
+      : undefined
+    // The snapshots the current shell holds the exports of (it made them, or sourced them), and its last report.
+    let held = { generation: 0, files: new Set<string>(), exports: "" }
+
+    /** What a framed command left: its cwd, and a new snapshot only when its exports changed. */
+    const collectFrame = (job: ShellJob, startedFrom: string | undefined): Outcome => {
+      const { cwd, exports } = job.report()
+      if (cwd === undefined || exports === undefined) return { cwd }
+      const current = held.generation === job.generation
+      if (current && exports === held.exports && (startedFrom === undefined || held.files.has(startedFrom))) return { cwd }
+      const snapshot = writeSnapshot(exports)
+      if (snapshot === undefined) return { cwd }
+      if (current) {
+        held.files.add(snapshot.file)
+        held.exports = exports
+      }
+      return { cwd, snapshot }
+    }
+
+    const startFramed = (run: Parameters<Transport["start"]>[0], events: Parameters<Transport["start"]>[1]) =>
+      Effect.suspend(() => {
+        if (shell === undefined || !run.persist || run.pty || run.stdin) return Effect.succeed(undefined)
+        const generation = shell.generation()
+        const source = run.snapshot !== undefined && (generation === 0 || held.generation !== generation || !held.files.has(run.snapshot))
+          ? run.snapshot
+          : undefined
+        return shell.tryStart({
+          command: run.command,
+          cwd: run.cwd,
+          fallbackCwd: run.fallbackCwd,
+          source,
+          env: run.env,
+          envFile: undefined
+        }, { onData: events.onData, onExit: events.onExit }).pipe(
+          Effect.map((job): Launched | undefined => {
+            if (job === undefined) return undefined
+            if (held.generation !== job.generation) held = { generation: job.generation, files: new Set(), exports: "" }
+            if (run.snapshot !== undefined) held.files.add(run.snapshot)
+            return {
+              pid: job.pid,
+              pty: false,
+              write: () => false,
+              end: () => false,
+              exited: job.exited,
+              problem: job.problem,
+              stop: job.stop,
+              release: job.stop,
+              collect: Effect.sync(() => collectFrame(job, run.snapshot))
+            }
+          })
+        )
+      })
 
     const hostFiles = makeHostFiles({
       hostPath: config.hostPath,
@@ -156,7 +223,7 @@ export const makeHostTransport = (config: HostTransportConfig): Effect.Effect<Tr
           }
         }),
       start: (run, events) =>
-        Effect.suspend(() => {
+        Effect.flatMap(startFramed(run, events), (framed) => framed !== undefined ? Effect.succeed(framed) : Effect.suspend(() => {
           const args = shellArgs(
             {
               outDir: config.outDir,
@@ -199,7 +266,7 @@ export const makeHostTransport = (config: HostTransportConfig): Effect.Effect<Tr
               collect: run.persist ? Effect.sync(() => collectReports(run.runId)) : Effect.succeed({})
             }))
           )
-        }),
+        })),
       files: ({ rawAbsolute, resolve }) => ({
         readFile: (path, options) => hostFiles.readFile(resolve(path), options),
         readDir: (path) => hostFiles.readDir(resolve(path)),

@@ -103,15 +103,19 @@ describe("container run arguments", () => {
 })
 
 if (problem === undefined || process.env["CI"] !== undefined) {
-  terminalSuite({
-    backend: TerminalBackendContainer,
-    kind: "container",
-    isolated: true,
-    ttyPattern: /^\/dev\/pts\/\d+$/,
-    terminal: podmanTerminal,
-    inheritsEnv: false,
-    ownFilesystem: true
-  })
+  // The shared suite with one persistent shell per task (the default) and with an `exec` per command.
+  for (const persistent of [true, false]) {
+    terminalSuite({
+      backend: TerminalBackendContainer,
+      kind: "container",
+      isolated: true,
+      ttyPattern: /^\/dev\/pts\/\d+$/,
+      terminal: podmanTerminal,
+      inheritsEnv: false,
+      ownFilesystem: true,
+      persistent
+    })
+  }
 
   describe("container backend", () => {
     it.live("one hardened container per task, removed when the runtime closes", () =>

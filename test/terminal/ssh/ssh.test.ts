@@ -76,14 +76,18 @@ if (problem === undefined || process.env["CI"] !== undefined) {
   const sshd = await startSshd()
   afterAll(() => sshd.stop())
 
-  terminalSuite({
-    backend: TerminalBackendSsh,
-    kind: "ssh",
-    isolated: false,
-    ttyPattern: /^\/dev\/pts\/\d+$/,
-    terminal: sshd.terminal,
-    inheritsEnv: false
-  })
+  // The shared suite with one persistent shell per task (the default) and with a session per command.
+  for (const persistent of [true, false]) {
+    terminalSuite({
+      backend: TerminalBackendSsh,
+      kind: "ssh",
+      isolated: false,
+      ttyPattern: /^\/dev\/pts\/\d+$/,
+      terminal: sshd.terminal,
+      inheritsEnv: false,
+      persistent
+    })
+  }
 
   describe("ssh backend", () => {
     it.live("starts in the remote home and runs every call over one connection", () =>
@@ -104,6 +108,20 @@ if (problem === undefined || process.env["CI"] !== undefined) {
           const masters = sshClients(sshd).filter((line) => line.includes("ControlMaster=yes"))
           expect(masters).toHaveLength(1)
         })))
+
+    it.live("persistent_shell: a task's calls share one remote bash; off, each call has its own", () =>
+      Effect.gen(function*() {
+        for (const persistent of [true, false]) {
+          yield* withRuntime({ ...sshd.terminal, persistent_shell: persistent }, (call) =>
+            Effect.gen(function*() {
+              const first = yield* call("terminal", { command: "cd /tmp && echo $$" })
+              const second = yield* call("terminal", { command: "echo $$; pwd" })
+              const [pid, cwd] = String(second["output"]).split("\n")
+              expect(cwd).toBe("/tmp")
+              expect(pid === first["output"]).toBe(persistent)
+            }))
+        }
+      }))
 
     it.live("ssh_cwd: relative to the remote home, and a clear error when it does not exist", () =>
       Effect.gen(function*() {

@@ -76,7 +76,8 @@ export const makeTerminalBackendContainer = (defaults: { readonly cli?: string }
               channel,
               home: spec.cwd ?? settings.cwd,
               env: { ...forwardedVariables(settings.forwardEnv), ...spec.env },
-              disposable: true
+              disposable: true,
+              persistent: current.terminal.persistent_shell
             })
             return yield* makeEnvironment({ kind: "container", isolated, taskId: spec.taskId }, transport)
           })

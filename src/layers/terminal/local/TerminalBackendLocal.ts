@@ -1,6 +1,8 @@
 /**
  * The local backend: commands run on this machine as the runtime's user, one
- * `bash -c` per command in its own process group (PTY on request). Not isolated.
+ * `bash -c` per command in its own process group (PTY on request), or with
+ * `terminal.local_persistent` foreground commands in one long-lived bash per
+ * task (`../persistent/persistentShell.ts`). Not isolated.
  *
  * With `terminal.protect_home` (default) and bubblewrap usable, commands run
  * in a mount namespace where the runtime's home is read-only
@@ -74,7 +76,8 @@ export const TerminalBackendLocal: Layer.Layer<TerminalBackend, never, Config> =
             home: start,
             dirs,
             env: childEnv(process.env, settings.env_passthrough, spec.env),
-            guard: protect
+            guard: protect,
+            persistent: settings.local_persistent
           })
           return yield* makeEnvironment({ kind: "local", isolated: false, taskId: spec.taskId }, transport)
         })

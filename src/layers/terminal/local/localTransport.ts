@@ -19,9 +19,11 @@ export interface LocalTransportConfig {
   readonly env: Readonly<Record<string, string>>
   /** null: the home stays writable. */
   readonly guard: HomeGuard | null
+  /** `terminal.local_persistent`: one long-lived bash for foreground commands (inside the guard's namespace). */
+  readonly persistent: boolean
 }
 
-export const makeLocalTransport = ({ dirs, env, guard, home }: LocalTransportConfig): Effect.Effect<Transport, TerminalError, Scope.Scope> =>
+export const makeLocalTransport = ({ dirs, env, guard, home, persistent }: LocalTransportConfig): Effect.Effect<Transport, TerminalError, Scope.Scope> =>
   makeHostTransport({
     home,
     stateDir: dirs.state,
@@ -30,5 +32,6 @@ export const makeLocalTransport = ({ dirs, env, guard, home }: LocalTransportCon
     launch: (args) => (guard === null ? Effect.succeed({ file: "bash", args }) : guard.launch(args)),
     hostPath: (path) => path,
     hostPathIsIdentity: true,
-    writeDenied: () => undefined
+    writeDenied: () => undefined,
+    persistent
   })

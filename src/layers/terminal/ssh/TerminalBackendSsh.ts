@@ -1,10 +1,12 @@
 /**
  * The ssh backend: commands run on `terminal.ssh_host` through the OpenSSH
  * client, on one multiplexed connection (ControlMaster) per backend, so a
- * command after the first costs one round trip. The remote side works like
- * the local backend (fresh bash per command, cwd and exports carried over,
- * whole-tree kills on timeout and interrupt), starting in the remote user's
- * home. Only variables named in `ssh_forward_env` or `env_passthrough` are
+ * command after the first costs one round trip. With `terminal.persistent_shell`
+ * (default) foreground commands run in one long-lived remote bash per task, one
+ * channel for all of them; otherwise (and for background and PTY commands) a
+ * session each, like the local backend (fresh bash per command). Either way cwd
+ * and exports carry over and timeouts and interrupts kill the whole tree,
+ * starting in the remote user's home. Only variables named in `ssh_forward_env` or `env_passthrough` are
  * forwarded; nothing else of the local environment reaches the host.
  *
  * Not isolated: the remote host is a real machine. Closing the backend stops
@@ -30,7 +32,9 @@ export const TerminalBackendSsh: Layer.Layer<TerminalBackend, never, Config> = L
   TerminalBackend,
   Effect.gen(function*() {
     const config = yield* Config
-    const settings = sshSettings(yield* config.current)
+    const current = yield* config.current
+    const settings = sshSettings(current)
+    const persistentShell = current.terminal.persistent_shell
     // A short private path: control sockets must fit in sun_path (108 bytes).
     const controlDir = yield* Effect.acquireRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "hes-"))),
@@ -89,7 +93,8 @@ export const TerminalBackendSsh: Layer.Layer<TerminalBackend, never, Config> = L
             channel,
             home: spec.cwd ?? settings.cwd,
             env: { ...forwardedVariables(settings.forwardEnv), ...spec.env },
-            disposable: false
+            disposable: false,
+            persistent: persistentShell
           })),
           Effect.flatMap((transport) => makeEnvironment({ kind: "ssh", isolated: false, taskId: spec.taskId }, transport))
         )

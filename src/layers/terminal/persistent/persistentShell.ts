@@ -1,0 +1,259 @@
+/**
+ * A persistent shell: one long-lived `bash` per task environment, started on
+ * the first command and owned by the environment's scope, that runs
+ * foreground commands framed by `shellFrame.ts` instead of starting a process
+ * for each. It is one more way for a transport to start a command: the
+ * transport (host or exec) says how to launch the shell and how to stop its
+ * process tree, and turns a frame's report into the cwd and exports it keeps.
+ *
+ * One command at a time: while a frame runs, `tryStart` answers undefined and
+ * the transport starts that command the old way (a process of its own), so
+ * concurrent calls of one task still run side by side.
+ *
+ * Stopping a command (timeout, interrupt) stops the shell's whole tree; its
+ * EXIT trap still reports the cwd and exports, and the next command gets a new
+ * shell. So does a shell that died (`kill $$`, `exec` of another program) or a
+ * command that left a background job (`cmd &`), whose processes would
+ * otherwise outlive the call, as they never did with a process per command.
+ * A new shell starts from the environment's tracked cwd and latest exports.
+ */
+import { randomBytes } from "node:crypto"
+import { Deferred, Effect, Exit, FiberId, Option } from "effect"
+import type { Scope } from "effect"
+import { TerminalError } from "../../../services/TerminalBackend.js"
+import { startChild } from "../child.js"
+import type { ChildHandle } from "../child.js"
+import type { Invocation } from "../transport.js"
+import { frameScript, makeFrameReader, SHELL_INIT } from "./shellFrame.js"
+import type { FrameReport, FrameSpec } from "./shellFrame.js"
+
+export interface ShellLaunch extends Invocation {
+  readonly env: Readonly<Record<string, string>>
+  /** The local process's directory (frames change to theirs anyway). */
+  readonly cwd?: string | undefined
+  /** Called once the shell's process has exited. */
+  readonly done?: (() => void) | undefined
+}
+
+export interface PersistentShellConfig {
+  /** How to start `bash` reading commands from stdin (`bash -s`, through nsenter, ssh or `exec`). */
+  readonly launch: Effect.Effect<ShellLaunch, TerminalError>
+  /** Lines after the frame setup, once per shell (e.g. writing its pid where a kill can find it). */
+  readonly init?: ((generation: number) => string) | undefined
+  /** Stop the shell's whole process tree (SIGTERM, grace, SIGKILL), given its local process. */
+  readonly stopTree: (shell: ChildHandle, generation: number) => Effect.Effect<void>
+  /** On close, end the shell with EOF (a remote shell; waits briefly) rather than stopping its tree. */
+  readonly closeByEof?: boolean | undefined
+  /** Why the shell's exit is the transport's failure (a lost connection), or undefined. */
+  readonly failure?: ((code: number, diagnostics: string) => string | undefined) | undefined
+}
+
+export interface FrameEvents {
+  readonly onData: (chunk: Buffer) => void
+  /** The exit code, once, after the last `onData` and just before `ShellJob.exited` completes. */
+  readonly onExit: (code: number) => void
+}
+
+/** One command running in the shell. */
+export interface ShellJob {
+  /** The shell's generation: which shell (1 = the first) ran it. */
+  readonly generation: number
+  readonly pid: number
+  /** The exit code, once the frame is over (or the shell gone) and all output delivered. */
+  readonly exited: Deferred.Deferred<number>
+  /** What the frame reported (cwd, exports), as far as it got. */
+  readonly report: () => Partial<FrameReport>
+  readonly problem: () => string | undefined
+  /** Stop the command (the whole shell when it still runs) and wait, bounded, for the end. */
+  readonly stop: Effect.Effect<void>
+}
+
+export interface PersistentShell {
+  /** Run a frame in the shell, starting one when there is none; undefined while another frame runs. */
+  readonly tryStart: (frame: Omit<FrameSpec, "mark">, events: FrameEvents) => Effect.Effect<ShellJob | undefined, TerminalError>
+  /** The generation the next frame runs in (0 when there is no shell yet, or it is gone). */
+  readonly generation: () => number
+}
+
+/** How long to wait for a stopped shell to report its end before dropping it. */
+const EXIT_AFTER_KILL_MS = 3000
+const DIAGNOSTICS_CHARS = 4000
+
+const awaitReal = <A>(deferred: Deferred.Deferred<A>, ms: number): Effect.Effect<Option.Option<A>> =>
+  Effect.raceFirst(
+    Effect.interruptible(Effect.map(Deferred.await(deferred), Option.some)),
+    Effect.interruptible(Effect.async<Option.Option<A>>((resume) => {
+      const timer = setTimeout(() => resume(Effect.succeedNone), ms)
+      return Effect.sync(() => clearTimeout(timer))
+    }))
+  )
+
+interface Running {
+  readonly onExit: (code: number) => void
+  readonly reader: ReturnType<typeof makeFrameReader>
+  readonly exited: Deferred.Deferred<number>
+  report: Partial<FrameReport>
+  quitting: boolean
+  /** The shell's exit code, when it ended during this frame. */
+  shellExit: number | undefined
+}
+
+interface Live {
+  readonly generation: number
+  readonly child: ChildHandle
+  readonly gone: Deferred.Deferred<number>
+  alive: boolean
+  diagnostics: string
+  current: Running | undefined
+}
+
+export const makePersistentShell = (config: PersistentShellConfig): Effect.Effect<PersistentShell, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const token = randomBytes(8).toString("hex")
+    let frames = 0
+    let generations = 0
+    let shell: Live | undefined
+    let busy = false
+    let closed = false
+
+    const finish = (live: Live, running: Running, code: number) => {
+      if (live.current !== running) return
+      live.current = undefined
+      busy = false
+      running.onExit(code)
+      Deferred.unsafeDone(running.exited, Exit.succeed(code))
+    }
+
+    /** Drop a shell that must not run another frame: stop its tree, and wait (bounded) until it is gone. */
+    const retire = (live: Live): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        if (shell === live) shell = undefined
+        if (!live.alive) return Effect.void
+        return Effect.zipRight(config.stopTree(live.child, live.generation), Effect.asVoid(awaitReal(live.gone, EXIT_AFTER_KILL_MS))).pipe(
+          Effect.zipRight(Effect.sync(() => {
+            if (live.alive) live.child.kill()
+          }))
+        )
+      })
+
+    const spawn = Effect.gen(function*() {
+      const launch = yield* config.launch
+      const generation = ++generations
+      const gone = Deferred.unsafeMake<number>(FiberId.none)
+      // Filled right after startChild returns; output cannot arrive before the first frame is written.
+      const holder: { live?: Live } = {}
+      const child = yield* startChild(
+        { file: launch.file, args: launch.args, cwd: launch.cwd, env: launch.env, pty: false, stdin: true },
+        {
+          onData: (chunk) => {
+            const live = holder.live
+            const running = live?.current
+            // Over, waiting for a retired shell to go: what it still says is not this frame's.
+            if (live === undefined || running === undefined || running.report.end === "X") return
+            const report = running.reader.push(chunk)
+            if (report === undefined) return
+            running.report = report
+            if (report.end === "Q") {
+              running.quitting = true
+              return
+            }
+            // Leftover jobs would outlive the call: the shell goes with them (its report is in), and the
+            // frame ends once they are gone, as a command's leftovers died with its process before.
+            if (report.leftovers) Effect.runFork(retire(live))
+            else finish(live, running, report.code)
+          },
+          onStderr: (chunk) => {
+            const live = holder.live
+            if (live !== undefined) live.diagnostics = (live.diagnostics + chunk.toString("utf8")).slice(-DIAGNOSTICS_CHARS)
+          },
+          onExit: (code) => {
+            launch.done?.()
+            const live = holder.live
+            if (live === undefined) return
+            live.alive = false
+            if (shell === live) shell = undefined
+            const running = live.current
+            if (running !== undefined) {
+              const over = running.report.end === "X"
+              const partial = over ? undefined : running.reader.flush()
+              if (!running.quitting && partial !== undefined) running.report = { ...running.report, ...partial }
+              if (!over) running.shellExit = code
+              finish(live, running, over ? running.report.code ?? code : code)
+            }
+            Deferred.unsafeDone(gone, Exit.succeed(code))
+          }
+        }
+      ).pipe(Effect.tapError(() => Effect.sync(() => launch.done?.())))
+      const live: Live = { generation, child, gone, alive: true, diagnostics: "", current: undefined }
+      holder.live = live
+      child.write(SHELL_INIT + (config.init?.(generation) ?? ""))
+      return live
+    })
+
+    yield* Effect.addFinalizer(() =>
+      Effect.suspend(() => {
+        closed = true
+        const live = shell
+        if (live === undefined) return Effect.void
+        if (config.closeByEof !== true || live.current !== undefined) return retire(live)
+        shell = undefined
+        live.child.end()
+        return Effect.flatMap(awaitReal(live.gone, EXIT_AFTER_KILL_MS), (ended) => Effect.sync(() => {
+          if (Option.isNone(ended)) live.child.kill()
+        }))
+      })
+    )
+
+    const tryStart = (frame: Omit<FrameSpec, "mark">, events: FrameEvents): Effect.Effect<ShellJob | undefined, TerminalError> =>
+      Effect.suspend(() => {
+        if (busy || closed) return Effect.succeed(undefined)
+        busy = true
+        const current = shell !== undefined && shell.alive ? Effect.succeed(shell) : Effect.tap(spawn, (live) => Effect.sync(() => {
+          shell = live
+        }))
+        return current.pipe(
+          Effect.tapError(() => Effect.sync(() => {
+            busy = false
+          })),
+          Effect.map((live): ShellJob => {
+            const mark = `__HERMES_${token}_${++frames}__`
+            const running: Running = {
+              onExit: events.onExit,
+              reader: makeFrameReader(mark, events.onData),
+              exited: Deferred.unsafeMake<number>(FiberId.none),
+              report: {},
+              quitting: false,
+              shellExit: undefined
+            }
+            live.current = running
+            if (!live.child.write(frameScript({ ...frame, mark }))) finish(live, running, 1)
+            const job: ShellJob = {
+              generation: live.generation,
+              pid: live.child.pid,
+              exited: running.exited,
+              report: () => running.report,
+              // Gone without a word from the frame: maybe the connection, not the command.
+              problem: () =>
+                running.report.end === undefined && running.shellExit !== undefined
+                  ? config.failure?.(running.shellExit, live.diagnostics)
+                  : undefined,
+              stop: Effect.suspend(() =>
+                Effect.flatMap(Deferred.isDone(running.exited), (done) => {
+                  if (done) return Effect.void
+                  // The command runs in the shell: stopping it is stopping the shell (its trap still reports).
+                  return Effect.zipRight(retire(live), Effect.asVoid(awaitReal(running.exited, EXIT_AFTER_KILL_MS))).pipe(
+                    Effect.zipRight(Effect.sync(() => finish(live, running, 137)))
+                  )
+                })
+              ).pipe(Effect.uninterruptible)
+            }
+            return job
+          })
+        )
+      })
+
+    return {
+      tryStart,
+      generation: () => (shell !== undefined && shell.alive ? shell.generation : 0)
+    }
+  })

@@ -1,0 +1,169 @@
+/**
+ * What a persistent shell (`persistentShell.ts`) is sent and what it sends back.
+ *
+ * One long-lived `bash` reads commands from its stdin. Each command is one
+ * frame: go to the tracked directory, export the command's own variables, run
+ * the command with `eval` (stdin from /dev/null, stderr merged into stdout),
+ * then report. The command runs in the shell itself, so a builtin such as
+ * `echo hi` costs no process at all, and `cd`/`export` simply stay.
+ *
+ * The report follows the command's output on the same pipe (so nothing of the
+ * output can arrive after it), as records that each start with a newline and
+ * the frame's mark `__HERMES_<random per shell>_<counter>__`:
+ *
+ *   R  the exports (`export -p`) follow, when the exports travel in the stream
+ *   C  the directory the command ended in
+ *   L  the command left a background job (`cmd &`): the shell is replaced after it
+ *   X  the exit code: the frame is over, the shell waits for the next one
+ *   Q  the shell itself is exiting (`exit`, a signal): its process's exit ends the frame
+ *
+ * Markers go to a descriptor saved at start (19), never to the command's own
+ * stdout, so a command that redirects its stdout (`exec >log`) cannot swallow
+ * them. The shell's EXIT trap reports too: a command that exits, or a shell
+ * stopped by SIGTERM on a timeout, still hands back its cwd and exports, as a
+ * fresh shell per command did.
+ */
+import { shellQuote } from "../shellScript.js"
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/** High and fixed (bash 3.2 cannot allocate one), out of the way of `exec 3<>…`. */
+const MARK_FD = 19
+
+/**
+ * Sent once when the shell starts. `__hermes_env`: where the exports go
+ * (empty: into the stream). Reset options that would break the frame or
+ * spill tracing into the output (a fresh shell per command started without them).
+ */
+export const SHELL_INIT = [
+  `exec ${MARK_FD}>&1`,
+  `__hermes_report() {`,
+  `  builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}`,
+  `  [ -n "$__hermes_unexport" ] && builtin export -n $__hermes_unexport 2>/dev/null`,
+  `  if [ -n "$__hermes_env" ]; then builtin export -p > "$__hermes_env" 2>/dev/null; else builtin printf 'R\\n' >&${MARK_FD}; builtin export -p >&${MARK_FD}; builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}; fi`,
+  `  builtin printf 'C' >&${MARK_FD}; builtin pwd -P >&${MARK_FD} 2>/dev/null || builtin printf '\\n' >&${MARK_FD}`,
+  `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "$__hermes_mark" >&${MARK_FD}`,
+  `  builtin printf '\\n%s%s%s\\n' "$__hermes_mark" "$2" "$1" >&${MARK_FD}`,
+  `}`,
+  ""
+].join("\n")
+
+export interface FrameSpec {
+  /** `__HERMES_<token>_<n>__`: unique to this frame. */
+  readonly mark: string
+  readonly command: string
+  readonly cwd: string
+  /** Where to go when `cwd` is gone (undefined: an explicit cwd, which must exist). */
+  readonly fallbackCwd: string | undefined
+  /** A snapshot to source first: the shell does not hold its exports yet (fresh, or another process made it). */
+  readonly source: string | undefined
+  /** Variables for this command only: exported for it, left out of its report. */
+  readonly env: Readonly<Record<string, string>> | undefined
+  /** Write the exports to this file on the target; undefined: into the stream (an `R` record). */
+  readonly envFile: string | undefined
+  /** Shell lines run before the command, output discarded (removing old state files). */
+  readonly prelude?: string | undefined
+}
+
+export const frameScript = (spec: FrameSpec): string => {
+  const extra = Object.entries(spec.env ?? {}).filter(([name]) => NAME.test(name))
+  const names = extra.map(([name]) => name).join(" ")
+  const cd = spec.fallbackCwd === undefined
+    ? `builtin cd -- ${shellQuote(spec.cwd)}`
+    : `builtin cd -- ${shellQuote(spec.cwd)} 2>/dev/null || builtin cd -- ${shellQuote(spec.fallbackCwd)}`
+  return [
+    `__hermes_mark=${spec.mark}; __hermes_unexport=${shellQuote(names)}; __hermes_env=${shellQuote(spec.envFile ?? "")}; __hermes_bg=$!`,
+    `builtin set +e +u +x +v; builtin trap '__hermes_report "$?" Q' EXIT`,
+    ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
+    ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),
+    ...(extra.length === 0 ? [] : [`builtin export ${extra.map(([name, value]) => `${name}=${shellQuote(value)}`).join(" ")}`]),
+    // The command's stdout is the saved descriptor's pipe again, whatever an earlier `exec >…` did.
+    `if ${cd}; then { builtin eval ${shellQuote(spec.command)}; } </dev/null >&${MARK_FD} 2>&1; __hermes_report "$?" X; else __hermes_report 126 X; fi`,
+    ""
+  ].join("\n")
+}
+
+/** What a frame reported once it is over. */
+export interface FrameReport {
+  /** `X`: the shell is ready for the next frame; `Q`: the shell is exiting. */
+  readonly end: "X" | "Q"
+  readonly code: number
+  readonly cwd: string | undefined
+  /** `export -p` text, when the exports travel in the stream. */
+  readonly exports: string | undefined
+  /** The command left a background job behind. */
+  readonly leftovers: boolean
+}
+
+const NEWLINE = 0x0a
+
+/**
+ * Splits one frame's stream: output (passed on as it comes, minus a possible
+ * beginning of the mark held back) and the report records after it.
+ */
+export const makeFrameReader = (mark: string, onData: (chunk: Buffer) => void) => {
+  const separator = Buffer.from(`\n${mark}`)
+  let pending: Buffer = Buffer.alloc(0)
+  let inReport = false
+  let report: Buffer = Buffer.alloc(0)
+
+  /** The complete report, once its final `X`/`Q` record has arrived. */
+  const parse = (): FrameReport | undefined => {
+    const text = report.toString("utf8")
+    const parts = text.split(`\n${mark}`)
+    const last = parts[parts.length - 1] ?? ""
+    if (!/^[XQ]-?\d+\n/.test(last)) return undefined
+    let cwd: string | undefined
+    let exports: string | undefined
+    let leftovers = false
+    // parts[0] is empty: the report starts with the separator.
+    for (const part of parts.slice(1, -1)) {
+      const kind = part[0]
+      if (kind === "R") exports = part.slice(2)
+      else if (kind === "C") cwd = part.slice(1).replace(/\n$/, "")
+      else if (kind === "L") leftovers = true
+    }
+    return { end: last[0] === "Q" ? "Q" : "X", code: Number.parseInt(last.slice(1), 10), cwd, exports, leftovers }
+  }
+
+  return {
+    /** Feed a chunk; the report once the frame is over. */
+    push: (chunk: Buffer): FrameReport | undefined => {
+      if (inReport) {
+        report = Buffer.concat([report, chunk])
+        return chunk.includes(NEWLINE) ? parse() : undefined
+      }
+      const buffer = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
+      const at = buffer.indexOf(separator)
+      if (at >= 0) {
+        if (at > 0) onData(buffer.subarray(0, at))
+        pending = Buffer.alloc(0)
+        inReport = true
+        report = Buffer.from(buffer.subarray(at))
+        return parse()
+      }
+      // Hold back a tail that may be the start of the separator (it has one newline, at its start).
+      const from = Math.max(0, buffer.length - separator.length + 1)
+      const nl = buffer.lastIndexOf(NEWLINE)
+      const hold = nl >= from && separator.subarray(0, buffer.length - nl).equals(buffer.subarray(nl)) ? nl : buffer.length
+      if (hold > 0) onData(buffer.subarray(0, hold))
+      pending = hold < buffer.length ? Buffer.from(buffer.subarray(hold)) : Buffer.alloc(0)
+      return undefined
+    },
+    /** The shell ended mid-frame: what was held back is output after all; the report so far, if any. */
+    flush: (): Partial<FrameReport> | undefined => {
+      if (pending.length > 0) onData(pending)
+      pending = Buffer.alloc(0)
+      if (!inReport) return undefined
+      const text = report.toString("utf8")
+      const parts = text.split(`\n${mark}`).slice(1)
+      let cwd: string | undefined
+      let exports: string | undefined
+      for (const part of parts) {
+        if (part[0] === "R") exports = part.slice(2)
+        else if (part[0] === "C" && part.endsWith("\n")) cwd = part.slice(1, -1)
+      }
+      return { cwd, exports }
+    }
+  }
+}

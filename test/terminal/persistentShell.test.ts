@@ -1,0 +1,188 @@
+/**
+ * The persistent shell (`terminal.local_persistent` on the local backend; the
+ * same code serves ssh and containers): what is particular to running every
+ * foreground command of a task in one long-lived bash. The shared suite
+ * (`suite.ts`) covers the rest in both modes.
+ */
+import { join } from "node:path"
+
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect, Fiber, Layer } from "effect"
+import { ConfigTest } from "../../src/layers/ConfigTest.js"
+import { layer as hermesRuntime } from "../../src/layers/HermesRuntime.js"
+import { approveCommand } from "../../src/layers/terminal/commandGate.js"
+import { makeFrameReader } from "../../src/layers/terminal/persistent/shellFrame.js"
+import { TerminalBackendLocal } from "../../src/layers/terminal/local/TerminalBackendLocal.js"
+import { Approval } from "../../src/services/Approval.js"
+import { Environments } from "../../src/services/Environments.js"
+import type { RunOptions } from "../../src/services/TerminalBackend.js"
+import { ToolExecutor } from "../../src/services/ToolExecutor.js"
+import { ApprovalLog, RecordingApproval } from "../support/approval.js"
+import { eventually, liveProcesses, uniqueSleep } from "../support/processes.js"
+import { tempHome } from "../support/runtime.js"
+import { describeNeeding, programProblem } from "../support/systemPrograms.js"
+
+type Json = Record<string, unknown>
+
+describe("frame reader", () => {
+  it("passes output on, holds back what may start the mark, and reads the report", () => {
+    const mark = "__HERMES_abc_1__"
+    const out: Array<string> = []
+    const reader = makeFrameReader(mark, (chunk) => out.push(chunk.toString("utf8")))
+    const stream = `hello\n\n${mark}R\ndeclare -x A="1"\n\n${mark}C/tmp/x\n\n${mark}X7\n`
+    // One byte at a time: the mark is split across every possible boundary.
+    let report
+    for (const byte of Buffer.from(stream)) report ??= reader.push(Buffer.from([byte]))
+    expect(out.join("")).toBe("hello\n")
+    expect(report).toEqual({ end: "X", code: 7, cwd: "/tmp/x", exports: "declare -x A=\"1\"\n", leftovers: false })
+  })
+
+  it("output that only looks like a mark stays output", () => {
+    const mark = "__HERMES_abc_2__"
+    const out: Array<string> = []
+    const reader = makeFrameReader(mark, (chunk) => out.push(chunk.toString("utf8")))
+    expect(reader.push(Buffer.from("a\n__HERMES_abc_1__X0\n__HERMES_abc_2_\nb"))).toBeUndefined()
+    expect(reader.push(Buffer.from(`\n${mark}C/\n\n${mark}L\n\n${mark}X0\n`))).toMatchObject({ end: "X", code: 0, leftovers: true })
+    expect(out.join("")).toBe("a\n__HERMES_abc_1__X0\n__HERMES_abc_2_\nb")
+  })
+})
+
+const root = tempHome("hermes-persistent-")
+const cwd = tempHome("hermes-persistent-cwd-")
+
+const runtime = hermesRuntime({
+  plugins: false,
+  approval: RecordingApproval,
+  terminalBackend: TerminalBackendLocal,
+  config: ConfigTest({ terminal: { cwd, local_persistent: true } }, { root, workspaceDir: join(root, "workspace") })
+}).pipe(Layer.provideMerge(RecordingApproval))
+
+layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent shell (local)", (it) => {
+  let tasks = 0
+  const task = () => `p${++tasks}`
+  const terminal = (args: Json, taskId: string) =>
+    Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool: "terminal", args }, { context: { taskId } })).pipe(Effect.map((s) => JSON.parse(s) as Json))
+  /** Run through the environment (approved first), for timeouts and interrupts. */
+  const run = (taskId: string, command: string, options?: RunOptions) =>
+    Effect.gen(function*() {
+      const env = yield* Effect.flatMap(Environments, (e) => e.get(taskId))
+      const approved = yield* approveCommand(yield* Approval, env, { taskId }, command, "foreground")
+      return yield* env.run(approved, options)
+    })
+  const text = (result: { readonly output: { readonly head: string; readonly tail: string } }) => result.output.head + result.output.tail
+
+  it.effect("one shell runs every call: cd, export, even plain variables stay", () =>
+    Effect.gen(function*() {
+      const t = task()
+      const first = yield* terminal({ command: "mkdir -p d && cd d && export KEPT=1; echo $$" }, t)
+      const second = yield* terminal({ command: "echo $$; basename \"$PWD\"; echo $KEPT" }, t)
+      const [pid, dir, kept] = String(second["output"]).split("\n")
+      expect(pid).toBe(first["output"])
+      expect([dir, kept]).toEqual(["d", "1"])
+    }))
+
+  it.effect("a timeout kills the command; the next call runs with the same cwd and exports", () =>
+    Effect.gen(function*() {
+      const t = task()
+      const sleep = uniqueSleep()
+      const timed = yield* run(t, `mkdir -p slow && cd slow && export AFTER=yes; ${sleep.command}`, { timeoutMs: 500 })
+      expect(timed).toMatchObject({ timedOut: true, exitCode: 124 })
+      expect(yield* eventually(() => liveProcesses(sleep.marker), (p) => p.length === 0)).toEqual([])
+      const next = yield* run(t, "basename \"$PWD\"; echo $AFTER")
+      expect(text(next)).toBe("slow\nyes\n")
+      expect(next.exitCode).toBe(0)
+    }))
+
+  it.effect("a command that ends its shell gets a clear result; a new shell keeps cwd and exports", () =>
+    Effect.gen(function*() {
+      const t = task()
+      const exited = yield* terminal({ command: "mkdir -p e && cd e && export V=1; echo before; exit 3" }, t)
+      expect(exited).toMatchObject({ output: "before", exit_code: 3 })
+      expect((yield* terminal({ command: "basename \"$PWD\"; echo $V" }, t))["output"]).toBe("e\n1")
+      const killed = yield* run(t, "export W=2; kill $$")
+      expect(killed.exitCode).toBe(143)
+      expect(text(yield* run(t, "echo $V$W"))).toBe("12\n")
+      // SIGKILL leaves no report: the cwd and exports of the calls before it stay.
+      const hard = yield* run(t, "cd /; export LOST=1; kill -9 $$")
+      expect(hard.exitCode).toBe(137)
+      expect(text(yield* run(t, "basename \"$PWD\"; echo \"[$LOST]\""))).toBe("e\n[]\n")
+    }))
+
+  it.effect("output that forges a mark is output; output without a final newline is kept as is", () =>
+    Effect.gen(function*() {
+      const t = task()
+      const forged = yield* run(t, "printf '\\n__HERMES_0000_1__X0\\n__HERMES_%s_%s__X0\\n' x 2; echo after")
+      expect(text(forged)).toBe("\n__HERMES_0000_1__X0\n__HERMES_x_2__X0\nafter\n")
+      expect(forged.exitCode).toBe(0)
+      expect(text(yield* run(t, "printf abc"))).toBe("abc")
+      expect(text(yield* run(t, "echo out; echo err >&2; exec >/dev/null; echo hidden"))).toBe("out\nerr\n")
+      expect(text(yield* run(t, "echo visible-again"))).toBe("visible-again\n")
+    }))
+
+  it.effect("commands cannot read the shell's command stream", () =>
+    Effect.gen(function*() {
+      const t = task()
+      const read = yield* run(t, "cat; read -r line; echo \"[$line]\"")
+      expect(text(read)).toBe("[]\n")
+      expect(text(yield* run(t, "echo still-framed"))).toBe("still-framed\n")
+    }))
+
+  it.effect("interrupting the fiber stops the command; the next call works", () =>
+    Effect.gen(function*() {
+      const t = task()
+      const sleep = uniqueSleep()
+      const fiber = yield* Effect.fork(run(t, `export I=1; ${sleep.command}`))
+      yield* eventually(() => liveProcesses(sleep.marker), (p) => p.length > 0)
+      yield* Fiber.interrupt(fiber)
+      expect(yield* eventually(() => liveProcesses(sleep.marker), (p) => p.length === 0)).toEqual([])
+      expect(text(yield* run(t, "echo $I"))).toBe("1\n")
+    }))
+
+  it.effect("a background job left by a command dies with the call", () =>
+    Effect.gen(function*() {
+      const t = task()
+      const sleep = uniqueSleep()
+      const left = yield* run(t, `${sleep.command} & echo started`)
+      expect(text(left)).toBe("started\n")
+      expect(liveProcesses(sleep.marker)).toEqual([])
+      expect(text(yield* run(t, "echo next"))).toBe("next\n")
+    }))
+
+  it.effect("concurrent calls of one task still run side by side", () =>
+    Effect.gen(function*() {
+      const t = task()
+      // The first waits for what the second does: run one after the other, the first would time out.
+      const results = yield* Effect.all([
+        run(t, "while [ ! -e flag ]; do sleep 0.05; done; echo a", { timeoutMs: 20_000 }),
+        Effect.zipRight(Effect.sleep("200 millis"), run(t, "touch flag; echo b"))
+      ], { concurrency: "unbounded" })
+      expect(results.map((r) => [text(r), r.timedOut])).toEqual([["a\n", false], ["b\n", false]])
+    }))
+
+  it.effect("every framed command is still approved; a denied one never runs", () =>
+    Effect.gen(function*() {
+      const t = task()
+      const denied = yield* terminal({ command: "rm -rf ./x; touch ran" }, t)
+      expect(denied).toMatchObject({ exit_code: -1, status: "blocked" })
+      expect((yield* terminal({ command: "test -e ran && echo ran || echo not-run" }, t))["output"]).toBe("not-run")
+      const log = yield* ApprovalLog
+      const mine = (yield* log.requests).filter((r) => r.context.taskId === t)
+      expect(mine.map((r) => [r.path, r.command])).toEqual([
+        ["foreground", "rm -rf ./x; touch ran"],
+        ["foreground", "test -e ran && echo ran || echo not-run"]
+      ])
+    }))
+})
+
+describeNeeding(programProblem("bwrap", ["--dev-bind", "/", "/", "true"]) ?? programProblem("nsenter"), "persistent shell under protect_home", () => {
+  it.live("the one shell is started inside the protected namespace: the runtime's home stays read-only", () =>
+    Effect.gen(function*() {
+      const executor = yield* ToolExecutor
+      const call = (command: string) =>
+        Effect.map(executor.dispatch({ tool: "terminal", args: { command } }, { context: { taskId: "guarded" } }), (s) => JSON.parse(s) as Json)
+      const denied = yield* call(`touch ${root}/written 2>&1; echo $$`)
+      expect(String(denied["output"])).toContain("Read-only file system")
+      const again = yield* call("echo $$")
+      expect(String(denied["output"]).endsWith(String(again["output"]))).toBe(true)
+    }).pipe(Effect.provide(runtime)))
+})
