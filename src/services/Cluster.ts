@@ -70,9 +70,8 @@ export const FAILED_STATUSES: ReadonlyArray<string> = ["failed", "invalid"]
 export interface ClusterStoreService {
   /** Record a batch (idempotent: the same file submitted again is the same batch). */
   readonly registerBatch: (batchId: string, source: string, total: number) => Effect.Effect<void, ClusterStoreError>
-  /** Whether the prompt already has its result (a re-delivered message after a kill, or a resubmission). */
-  readonly hasResult: (batchId: string, index: number) => Effect.Effect<boolean, ClusterStoreError>
-  readonly markRunning: (batchId: string, index: number, runner: string) => Effect.Effect<void, ClusterStoreError>
+  /** Mark the prompt running on this runner; false when its result is there already (nothing to run). */
+  readonly claim: (batchId: string, index: number, runner: string) => Effect.Effect<boolean, ClusterStoreError>
   /**
    * Store one finished prompt with its session and messages, in one transaction;
    * false when a result was there already (the copy is then dropped, so nothing doubles).

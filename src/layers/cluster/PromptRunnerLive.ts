@@ -2,7 +2,7 @@
  * The `Prompt` entity's handler on a runner: runs the prompt through the same
  * `runPromptBatch` (AgentLoop) as a local batch, in the runner's own session
  * database, then copies the session with its messages and the result line to
- * Postgres in one transaction keyed by batch and index. A message delivered
+ * Postgres in one statement keyed by batch and index. A message delivered
  * again (its runner was killed before the reply) finds the result there and
  * returns; one whose earlier run died halfway runs again from the start and
  * only the run that commits first is kept. A prompt that fails (model error,
@@ -65,12 +65,14 @@ export const PromptRunnerLive = (options: RunnerOptions) =>
 
     const handle = (job: PromptJob) =>
       Effect.gen(function*() {
-        if (yield* store.hasResult(job.batchId, job.index)) return
-        const { result, trajectory } = yield* slots.withPermits(1)(Effect.gen(function*() {
-          yield* store.markRunning(job.batchId, job.index, options.address)
+        // Claimed inside the slot, so a runner holding many messages keeps at most `concurrency` queries in flight.
+        const ran = yield* slots.withPermits(1)(Effect.gen(function*() {
+          if (!(yield* store.claim(job.batchId, job.index, options.address))) return undefined
           running++
           return yield* runOne(job).pipe(Effect.ensuring(Effect.sync(() => void running--)))
         }))
+        if (ran === undefined) return
+        const { result, trajectory } = ran
         const copy = result.session_id === null
           ? undefined
           : yield* Effect.zip(sessions.get(result.session_id), sessions.history(result.session_id)).pipe(

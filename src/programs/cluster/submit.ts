@@ -14,7 +14,7 @@ import { Effect, Layer, Schedule } from "effect"
 import { clientSharding } from "../../layers/cluster/shardingLayer.js"
 import { PromptEntity } from "../../layers/cluster/promptEntity.js"
 import { ClusterStorePg, pgClientLayer } from "../../layers/sql/pg/ClusterStorePg.js"
-import { ClusterStore, FAILED_STATUSES, promptEntityId } from "../../services/Cluster.js"
+import { ClusterStore, ClusterStoreError, FAILED_STATUSES, promptEntityId } from "../../services/Cluster.js"
 import type { PromptJob } from "../../services/Cluster.js"
 import { parsePromptBatch } from "../batchRunner.js"
 import type { PromptResult } from "../batchRunner.js"
@@ -58,7 +58,7 @@ const submit = (text: string, options: SubmitOptions) =>
       const result: PromptResult = { id, status: "invalid", response: null, session_id: null, iterations: 0, tool_calls: 0, error: problem }
       return Effect.zipRight(
         log(`hermes-effect batch: ${problem}`),
-        store.saveResult(batchId, { index, status: "invalid", line: JSON.stringify(result), trajectory: null }, "submitter", undefined)
+        Effect.asVoid(store.saveResult(batchId, { index, status: "invalid", line: JSON.stringify(result), trajectory: null }, "submitter", undefined))
       )
     }, { discard: true })
 
@@ -106,8 +106,15 @@ const submit = (text: string, options: SubmitOptions) =>
     if (results.some((r) => FAILED_STATUSES.includes(r.status))) process.exitCode = 1
   })
 
-export const runClusterBatch = (text: string, options: SubmitOptions) =>
+/** Cluster, storage and config failures as one error with a message (the CLI prints it on one line). */
+const asClusterError = (operation: string) => (e: unknown): ClusterStoreError =>
+  e instanceof ClusterStoreError
+    ? e
+    : new ClusterStoreError({ operation, message: e instanceof Error ? e.message : typeof e === "object" && e !== null && "_tag" in e ? String(e._tag) : String(e) })
+
+export const runClusterBatch = (text: string, options: SubmitOptions): Effect.Effect<void, ClusterStoreError> =>
   submit(text, options).pipe(
     Effect.provide(Layer.merge(clientSharding(options.url), ClusterStorePg.pipe(Layer.provide(pgClientLayer(options.url))))),
-    Effect.scoped
+    Effect.scoped,
+    Effect.mapError(asClusterError("submit the batch"))
   )

@@ -12,7 +12,7 @@ import { PG_SCHEMA, SCHEMA_LOCK } from "./schema.js"
 
 /** A Postgres connection pool from a `postgres://` URL. */
 export const pgClientLayer = (url: string) =>
-  PgClient.layer({ url: Redacted.make(url), maxConnections: 8, applicationName: "hermes-effect" })
+  PgClient.layer({ url: Redacted.make(url), maxConnections: 16, applicationName: "hermes-effect" })
 
 const failed = (operation: string) => (e: SqlError) => new ClusterStoreError({ operation, message: e.message })
 
@@ -51,71 +51,67 @@ export const makeClusterStorePg = Effect.gen(function*() {
         Effect.asVoid,
         Effect.mapError(failed("register batch"))
       ),
-    hasResult: (batchId, index) =>
-      sql`SELECT 1 FROM hermes_batch_results WHERE batch_id = ${batchId} AND idx = ${index}`.pipe(
+    claim: (batchId, index, runner) =>
+      // One round trip: the prompt is marked running unless its result is there already.
+      sql<{ idx: number }>`INSERT INTO hermes_batch_running (batch_id, idx, runner)
+          SELECT ${batchId}, ${index}, ${runner}
+          WHERE NOT EXISTS (SELECT 1 FROM hermes_batch_results WHERE batch_id = ${batchId} AND idx = ${index})
+          ON CONFLICT (batch_id, idx) DO UPDATE SET runner = excluded.runner, started_at = now()
+          RETURNING idx`.pipe(
         Effect.map((rows) => rows.length > 0),
-        Effect.mapError(failed("read result"))
+        Effect.mapError(failed("claim prompt"))
       ),
-    markRunning: (batchId, index, runner) =>
-      sql`INSERT INTO hermes_batch_running (batch_id, idx, runner) VALUES (${batchId}, ${index}, ${runner})
-          ON CONFLICT (batch_id, idx) DO UPDATE SET runner = excluded.runner, started_at = now()`.pipe(
-        Effect.asVoid,
-        Effect.mapError(failed("mark running"))
-      ),
-    saveResult: (batchId, result, runner, copy) =>
-      sql.withTransaction(Effect.gen(function*() {
-        // The session first (the result row points at it); rolled back with it when the result was there already.
-        if (copy !== undefined) {
-          const s = copy.session
-          yield* sql`INSERT INTO sessions ${
-            sql.insert({
-              id: s.id,
-              source: s.source,
-              parent_session_id: null,
-              cwd: s.cwd,
-              model: s.model,
-              title: s.title,
-              created_at: s.createdAt,
-              updated_at: s.updatedAt,
-              message_count: s.messageCount,
-              tool_call_count: s.toolCallCount,
-              input_tokens: s.inputTokens,
-              output_tokens: s.outputTokens
-            })
-          } ON CONFLICT (id) DO NOTHING`
-          if (copy.messages.length > 0) {
-            yield* sql`INSERT INTO messages ${
-              sql.insert(copy.messages.map((m) => ({
-                session_id: s.id,
-                ordinal: m.ordinal,
-                role: m.role,
-                content: m.content,
-                tool_calls: m.toolCalls === null ? null : JSON.stringify(m.toolCalls),
-                tool_call_id: m.toolCallId,
-                tool_name: m.toolName,
-                created_at: m.createdAt
-              })))
-            } ON CONFLICT (session_id, ordinal) DO NOTHING`
-          }
-        }
-        const inserted = yield* sql`INSERT INTO hermes_batch_results ${
-          sql.insert({
-            batch_id: batchId,
-            idx: result.index,
-            status: result.status,
-            line: result.line,
-            trajectory: result.trajectory,
-            session_id: copy?.session.id ?? null,
-            runner
-          })
-        } ON CONFLICT (batch_id, idx) DO NOTHING RETURNING idx`
-        yield* sql`DELETE FROM hermes_batch_running WHERE batch_id = ${batchId} AND idx = ${result.index}`
-        if (inserted.length === 0) return yield* Effect.fail("duplicate" as const)
-        return true
-      })).pipe(
-        Effect.catchIf((e): e is "duplicate" => e === "duplicate", () => Effect.succeed(false)),
+    saveResult: (batchId, result, runner, copy) => {
+      // One statement (atomic, one round trip): the result row, and only when it is new, the session and its
+      // messages; foreign keys are checked at the end of the statement, when all three are in.
+      const s = copy?.session
+      const session = s === undefined ? null : JSON.stringify({
+        id: s.id,
+        source: s.source,
+        cwd: s.cwd,
+        model: s.model,
+        title: s.title,
+        created_at: s.createdAt,
+        updated_at: s.updatedAt,
+        message_count: s.messageCount,
+        tool_call_count: s.toolCallCount,
+        input_tokens: s.inputTokens,
+        output_tokens: s.outputTokens
+      })
+      const messages = JSON.stringify((copy?.messages ?? []).map((m) => ({
+        ordinal: m.ordinal,
+        role: m.role,
+        content: m.content,
+        tool_calls: m.toolCalls === null ? null : JSON.stringify(m.toolCalls),
+        tool_call_id: m.toolCallId,
+        tool_name: m.toolName,
+        created_at: m.createdAt
+      })))
+      return sql<{ idx: number }>`
+        WITH r AS (
+          INSERT INTO hermes_batch_results (batch_id, idx, status, line, trajectory, session_id, runner)
+          VALUES (${batchId}, ${result.index}, ${result.status}, ${result.line}, ${result.trajectory}, ${s?.id ?? null}, ${runner})
+          ON CONFLICT (batch_id, idx) DO NOTHING RETURNING idx
+        ), s AS (
+          INSERT INTO sessions (id, source, parent_session_id, cwd, model, title, created_at, updated_at, message_count, tool_call_count, input_tokens, output_tokens)
+          SELECT j.id, j.source, NULL, j.cwd, j.model, j.title, j.created_at, j.updated_at, j.message_count, j.tool_call_count, j.input_tokens, j.output_tokens
+          FROM json_populate_record(NULL::sessions, ${session}::json) j
+          WHERE ${session}::json IS NOT NULL AND EXISTS (SELECT 1 FROM r)
+          ON CONFLICT (id) DO NOTHING
+        ), m AS (
+          INSERT INTO messages (session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, created_at)
+          SELECT ${s?.id ?? null}, j.ordinal, j.role, j.content, j.tool_calls, j.tool_call_id, j.tool_name, j.created_at
+          FROM json_populate_recordset(NULL::messages, ${messages}::json) j
+          WHERE EXISTS (SELECT 1 FROM r)
+          ON CONFLICT (session_id, ordinal) DO NOTHING
+        ), d AS (
+          DELETE FROM hermes_batch_running WHERE batch_id = ${batchId} AND idx = ${result.index}
+        )
+        SELECT idx FROM r`.pipe(
+        Effect.map((rows) => rows.length > 0),
         Effect.mapError(failed("save result"))
-      ),
+      )
+    },
     results: (batchId) =>
       sql<{ idx: number; status: string; line: string; trajectory: string | null }>`
         SELECT idx, status, line, trajectory FROM hermes_batch_results WHERE batch_id = ${batchId} ORDER BY idx`.pipe(

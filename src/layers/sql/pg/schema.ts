@@ -50,7 +50,7 @@ export const PG_SCHEMA: ReadonlyArray<string> = [
     status TEXT NOT NULL,
     line TEXT NOT NULL,
     trajectory TEXT,
-    session_id TEXT REFERENCES sessions(id) ON DELETE SET NULL,
+    session_id TEXT,
     runner TEXT NOT NULL,
     finished_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (batch_id, idx)
