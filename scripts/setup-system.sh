@@ -2,7 +2,7 @@
 # Installs the system programs the test suites drive for real, on Debian/Ubuntu (run as root, or with sudo):
 # bubblewrap (sandbox backend, home protection), ripgrep (search_files), OpenSSH client and server (ssh backend on
 # loopback), podman + runc + catatonit + busybox (container backend on a locally built image), procps (process checks),
-# git and python3 (tools and tests use them), espeak-ng (the local text_to_speech engine). Without them `npm test` still passes: those suites skip with one line.
+# git and python3 (tools and tests use them), espeak-ng (the local text_to_speech engine), postgresql (batch --cluster). Without them `npm test` still passes: those suites skip with one line.
 set -euo pipefail
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
@@ -17,6 +17,7 @@ command -v podman >/dev/null 2>&1 || need+=(podman)
 command -v runc >/dev/null 2>&1 || need+=(runc)
 [ -x /usr/libexec/podman/catatonit ] || need+=(catatonit)
 [ -x /bin/busybox ] || need+=(busybox-static)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || command -v initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ "${#need[@]}" -eq 0 ]; then
   echo "setup-system: everything is installed"
   exit 0
