@@ -5,7 +5,7 @@
 // far more machines scale. Skipped (one line on stderr) without postgres. Times are the batch's own summary line
 // ("… N ms"), so process start-up is not counted on either side.
 import { execFileSync, spawn, spawnSync } from "node:child_process"
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -50,6 +50,7 @@ const startPostgres = async (bin) => {
   as("pg_ctl", ["-D", join(dir, "data"), "-o", opts, "-l", join(dir, "log"), "-w", "start"])
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    postmaster: Number(readFileSync(join(dir, "data", "postmaster.pid"), "utf8").split("\n")[0]),
     stop: () => {
       try {
         as("pg_ctl", ["-D", join(dir, "data"), "-m", "immediate", "-w", "stop"])
@@ -70,12 +71,49 @@ const query = (url, text) =>
 
 const commits = async (url) => Number((await query(url, "SELECT xact_commit FROM pg_stat_database WHERE datname = 'postgres'"))[0].xact_commit)
 
+const TICK_MS = 10 // /proc clock ticks (USER_HZ 100)
+
+/** CPU ms of a live process; with `children`, also of its reaped children (Postgres backends that exited). */
+const cpuMs = (pid, children = false) => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+    const [ut, st, cut, cst] = [f[11], f[12], f[13], f[14]].map(Number)
+    return (ut + st + (children ? cut + cst : 0)) * TICK_MS
+  } catch {
+    return 0
+  }
+}
+
+/** CPU ms of the Postgres server: the postmaster with its reaped backends, plus the live backends. */
+const postgresCpuMs = (postmaster) => {
+  let total = cpuMs(postmaster, true)
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+      if (Number(f[1]) === postmaster) total += cpuMs(Number(pid))
+    } catch {}
+  }
+  return total
+}
+
+/** A CLI run; its CPU time comes from bash's `times` (children's user and system time). */
 const cli = (args, home, cwd) =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, HERMES_EFFECT_HOME: home }, cwd, stdio: ["ignore", "pipe", "pipe"] })
+    const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")
+    const child = spawn("bash", ["-c", `${quoted}; code=$?; times >&3; exit $code`], {
+      env: { ...process.env, HERMES_EFFECT_HOME: home },
+      cwd,
+      stdio: ["ignore", "pipe", "pipe", "pipe"]
+    })
     let stderr = ""
+    let times = ""
     child.stderr.on("data", (d) => void (stderr += d.toString()))
-    child.on("close", (code) => resolve({ code, stderr }))
+    child.stdio[3].on("data", (d) => void (times += d.toString()))
+    child.on("close", (code) => {
+      const line = times.trim().split("\n")[1] ?? ""
+      const secs = [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce((a, m) => a + Number(m[1]) * 60 + Number(m[2]), 0)
+      resolve({ code, stderr, cpuMs: secs * 1000 })
+    })
   })
 
 /** The batch's own time, from its summary line. */
@@ -119,12 +157,19 @@ export const run = async () => {
   const children = []
   try {
     const local = []
+    const localCpu = []
+    // CPU of a one-prompt batch: process start-up and the runtime, taken out of both sides.
+    const one = join(dir, "one.jsonl")
+    writeFileSync(one, `${JSON.stringify({ id: 0, prompt: "question", toolsets: [] })}\n`)
+    const startup = (await cli(["batch", one, "--script", script, "--out", join(dir, "one-out.jsonl")], home("one"), dir)).cpuMs
     for (let r = 0; r < ROUNDS; r++) {
       const res = await cli(["batch", promptsFile(), "--script", script, "--out", join(dir, `local-${r}.jsonl`), "--concurrency", "4"], home(`local-${r}`), dir)
       local.push(batchMs(res.stderr))
+      localCpu.push(res.cpuMs - startup)
     }
     const cluster = {}
     const txPerPrompt = {}
+    const cpuPerPrompt = {}
     for (const runners of [1, 3]) {
       await query(pg.url, "DELETE FROM hermes_cluster_runners").catch(() => {})
       for (let i = 0; i < runners; i++) {
@@ -142,15 +187,22 @@ export const run = async () => {
       await new Promise((r) => setTimeout(r, 3000)) // let the shards settle across the runners
       const times = []
       const tx = []
+      const cpu = []
+      const mine = children.slice(-runners)
       for (let r = 0; r < ROUNDS; r++) {
         const before = await commits(pg.url)
+        const cpuBefore = mine.reduce((a, c) => a + cpuMs(c.pid), 0) + postgresCpuMs(pg.postmaster)
         const res = await cli(["batch", promptsFile(), "--cluster", pg.url, "--out", join(dir, `cluster-${runners}-${r}.jsonl`)], home(`submit-${runners}-${r}`), dir)
         const ms = batchMs(res.stderr)
+        const cpuAfter = mine.reduce((a, c) => a + cpuMs(c.pid), 0) + postgresCpuMs(pg.postmaster)
         tx.push((await commits(pg.url) - before) / PROMPTS)
+        // Runners and Postgres during the batch, plus the submitter beyond its start-up.
+        cpu.push((cpuAfter - cpuBefore + res.cpuMs - startup) / PROMPTS)
         times.push(ms)
       }
       cluster[runners] = median(times)
       txPerPrompt[runners] = median(tx)
+      cpuPerPrompt[runners] = median(cpu)
       for (const c of children.splice(0)) c.kill("SIGTERM")
       await new Promise((r) => setTimeout(r, 2000))
     }
@@ -170,7 +222,15 @@ export const run = async () => {
         value: (cluster[k] - localMs) / PROMPTS,
         unit: "ms (wall, vs local)"
       })),
-      ...[1, 3].map((k) => ({ name: `cluster: Postgres commits per prompt, ${k} runner${k > 1 ? "s" : ""}`, value: txPerPrompt[k], unit: "tx" }))
+      ...[1, 3].map((k) => ({ name: `cluster: Postgres commits per prompt, ${k} runner${k > 1 ? "s" : ""}`, value: txPerPrompt[k], unit: "tx" })),
+      ...[1, 3].map((k) => ({
+        name: `cluster: CPU per prompt, ${k} runner${k > 1 ? "s" : ""} (runners+pg+submitter)`,
+        value: cpuPerPrompt[k],
+        unit: "ms",
+        baseline: median(localCpu) / PROMPTS,
+        baselineName: "local batch CPU per prompt",
+        ratio: cpuPerPrompt[k] / (median(localCpu) / PROMPTS)
+      }))
     ]
     return rows
   } finally {

@@ -47,6 +47,10 @@ export const PromptRunnerLive = (options: RunnerOptions) =>
     let running = 0
     let done = 0
 
+    /** Postgres unreachable for a moment: retry the statement alone, never the model run (its verdict is kept). */
+    const retryStore = <A, E>(effect: Effect.Effect<A, E>) =>
+      Effect.retry(effect, Schedule.exponential("200 millis").pipe(Schedule.intersect(Schedule.recurs(5))))
+
     const runOne = (job: PromptJob) =>
       Effect.gen(function*() {
         let outcome: { result: PromptResult; trajectory: string | undefined } | undefined
@@ -67,7 +71,7 @@ export const PromptRunnerLive = (options: RunnerOptions) =>
       Effect.gen(function*() {
         // Claimed inside the slot, so a runner holding many messages keeps at most `concurrency` queries in flight.
         const ran = yield* slots.withPermits(1)(Effect.gen(function*() {
-          if (!(yield* store.claim(job.batchId, job.index, options.address))) return undefined
+          if (!(yield* retryStore(store.claim(job.batchId, job.index, options.address)))) return undefined
           running++
           return yield* runOne(job).pipe(Effect.ensuring(Effect.sync(() => void running--)))
         }))
@@ -79,16 +83,15 @@ export const PromptRunnerLive = (options: RunnerOptions) =>
             Effect.map(([session, messages]) => ({ session, messages })),
             Effect.orElseSucceed(() => undefined)
           )
-        const saved = yield* store.saveResult(
+        const saved = yield* retryStore(store.saveResult(
           job.batchId,
           { index: job.index, status: result.status, line: JSON.stringify(result), trajectory: trajectory ?? null },
           options.address,
           copy
-        )
+        ))
         if (saved) done++
       }).pipe(
-        // Postgres unreachable for a moment: retry the store, never the model run's verdict (it is in `result`).
-        Effect.retry(Schedule.exponential("200 millis").pipe(Schedule.intersect(Schedule.recurs(5)))),
+        // Postgres gone for longer: a defect, so the cluster delivers the message again later (a fresh run, nothing stored twice).
         Effect.orDie
       )
 
