@@ -78,7 +78,14 @@ const submit = (text: string, options: SubmitOptions) =>
     )
     const started = performance.now()
     // `discard`: stored in Postgres and the owning runner notified; the reply is the result row, read below.
-    yield* Effect.forEach(jobs, (job) => client(promptEntityId(batchId, job.index)).Run(job, { discard: true }), { concurrency: 16, discard: true })
+    // A runner dying during the send breaks the notify socket (a defect in the cluster client): the send is
+    // idempotent (primary key), so it is simply made again, and the next owner of the shard gets the notify.
+    const send = (job: PromptJob) =>
+      client(promptEntityId(batchId, job.index)).Run(job, { discard: true }).pipe(
+        Effect.catchAllDefect((defect) => Effect.fail(defect)),
+        Effect.retry(Schedule.spaced("500 millis").pipe(Schedule.intersect(Schedule.recurs(60))))
+      )
+    yield* Effect.forEach(jobs, send, { concurrency: 16, discard: true })
     const sentMs = performance.now() - started
 
     const tty = process.stderr.isTTY === true
