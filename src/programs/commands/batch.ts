@@ -102,7 +102,11 @@ export const batchCommand = Command.make(
     toolsets: toolsetsOption,
     model: modelOption,
     script: scriptOption,
-    maxTurns: maxTurnsOption
+    maxTurns: maxTurnsOption,
+    cluster: Options.text("cluster").pipe(
+      Options.withDescription("Prompts: run them on the runners of this cluster (Postgres URL; see `hermes-effect runner`), results in input order"),
+      Options.optional
+    )
   },
   (opts) =>
     Effect.gen(function*() {
@@ -113,6 +117,19 @@ export const batchCommand = Command.make(
           try: () => readFileSync(opts.file, "utf8"),
           catch: (e) => unreadable(e instanceof Error ? e.message : String(e))
         })
+      if (isPromptBatch(text) && Option.isSome(opts.cluster)) {
+        // Loaded only here: a batch without --cluster never imports the cluster code.
+        const { runClusterBatch } = yield* Effect.promise(() => import("../cluster/submit.js"))
+        return yield* runClusterBatch(text, {
+          url: opts.cluster.value,
+          file: opts.file,
+          out: Option.getOrUndefined(opts.out),
+          trajectories: Option.getOrUndefined(opts.trajectories),
+          toolsets: splitList(opts.toolsets),
+          model: Option.getOrUndefined(opts.model),
+          maxTurns: Option.getOrUndefined(opts.maxTurns)
+        })
+      }
       if (isPromptBatch(text)) {
         return yield* runPrompts(text, {
           out: Option.getOrUndefined(opts.out),

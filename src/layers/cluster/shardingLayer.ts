@@ -1,0 +1,38 @@
+/**
+ * @effect/cluster over loopback sockets with its runner and message storage in
+ * Postgres. In 0.60 there is no shard manager process: runners register in
+ * `cluster_runners` and take shards with Postgres advisory locks, which the
+ * server drops as soon as a killed runner's connection closes.
+ */
+import { RunnerAddress } from "@effect/cluster"
+import { NodeClusterSocket } from "@effect/platform-node"
+import { Duration, Layer, Option } from "effect"
+import { pgClientLayer } from "../sql/pg/ClusterStorePg.js"
+
+/** Shards per group: every process of one cluster must use the same number. */
+export const SHARDS = 60
+
+/** Short polls: a batch is many small jobs, and a moved shard should be picked up in seconds, not minutes. */
+const timings = {
+  shardsPerGroup: SHARDS,
+  entityMessagePollInterval: Duration.millis(500),
+  entityReplyPollInterval: Duration.millis(200),
+  refreshAssignmentsInterval: Duration.seconds(1),
+  runnerHealthCheckInterval: Duration.seconds(2),
+  shardLockRefreshInterval: Duration.seconds(2),
+  shardLockExpiration: Duration.seconds(8),
+  entityMaxIdleTime: Duration.seconds(10),
+  entityTerminationTimeout: Duration.seconds(5),
+  simulateRemoteSerialization: false
+}
+
+/** A runner: listens on host:port for other runners and takes shards. */
+export const runnerSharding = (url: string, host: string, port: number) =>
+  NodeClusterSocket.layer({
+    storage: "sql",
+    shardingConfig: { ...timings, runnerAddress: Option.some(RunnerAddress.make(host, port)) }
+  }).pipe(Layer.provide(pgClientLayer(url)))
+
+/** The submitter: writes messages to storage and notifies runners, runs no entity itself. */
+export const clientSharding = (url: string) =>
+  NodeClusterSocket.layer({ storage: "sql", clientOnly: true, shardingConfig: timings }).pipe(Layer.provide(pgClientLayer(url)))
