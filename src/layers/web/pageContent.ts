@@ -1,7 +1,9 @@
-/** A fetched body → text by content type: HTML → Markdown, text as is, PDFs through unpdf (loaded on first PDF). */
+/**
+ * A fetched body → text by content type: HTML → Markdown, text as is, PDFs through unpdf.
+ * The HTML stack (linkedom, readability, turndown) and unpdf load on first use: CLI start-up stays small.
+ */
 import { Effect } from "effect"
-import { parseHTML } from "linkedom"
-import { htmlToMarkdown, plainText } from "../../lib/web/htmlToMarkdown.js"
+import { plainText } from "../../lib/web/plainText.js"
 import { WebFetchFailed } from "../../services/Web.js"
 import type { WebPage } from "../../services/Web.js"
 import type { FetchedBody } from "./safeFetch.js"
@@ -36,7 +38,7 @@ const pdfText = (body: Buffer) =>
   })
 
 /** Absolute http(s) links of an HTML page, fragments dropped, de-duplicated in page order. */
-export const pageLinks = (html: string, baseUrl: string): ReadonlyArray<string> => {
+const pageLinks = (parseHTML: typeof import("linkedom").parseHTML, html: string, baseUrl: string): ReadonlyArray<string> => {
   const { document } = parseHTML(html)
   const seen = new Set<string>()
   for (const node of document.querySelectorAll("a[href]")) {
@@ -50,6 +52,9 @@ export const pageLinks = (html: string, baseUrl: string): ReadonlyArray<string> 
   return [...seen]
 }
 
+/** Text processing never fails on a page; only a broken install could fail to load it (a defect). */
+const textModules = Effect.promise(() => Promise.all([import("../../lib/web/htmlToMarkdown.js"), import("linkedom")]))
+
 export const toPage = (fetched: FetchedBody, withLinks: boolean): Effect.Effect<WebPage, WebFetchFailed> => {
   if (fetched.status >= 400) return Effect.fail(new WebFetchFailed({ message: `HTTP ${fetched.status} for ${fetched.url}` }))
   if (isPdf(fetched)) {
@@ -58,8 +63,10 @@ export const toPage = (fetched: FetchedBody, withLinks: boolean): Effect.Effect<
   }
   const text = decode(fetched.body, fetched.contentType)
   if (isHtml(fetched, text)) {
-    const page = htmlToMarkdown(text, fetched.url)
-    return Effect.succeed({ url: fetched.url, title: page.title, content: page.markdown, links: withLinks ? pageLinks(text, fetched.url) : [] })
+    return Effect.map(textModules, ([{ htmlToMarkdown }, { parseHTML }]) => {
+      const page = htmlToMarkdown(text, fetched.url)
+      return { url: fetched.url, title: page.title, content: page.markdown, links: withLinks ? pageLinks(parseHTML, text, fetched.url) : [] }
+    })
   }
   if (/^text\/|json|javascript|yaml|csv/i.test(fetched.contentType) || fetched.contentType === "") {
     return Effect.succeed({ url: fetched.url, title: "", content: plainText(text), links: [] })

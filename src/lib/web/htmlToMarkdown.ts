@@ -59,5 +59,4 @@ export const htmlToMarkdown = (html: string, url: string): ReadablePage => {
 
 const startsWithTitle = (markdown: string, title: string) => title === "" || markdown.startsWith(`# ${title}`)
 
-/** Plain text kept as is, apart from line endings. */
-export const plainText = (text: string): string => text.replace(/\r\n?/g, "\n")
+export { plainText } from "./plainText.js"

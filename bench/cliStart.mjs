@@ -1,0 +1,50 @@
+// CLI start-up: cold `tools list --json` and `call todo` (a fresh node process each, on an existing home),
+// each beside `node -e 0` run alternately in the same loop, so the ratio is what our start costs over Node's own.
+import { spawnSync } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { median } from "./_stats.mjs"
+
+const bin = fileURLToPath(new URL("../dist/bin.mjs", import.meta.url))
+const RUNS = 10
+
+const timed = (args, env) => {
+  const t = performance.now()
+  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] })
+  const ms = performance.now() - t
+  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`)
+  return ms
+}
+
+export const run = async () => {
+  const home = mkdtempSync(join(tmpdir(), "hermes-effect-bench-cli-"))
+  const env = { ...process.env, HERMES_EFFECT_HOME: home }
+  const todo = JSON.stringify({ todos: [{ id: "1", content: "bench", status: "pending" }] })
+  const commands = [
+    { name: "cold `tools list --json`", args: [bin, "tools", "list", "--json"], target: "≤ 0.15 s" },
+    { name: "cold `call todo`", args: [bin, "call", "todo", todo], target: "≤ 0.2 s" }
+  ]
+  // The first run creates the home (state.db, skills); the measured ones start on an existing home.
+  for (const c of commands) timed(c.args, env)
+  const rows = []
+  for (const c of commands) {
+    const ours = []
+    const node = []
+    for (let i = 0; i < RUNS; i++) {
+      node.push(timed(["-e", "0"], env))
+      ours.push(timed(c.args, env))
+    }
+    rows.push({
+      name: `cli: ${c.name} (median of ${RUNS})`,
+      value: median(ours) / 1000,
+      unit: "s",
+      baseline: median(node) / 1000,
+      baselineName: "node -e 0",
+      ratio: median(ours) / median(node),
+      target: c.target
+    })
+  }
+  return rows
+}
