@@ -6,12 +6,17 @@
  */
 import { Context, Schema } from "effect"
 import type { Effect } from "effect"
+import { PolicyMatch } from "./Web.js"
 
 /** No browser can be used here (none installed, or launching/attaching failed): the message says how to get one. */
 export class BrowserUnavailable extends Schema.TaggedError<BrowserUnavailable>()("BrowserUnavailable", { message: Schema.String }) {}
 
 /** Refused by policy (private address, metadata endpoint, secret in the URL). */
-export class BrowserBlocked extends Schema.TaggedError<BrowserBlocked>()("BrowserBlocked", { message: Schema.String }) {}
+export class BrowserBlocked extends Schema.TaggedError<BrowserBlocked>()("BrowserBlocked", {
+  message: Schema.String,
+  /** The website-blocklist rule that refused the URL, when that is why. */
+  policy: Schema.optional(PolicyMatch)
+}) {}
 
 /** A ref the latest snapshot of this task does not hold (or whose element is gone). */
 export class BrowserStaleRef extends Schema.TaggedError<BrowserStaleRef>()("BrowserStaleRef", { message: Schema.String }) {}

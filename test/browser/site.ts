@@ -48,6 +48,9 @@ export const startSite: Effect.Effect<{ readonly base: string; readonly hits: Ar
           // Headers and the start of a body, then nothing: the document never finishes.
           res.writeHead(200, { "content-type": "text/html" })
           return res.write("<!doctype html><html><head><title>Never")
+        case "/redirect":
+          res.writeHead(302, { location: url.searchParams.get("to") ?? "/" })
+          return res.end()
         case "/to-metadata":
           res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" })
           return res.end()

@@ -171,3 +171,20 @@ layer(testRuntime({ web: { allow_private: false } }), { timeout: 60_000 })("brow
       expect(scheme["error"]).toContain("Unsupported URL scheme 'file'")
     }).pipe(Effect.when(() => chromium !== undefined)))
 })
+
+layer(testRuntime({ web: { allow_private: true }, browser: { command_timeout: 5 }, security: { website_blocklist: { enabled: true, domains: ["localhost"] } } }), { timeout: 60_000 })("browser and the website blocklist", (it) => {
+  it.scoped("a listed host is refused with its rule; a redirect onto it never reaches it", () =>
+    Effect.gen(function*() {
+      const { base, hits } = yield* startSite
+      const listed = base.replace("127.0.0.1", "localhost")
+      const out = yield* call("browser_navigate", { url: `${listed}/form` })
+      expect(out).toEqual({
+        success: false,
+        error: "Blocked by website policy: 'localhost' matched rule 'localhost' from config",
+        blocked_by_policy: { host: "localhost", rule: "localhost", source: "config" }
+      })
+      const redirected = yield* call("browser_navigate", { url: `${base}/redirect?to=${encodeURIComponent(`${listed}/form`)}` })
+      expect(redirected["success"]).toBe(false)
+      expect(hits).toEqual(["/redirect"])
+    }).pipe(Effect.when(() => chromium !== undefined)))
+})

@@ -27,7 +27,10 @@ import type { BrowserError, BrowserSource, PageImage } from "../../services/Brow
 import { Config } from "../../services/Config.js"
 import type { HermesConfig } from "../../services/Config.js"
 import { locateBrowser } from "./locate.js"
-import { BLOCKED_HEADER, judgeHost, startPolicyProxy } from "./policyProxy.js"
+import { findBlock } from "../../lib/web/websitePolicy.js"
+import { makeBlocklistLoader } from "../web/blocklist.js"
+import { BLOCKED_HEADER, judgeUnderPolicy, startPolicyProxy } from "./policyProxy.js"
+import type { HostPolicy } from "./policyProxy.js"
 import type { PolicyProxy } from "./policyProxy.js"
 import { normaliseRef, openSession, refsOf } from "./session.js"
 import type { TaskSession } from "./session.js"
@@ -66,8 +69,16 @@ export const BrowserLive = Layer.scoped(
     const lock = yield* Effect.makeSemaphore(1)
     const sessions = new Map<string, TaskSession>()
     let running: Running | undefined
-    // Read by the proxy per connection; refreshed from config before every command.
-    let allowPrivate = allowPrivateIn(yield* config.current)
+    const blocklist = makeBlocklistLoader(config.home.root)
+    // Read by the proxy per connection; refreshed from config (and the blocklist's files) before every command.
+    let policy: HostPolicy = { allowPrivate: allowPrivateIn(yield* config.current), rules: [] }
+    const refreshPolicy = (current: HermesConfig) =>
+      Effect.map(
+        Effect.mapError(blocklist.rules(current), (e) => new BrowserBlocked({ message: e.message })),
+        (rules) => {
+          policy = { allowPrivate: allowPrivateIn(current), rules }
+        }
+      )
 
     const source = Effect.flatMap(config.current, (current) => {
       const found = locateBrowser(current)
@@ -99,7 +110,7 @@ export const BrowserLive = Layer.scoped(
           const { chromium } = await import("playwright-core")
           const timeout = 60_000
           if (found._tag === "Cdp") return { browser: await chromium.connectOverCDP(found.url, { timeout }), source: found, proxy: undefined }
-          const proxy = await startPolicyProxy(() => allowPrivate)
+          const proxy = await startPolicyProxy(() => policy)
           try {
             const browser = await chromium.launch({
               executablePath: found.path,
@@ -148,7 +159,7 @@ export const BrowserLive = Layer.scoped(
       page.route("**/*", async (route) => {
         const url = route.request().url()
         if (!/^https?:/i.test(url)) return route.continue()
-        const verdict = await judgeHost(new URL(url).hostname, allowPrivate)
+        const verdict = await judgeUnderPolicy(new URL(url).hostname, policy)
         return verdict.ok ? route.continue() : route.abort("blockedbyclient")
       })
 
@@ -181,7 +192,7 @@ export const BrowserLive = Layer.scoped(
     ): Effect.Effect<A, BrowserError> =>
       Effect.gen(function*() {
         const current = yield* config.current
-        allowPrivate = allowPrivateIn(current)
+        yield* refreshPolicy(current)
         const commandMs = current.browser.command_timeout * 1000
         const session = yield* ensureSession(taskId, commandMs)
         session.busy++
@@ -229,12 +240,12 @@ export const BrowserLive = Layer.scoped(
     const landedAllowed = (url: string) =>
       Effect.promise(async () => {
         if (!/^https?:/i.test(url)) return true
-        return (await judgeHost(new URL(url).hostname, allowPrivate)).ok
+        return (await judgeUnderPolicy(new URL(url).hostname, policy)).ok
       })
 
     /** The address check before a navigation: a name that does not resolve is refused with its own message. */
     const vetTarget = (url: URL): Effect.Effect<void, BrowserFailed | BrowserBlocked> =>
-      Effect.flatMap(Effect.promise(() => judgeHost(url.hostname, allowPrivate)), (verdict): Effect.Effect<void, BrowserFailed | BrowserBlocked> =>
+      Effect.flatMap(Effect.promise(() => judgeUnderPolicy(url.hostname, policy)), (verdict): Effect.Effect<void, BrowserFailed | BrowserBlocked> =>
         verdict.ok
           ? Effect.void
           : verdict.unresolved === true
@@ -248,7 +259,11 @@ export const BrowserLive = Layer.scoped(
       if (verdict._tag === "Invalid") return yield* new BrowserFailed({ message: verdict.message })
       if (verdict._tag === "Secret" || verdict._tag === "Private") return yield* new BrowserBlocked({ message: verdict.message })
       const target = verdict.url.toString()
-      allowPrivate = allowPrivateIn(yield* config.current)
+      yield* refreshPolicy(yield* config.current)
+      const listed = findBlock(verdict.url, policy.rules)
+      if (listed !== undefined) {
+        return yield* new BrowserBlocked({ message: listed.message, policy: { host: listed.host, rule: listed.rule, source: listed.source } })
+      }
       yield* vetTarget(verdict.url)
       return yield* withPage(taskId, "Navigation", (session, ms) =>
         Effect.gen(function*() {

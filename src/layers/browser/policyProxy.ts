@@ -12,6 +12,8 @@ import * as http from "node:http"
 import * as net from "node:net"
 import type { Duplex } from "node:stream"
 import { addressAllowed, METADATA_HOSTS } from "../../lib/web/addressPolicy.js"
+import { blockForHost } from "../../lib/web/websitePolicy.js"
+import type { BlockRule } from "../../lib/web/websitePolicy.js"
 import { BLOCKED_PRIVATE } from "../../lib/web/urlPolicy.js"
 
 export const BLOCKED_HEADER = "x-hermes-blocked"
@@ -44,8 +46,20 @@ const refuse = (res: http.ServerResponse) => {
   res.end(BLOCKED_PRIVATE)
 }
 
-/** Start the proxy; `allowPrivate` is read per connection (config can change). */
-export const startPolicyProxy = (allowPrivate: () => boolean): Promise<PolicyProxy> => {
+/** The policy in force for one connection: private addresses allowed or not, the website blocklist. */
+export interface HostPolicy {
+  readonly allowPrivate: boolean
+  readonly rules: ReadonlyArray<BlockRule>
+}
+
+/** `judgeHost` after the website blocklist (a listed host is refused before any DNS lookup). */
+export const judgeUnderPolicy = (rawHost: string, policy: HostPolicy): Promise<Verdict> =>
+  blockForHost(rawHost.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase(), policy.rules) === undefined
+    ? judgeHost(rawHost, policy.allowPrivate)
+    : Promise.resolve({ ok: false })
+
+/** Start the proxy; the policy is read per connection (config can change). */
+export const startPolicyProxy = (policy: () => HostPolicy): Promise<PolicyProxy> => {
   const sockets = new Set<Duplex>()
   const track = (socket: Duplex) => {
     sockets.add(socket)
@@ -64,7 +78,7 @@ export const startPolicyProxy = (allowPrivate: () => boolean): Promise<PolicyPro
       res.writeHead(400).end()
       return
     }
-    void judgeHost(target.hostname, allowPrivate()).then((verdict) => {
+    void judgeUnderPolicy(target.hostname, policy()).then((verdict) => {
       if (!verdict.ok) return refuse(res)
       const headers = { ...req.headers }
       delete headers["proxy-connection"]
@@ -97,7 +111,7 @@ export const startPolicyProxy = (allowPrivate: () => boolean): Promise<PolicyPro
     }
     const [, host, port] = match as unknown as [string, string, string]
     client.on("error", () => client.destroy())
-    void judgeHost(host, allowPrivate()).then((verdict) => {
+    void judgeUnderPolicy(host, policy()).then((verdict) => {
       if (!verdict.ok) {
         client.end(`HTTP/1.1 403 Forbidden\r\n${BLOCKED_HEADER}: 1\r\ncontent-length: 0\r\n\r\n`)
         return

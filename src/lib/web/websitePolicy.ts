@@ -51,11 +51,13 @@ export const hostMatches = (host: string, pattern: string): boolean => {
 /** The host a URL names, as rules see it (lowercase, no trailing dot, no brackets). */
 export const policyHost = (url: URL): string => url.hostname.toLowerCase().replace(/\.$/, "").replace(/^\[|\]$/g, "")
 
-/** The first rule that blocks `url`, if any. */
-export const findBlock = (url: URL, rules: ReadonlyArray<BlockRule>): PolicyBlock | undefined => {
-  const host = policyHost(url)
+/** The first rule that blocks `host` (already normalised by `policyHost` or equivalent), if any. */
+export const blockForHost = (host: string, rules: ReadonlyArray<BlockRule>): PolicyBlock | undefined => {
   const rule = rules.find((r) => hostMatches(host, r.pattern))
   return rule === undefined
     ? undefined
     : { host, rule: rule.pattern, source: rule.source, message: `Blocked by website policy: '${host}' matched rule '${rule.pattern}' from ${rule.source}` }
 }
+
+/** The first rule that blocks `url`, if any. */
+export const findBlock = (url: URL, rules: ReadonlyArray<BlockRule>): PolicyBlock | undefined => blockForHost(policyHost(url), rules)

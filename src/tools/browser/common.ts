@@ -36,7 +36,12 @@ export const redactDeep = (value: unknown): unknown => {
 
 /** A browser effect whose typed failures become `{"success": false, "error": …}`. */
 export const orFailure = <R>(effect: Effect.Effect<string, BrowserError, R>): Effect.Effect<string, never, R> =>
-  Effect.catchAll(effect, (error) => Effect.succeed(failure(error.message)))
+  Effect.catchAll(effect, (error) =>
+    Effect.succeed(
+      error._tag === "BrowserBlocked" && error.policy !== undefined
+        ? failure(error.message, { blocked_by_policy: error.policy })
+        : failure(error.message)
+    ))
 
 /** The task's page as a snapshot for the model: `{snapshot, element_count}`. */
 export const modelSnapshot = (id: string, full: boolean) =>
