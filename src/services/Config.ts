@@ -173,8 +173,8 @@ const TerminalKeys = Schema.Struct({
    * installed, sandbox, container). Default true.
    */
   protect_home: withDefault(Schema.Boolean, true),
-  /** ssh and container backends: one long-lived bash per task runs its foreground commands (default true). */
-  persistent_shell: withDefault(Schema.Boolean, true),
+  /** ssh and container backends: one long-lived bash per task runs its foreground commands (default false for now: a new task pays for starting its shell, which costs more than it saves on short tasks). */
+  persistent_shell: withDefault(Schema.Boolean, false),
   /** local backend: the same, opted in (default false). */
   local_persistent: withDefault(Schema.Boolean, false),
   /** Background processes one task may have running at once (default 16). */
@@ -494,6 +494,18 @@ export const BrowserSection = Schema.Struct({
   headed: withDefault(Schema.Boolean, false)
 }, Extra)
 
+/** `cluster:` — defaults for `runner`, `cluster status` and `batch --cluster` (docs/scale-out.md). */
+export const ClusterSection = Schema.Struct({
+  /** Postgres URL of the cluster; `--cluster` wins. `batch` runs on the cluster only when `--cluster` is given. */
+  url: Schema.optional(Schema.String),
+  /** The address other runners reach this runner at (default 127.0.0.1). */
+  host: nonBlank("127.0.0.1"),
+  /** The port this runner listens on (default 0: a free one). */
+  port: count(0, 0),
+  /** Prompts one runner runs at once (default 4). */
+  concurrency: count(4)
+}, Extra)
+
 export const HermesConfigSchema = Schema.Struct({
   /** Toolsets enabled when the caller names none (default: hermes-cli). */
   toolsets: Schema.optional(NameList),
@@ -519,7 +531,8 @@ export const HermesConfigSchema = Schema.Struct({
   delegation: section(DelegationSection),
   web: section(WebSection),
   security: section(SecuritySection),
-  browser: section(BrowserSection)
+  browser: section(BrowserSection),
+  cluster: section(ClusterSection)
 }, Extra)
 
 /** The config as readers see it: every default applied. */

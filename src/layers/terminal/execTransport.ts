@@ -34,11 +34,12 @@ import { MARKER_KILL_SCRIPT } from "../processes/markedProcesses.js"
 import { parseExportSnapshot } from "./exportSnapshot.js"
 import { makeTargetFiles } from "./targetFiles.js"
 import { runClient, startClient } from "./transportProcess.js"
-import { makePersistentShell } from "./persistent/persistentShell.js"
+import { launchedFromJob, makePersistentShell } from "./persistent/persistentShell.js"
 import type { ShellJob } from "./persistent/persistentShell.js"
 import { shellQuote } from "./shellScript.js"
 import type { ClientHandle, ClientResult } from "./transportProcess.js"
 import type { ExecChannel, Launched, Outcome, Transport } from "./transport.js"
+import { awaitReal } from "./awaitReal.js"
 
 export interface ExecTransportConfig {
   /** Names the target in setup errors ("ssh", "container"). */
@@ -63,19 +64,6 @@ const KILL_TIMEOUT_MS = 15_000
 const EXIT_AFTER_KILL_MS = 3000
 /** State files are removed by a later command once this many have piled up. */
 const GARBAGE_BATCH = 16
-
-const sleepReal = (ms: number) =>
-  Effect.interruptible(Effect.async<void>((resume) => {
-    const timer = setTimeout(() => resume(Effect.void), ms)
-    return Effect.sync(() => clearTimeout(timer))
-  }))
-
-/** Wait for a deferred at most `ms` of real time (usable inside finalizers). */
-const awaitReal = <A>(deferred: Deferred.Deferred<A>, ms: number): Effect.Effect<Option.Option<A>> =>
-  Effect.raceFirst(
-    Effect.interruptible(Effect.map(Deferred.await(deferred), Option.some)),
-    Effect.as(sleepReal(ms), Option.none())
-  )
 
 export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Transport, TerminalError, Scope.Scope> =>
   Effect.gen(function*() {
@@ -202,17 +190,7 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
             }
             if (held.generation !== job.generation) held = { generation: job.generation, files: new Set() }
             if (run.snapshot !== undefined) held.files.add(run.snapshot)
-            return {
-              pid: job.pid,
-              pty: false,
-              write: () => false,
-              end: () => false,
-              exited: job.exited,
-              problem: job.problem,
-              stop: job.stop,
-              release: job.stop,
-              collect: Effect.sync(() => collectFrame(job, exports))
-            }
+            return launchedFromJob(job, () => collectFrame(job, exports))
           })
         )
       })

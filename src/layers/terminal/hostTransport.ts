@@ -9,17 +9,18 @@
  * supplies (`environmentFiles.ts`).
  */
 import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
-import { Deferred, Effect, Exit, FiberId, Option } from "effect"
+import { Deferred, Effect, Exit, FiberId } from "effect"
 import type { Scope } from "effect"
 import { EnvironmentFileError, TerminalError } from "../../services/TerminalBackend.js"
 import { makeHostFiles } from "./environmentFiles.js"
 import { parseExportSnapshot } from "./exportSnapshot.js"
 import { startChild } from "./child.js"
 import { terminateGroup } from "./processGroup.js"
-import { makePersistentShell } from "./persistent/persistentShell.js"
+import { launchedFromJob, makePersistentShell } from "./persistent/persistentShell.js"
 import type { ShellJob } from "./persistent/persistentShell.js"
 import { cwdResultFile, envResultFile, shellArgs, snapshotScript } from "./shellScript.js"
 import type { Invocation, Launched, Outcome, Transport } from "./transport.js"
+import { awaitReal } from "./awaitReal.js"
 
 export interface HostTransportConfig {
   /** Starting and fallback directory, as commands see it. */
@@ -65,19 +66,6 @@ const fileError = (path: string, error: unknown): EnvironmentFileError => {
   return new EnvironmentFileError({ path, reason, message })
 }
 
-/**
- * Wait for a deferred at most `ms` of real time. Runs inside finalizers: the
- * racers are made interruptible explicitly, or the loser (inheriting the
- * finalizer's uninterruptibility) would hold the race until it finished too.
- */
-const awaitReal = <A>(deferred: Deferred.Deferred<A>, ms: number): Effect.Effect<Option.Option<A>> =>
-  Effect.raceFirst(
-    Effect.interruptible(Effect.map(Deferred.await(deferred), Option.some)),
-    Effect.interruptible(Effect.async<Option.Option<A>>((resume) => {
-      const timer = setTimeout(() => resume(Effect.succeedNone), ms)
-      return Effect.sync(() => clearTimeout(timer))
-    }))
-  )
 
 const removeFile = (file: string) => {
   try {
@@ -185,17 +173,7 @@ export const makeHostTransport = (config: HostTransportConfig): Effect.Effect<Tr
             if (job === undefined) return undefined
             if (held.generation !== job.generation) held = { generation: job.generation, files: new Set(), exports: "" }
             if (run.snapshot !== undefined) held.files.add(run.snapshot)
-            return {
-              pid: job.pid,
-              pty: false,
-              write: () => false,
-              end: () => false,
-              exited: job.exited,
-              problem: job.problem,
-              stop: job.stop,
-              release: job.stop,
-              collect: Effect.sync(() => collectFrame(job, run.snapshot))
-            }
+            return launchedFromJob(job, () => collectFrame(job, run.snapshot))
           })
         )
       })

@@ -117,6 +117,9 @@ export const batchCommand = Command.make(
           try: () => readFileSync(opts.file, "utf8"),
           catch: (e) => unreadable(e instanceof Error ? e.message : String(e))
         })
+      if (Option.isSome(opts.cluster) && !isPromptBatch(text)) {
+        return yield* new BatchInputError({ message: `--cluster runs prompt batches; ${opts.file} holds tool-call lines (run it without --cluster)` })
+      }
       if (isPromptBatch(text) && Option.isSome(opts.cluster)) {
         // Loaded only here: a batch without --cluster never imports the cluster code.
         const { runClusterBatch } = yield* Effect.promise(() => import("../cluster/submit.js"))

@@ -23,9 +23,10 @@ import type { Scope } from "effect"
 import { TerminalError } from "../../../services/TerminalBackend.js"
 import { startChild } from "../child.js"
 import type { ChildHandle } from "../child.js"
-import type { Invocation } from "../transport.js"
+import type { Invocation, Launched, Outcome } from "../transport.js"
 import { frameScript, makeFrameReader, SHELL_INIT } from "./shellFrame.js"
 import type { FrameReport, FrameSpec } from "./shellFrame.js"
+import { awaitReal } from "../awaitReal.js"
 
 export interface ShellLaunch extends Invocation {
   readonly env: Readonly<Record<string, string>>
@@ -68,6 +69,19 @@ export interface ShellJob {
   readonly stop: Effect.Effect<void>
 }
 
+/** A framed command as the engine sees any started command: no stdin, stop = release, the outcome from the frame. */
+export const launchedFromJob = (job: ShellJob, collect: () => Outcome): Launched => ({
+  pid: job.pid,
+  pty: false,
+  write: () => false,
+  end: () => false,
+  exited: job.exited,
+  problem: job.problem,
+  stop: job.stop,
+  release: job.stop,
+  collect: Effect.sync(collect)
+})
+
 export interface PersistentShell {
   /** Run a frame in the shell, starting one when there is none; undefined while another frame runs. */
   readonly tryStart: (frame: Omit<FrameSpec, "mark">, events: FrameEvents) => Effect.Effect<ShellJob | undefined, TerminalError>
@@ -79,14 +93,6 @@ export interface PersistentShell {
 const EXIT_AFTER_KILL_MS = 3000
 const DIAGNOSTICS_CHARS = 4000
 
-const awaitReal = <A>(deferred: Deferred.Deferred<A>, ms: number): Effect.Effect<Option.Option<A>> =>
-  Effect.raceFirst(
-    Effect.interruptible(Effect.map(Deferred.await(deferred), Option.some)),
-    Effect.interruptible(Effect.async<Option.Option<A>>((resume) => {
-      const timer = setTimeout(() => resume(Effect.succeedNone), ms)
-      return Effect.sync(() => clearTimeout(timer))
-    }))
-  )
 
 interface Running {
   readonly onExit: (code: number) => void

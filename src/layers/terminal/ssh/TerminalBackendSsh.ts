@@ -2,7 +2,7 @@
  * The ssh backend: commands run on `terminal.ssh_host` through the OpenSSH
  * client, on one multiplexed connection (ControlMaster) per backend, so a
  * command after the first costs one round trip. With `terminal.persistent_shell`
- * (default) foreground commands run in one long-lived remote bash per task, one
+ * (opt in) foreground commands run in one long-lived remote bash per task, one
  * channel for all of them; otherwise (and for background and PTY commands) a
  * session each, like the local backend (fresh bash per command). Either way cwd
  * and exports carry over and timeouts and interrupts kill the whole tree,
