@@ -11,7 +11,7 @@ import { createHash } from "node:crypto"
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Duration, Effect, Layer } from "effect"
-import type { Browser as PwBrowser, BrowserContext, CDPSession, Dialog, Page } from "playwright-core"
+import type { Browser as PwBrowser, BrowserContext, CDPSession, Dialog, Frame, Page, Request } from "playwright-core"
 import { MAX_SAVED_CHARS } from "../../lib/web/truncate.js"
 import { BLOCKED_PRIVATE, vetUrl } from "../../lib/web/urlPolicy.js"
 import {
@@ -323,10 +323,48 @@ export const BrowserLive = Layer.scoped(
         return locator
       })
 
+    /**
+     * Run an action that may start a navigation (a click on a link, Enter in a form) and, when it did, wait until the
+     * new document is loaded: the model's next snapshot must see the page the action led to, not the one it left.
+     */
+    const settled = async (page: Page, action: () => Promise<void>, ms: number) => {
+      let navigating = false
+      let committed = false
+      let onCommit = () => {}
+      const onRequest = (request: Request) => {
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigating = true
+      }
+      const onNavigated = (frame: Frame) => {
+        if (frame !== page.mainFrame()) return
+        committed = true
+        onCommit()
+      }
+      page.on("request", onRequest)
+      page.on("framenavigated", onNavigated)
+      let timer: ReturnType<typeof setTimeout> | undefined
+      try {
+        await untilDialog(page, action())
+        // The browser reports a navigation the action started within a few event-loop turns.
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        if (!navigating) return
+        if (!committed) {
+          await new Promise<void>((resolve) => {
+            onCommit = resolve
+            timer = setTimeout(resolve, ms)
+          })
+        }
+        await page.waitForLoadState("domcontentloaded", { timeout: ms }).catch(() => undefined)
+      } finally {
+        if (timer !== undefined) clearTimeout(timer)
+        page.off("request", onRequest)
+        page.off("framenavigated", onNavigated)
+      }
+    }
+
     const click = Effect.fn("Browser.click")(function*(taskId: string, ref: string) {
       yield* withPage(taskId, "Click", (session, ms) =>
         Effect.flatMap(element(session, ref), (locator) =>
-          attempt(`Click on @${normaliseRef(ref)}`, secondsOf(ms), () => untilDialog(session.page, locator.click()))))
+          attempt(`Click on @${normaliseRef(ref)}`, secondsOf(ms), () => settled(session.page, () => locator.click(), ms))))
     })
 
     const type = Effect.fn("Browser.type")(function*(taskId: string, ref: string, text: string) {
@@ -353,7 +391,7 @@ export const BrowserLive = Layer.scoped(
 
     const press = Effect.fn("Browser.press")(function*(taskId: string, key: string) {
       yield* withPage(taskId, "Key press", (session, ms) =>
-        attempt(`Pressing ${key}`, secondsOf(ms), () => untilDialog(session.page, session.page.keyboard.press(key))))
+        attempt(`Pressing ${key}`, secondsOf(ms), () => settled(session.page, () => session.page.keyboard.press(key), ms)))
     })
 
     const images = Effect.fn("Browser.images")(function*(taskId: string) {
