@@ -5,7 +5,7 @@
  * server drops as soon as a killed runner's connection closes.
  */
 import { RunnerAddress } from "@effect/cluster"
-import { NodeClusterSocket } from "@effect/platform-node"
+import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
 import { Duration, Layer, Option } from "effect"
 import { pgClientLayer } from "../sql/pg/ClusterStorePg.js"
 

@@ -34,7 +34,7 @@ import { MARKER_KILL_SCRIPT } from "../processes/markedProcesses.js"
 import { parseExportSnapshot } from "./exportSnapshot.js"
 import { makeTargetFiles } from "./targetFiles.js"
 import { runClient, startClient } from "./transportProcess.js"
-import { launchedFromJob, makePersistentShell } from "./persistent/persistentShell.js"
+import { frameable, launchedFromJob, makePersistentShell, snapshotToSource } from "./persistent/persistentShell.js"
 import type { ShellJob } from "./persistent/persistentShell.js"
 import { shellQuote } from "./shellScript.js"
 import type { ClientHandle, ClientResult } from "./transportProcess.js"
@@ -167,11 +167,8 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
 
     const startFramed = (run: Parameters<Transport["start"]>[0], events: Parameters<Transport["start"]>[1]) =>
       Effect.suspend(() => {
-        if (shell === undefined || !run.persist || run.pty || run.stdin) return Effect.succeed(undefined)
-        const generation = shell.generation()
-        const source = run.snapshot !== undefined && (generation === 0 || held.generation !== generation || !held.files.has(run.snapshot))
-          ? run.snapshot
-          : undefined
+        if (shell === undefined || !frameable(run)) return Effect.succeed(undefined)
+        const source = snapshotToSource(run.snapshot, shell.generation(), held)
         const exports = envFile(stateDir, run.runId)
         const batch = takeGarbage()
         return shell.tryStart({

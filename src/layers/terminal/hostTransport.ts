@@ -16,7 +16,7 @@ import { makeHostFiles } from "./environmentFiles.js"
 import { parseExportSnapshot } from "./exportSnapshot.js"
 import { startChild } from "./child.js"
 import { terminateGroup } from "./processGroup.js"
-import { launchedFromJob, makePersistentShell } from "./persistent/persistentShell.js"
+import { frameable, launchedFromJob, makePersistentShell, snapshotToSource } from "./persistent/persistentShell.js"
 import type { ShellJob } from "./persistent/persistentShell.js"
 import { cwdResultFile, envResultFile, shellArgs, snapshotScript } from "./shellScript.js"
 import type { Invocation, Launched, Outcome, Transport } from "./transport.js"
@@ -156,11 +156,8 @@ export const makeHostTransport = (config: HostTransportConfig): Effect.Effect<Tr
 
     const startFramed = (run: Parameters<Transport["start"]>[0], events: Parameters<Transport["start"]>[1]) =>
       Effect.suspend(() => {
-        if (shell === undefined || !run.persist || run.pty || run.stdin) return Effect.succeed(undefined)
-        const generation = shell.generation()
-        const source = run.snapshot !== undefined && (generation === 0 || held.generation !== generation || !held.files.has(run.snapshot))
-          ? run.snapshot
-          : undefined
+        if (shell === undefined || !frameable(run)) return Effect.succeed(undefined)
+        const source = snapshotToSource(run.snapshot, shell.generation(), held)
         return shell.tryStart({
           command: run.command,
           cwd: run.cwd,

@@ -82,6 +82,18 @@ export const launchedFromJob = (job: ShellJob, collect: () => Outcome): Launched
   collect: Effect.sync(collect)
 })
 
+/** Whether a command may run in the task's shell: foreground, no PTY, no stdin data (those get a process each). */
+export const frameable = (run: { readonly persist: boolean; readonly pty: boolean; readonly stdin: boolean }): boolean =>
+  run.persist && !run.pty && !run.stdin
+
+/** The export snapshot to source before a command: none when the running shell already holds it. */
+export const snapshotToSource = (
+  snapshot: string | undefined,
+  generation: number,
+  held: { readonly generation: number; readonly files: ReadonlySet<string> }
+): string | undefined =>
+  snapshot !== undefined && (generation === 0 || held.generation !== generation || !held.files.has(snapshot)) ? snapshot : undefined
+
 export interface PersistentShell {
   /** Run a frame in the shell, starting one when there is none; undefined while another frame runs. */
   readonly tryStart: (frame: Omit<FrameSpec, "mark">, events: FrameEvents) => Effect.Effect<ShellJob | undefined, TerminalError>
