@@ -416,6 +416,8 @@ export const terminalSuite = (options: SuiteOptions) => {
           yield* processes.start({ command: a.command, context: { taskId: t, sessionId: `${t}-one` } })
           yield* processes.start({ command: b.command, context: { taskId: t, sessionId: `${t}-one` } })
           const other = yield* processes.start({ command: c.command, context: { taskId: t, sessionId: `${t}-two` } })
+          // A background start returns before a remote process is visible (podman exec, ssh): wait until all three run.
+          for (const sleep of [a, b, c]) yield* eventually(() => liveProcesses(sleep.marker), (p) => p.length > 0)
           expect(yield* processes.closeSession(`${t}-one`)).toBe(2)
           expect(liveProcesses(a.marker)).toEqual([])
           expect(liveProcesses(b.marker)).toEqual([])
