@@ -249,10 +249,10 @@ export const mapWriteDenyList = <E, R>(
   f: (path: string) => Effect.Effect<string, E, R>
 ): Effect.Effect<WriteDenyList, E, R> =>
   Effect.all({
-    exact: Effect.forEach(list.exact, f),
-    below: Effect.forEach(list.below, f),
-    subtree: Effect.forEach(list.subtree, f)
-  })
+    exact: Effect.forEach(list.exact, f, { batching: true }),
+    below: Effect.forEach(list.below, f, { batching: true }),
+    subtree: Effect.forEach(list.subtree, f, { batching: true })
+  }, { batching: true })
 
 export type WriteDenial = "credential" | "outside-roots"
 

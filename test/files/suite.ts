@@ -76,6 +76,19 @@ export const fileToolsSuite = (options: FileSuiteOptions) => {
         expect(yield* env.realPath(join(dir, "link/inner/f.txt"))).toBe(join(dir, "real/inner/f.txt"))
         expect(yield* env.realPath("abs-link")).toBe(join(dir, "real/inner/f.txt"))
         expect(yield* env.realPath("link/inner/../missing/x")).toBe(join(dir, "real/missing/x"))
+        // Looked up together (one script on a remote target), each resolves as it does alone, in order.
+        const together = ["link/inner/f.txt", "abs-link", "link/inner/../missing/x", "real", "a b/\nodd", "link/inner/f.txt"]
+        expect(yield* Effect.forEach(together, env.realPath, { batching: true })).toEqual(
+          yield* Effect.forEach(together, env.realPath)
+        )
+        expect(yield* Effect.forEach(together, env.realPath, { batching: true })).toEqual([
+          join(dir, "real/inner/f.txt"),
+          join(dir, "real/inner/f.txt"),
+          join(dir, "real/missing/x"),
+          join(dir, "real"),
+          join(dir, "a b/\nodd"),
+          join(dir, "real/inner/f.txt")
+        ])
         expect(yield* env.readLink("link")).toBe("real")
         expect(yield* env.readLink("real")).toBeUndefined()
         expect(Buffer.from(yield* env.readFile("link/inner/f.txt", { offset: 3, length: 4 })).toString()).toBe("3456")

@@ -213,7 +213,7 @@ done`
  * The path with symlinks resolved, missing components kept (\`realpath -m\`; without
  * GNU realpath, the longest existing prefix is resolved and the rest appended). Arg: path.
  */
-export const REAL_PATH_SCRIPT = `realpath -m -- "$1" 2>/dev/null && exit 0
+const REAL_PATH_SCRIPT = `realpath -m -- "$1" 2>/dev/null && exit 0
 p=$1; rest=
 while [ "$p" != / ] && [ ! -e "$p" ] && [ ! -L "$p" ]; do rest="/\${p##*/}$rest"; p=\${p%/*}; [ -n "$p" ] || p=/; done
 if [ -d "$p" ]; then r=$(cd -P -- "$p" 2>/dev/null && pwd -P); else r=$(readlink -f -- "$p" 2>/dev/null); fi
@@ -221,6 +221,18 @@ if [ -d "$p" ]; then r=$(cd -P -- "$p" 2>/dev/null && pwd -P); else r=$(readlink
 [ "$r" = / ] && r=
 out=$r$rest
 printf '%s\\n' "\${out:-/}"`
+
+/**
+ * REAL_PATH_SCRIPT for each argument, in one round trip: each result followed by a NUL byte. GNU
+ * realpath does them all in one process; otherwise each runs in a subshell of its own (where the
+ * script's `exit` ends only that path's resolution).
+ */
+export const REAL_PATHS_SCRIPT = `realpath -m -z -- "$@" 2>/dev/null && exit 0
+for __a in "$@"; do
+__r=$(set -- "$__a"
+${REAL_PATH_SCRIPT})
+printf '%s\\0' "$__r"
+done`
 
 /** The stored target of a symlink; exit 1 when the path is not one. Arg: path. */
 export const READ_LINK_SCRIPT = `[ -L "$1" ] || exit 1

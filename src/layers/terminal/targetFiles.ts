@@ -9,7 +9,7 @@
  * are resolved: a guard runs first in the same script (the same round trip).
  */
 import { posix } from "node:path"
-import { Effect } from "effect"
+import { Effect, Request, RequestResolver } from "effect"
 import type { DirEntry, FileStat, TerminalEnvironment, TerminalError } from "../../services/TerminalBackend.js"
 import { EnvironmentFileError } from "../../services/TerminalBackend.js"
 import {
@@ -17,7 +17,7 @@ import {
   READ_DIR_SCRIPT,
   READ_LINK_SCRIPT,
   READ_SCRIPT,
-  REAL_PATH_SCRIPT,
+  REAL_PATHS_SCRIPT,
   REMOVE_SCRIPT,
   RENAME_SCRIPT,
   WRITE_ATOMIC_SCRIPT,
@@ -70,6 +70,14 @@ export interface TargetFilesConfig {
   /** Absolute but not normalised: `..` after a symlink must be resolved against the link's target. */
   readonly rawAbsolute: (path: string) => string
 }
+
+/** One `realPath` lookup; lookups made together (`batching: true`) share one script (see `makeTargetFiles`). */
+interface RealPathLookup extends Request.Request<string> {
+  readonly _tag: "RealPathLookup"
+  /** Absolute, not normalised. */
+  readonly raw: string
+}
+const RealPathLookup = Request.tagged<RealPathLookup>("RealPathLookup")
 
 export type TargetFiles = Pick<TerminalEnvironment, "readFile" | "writeFile" | "stat" | "readDir" | "realPath" | "readLink" | "rename" | "remove">
 
@@ -130,6 +138,25 @@ export const makeTargetFiles = ({ failure, rawAbsolute, resolve, script }: Targe
       )
     )
 
+  /**
+   * Resolves every lookup of a batch in one script: the file tools' safety checks resolve
+   * some thirty protected paths, a round trip each on a remote target otherwise.
+   */
+  const realPaths = RequestResolver.makeBatched((lookups: ReadonlyArray<RealPathLookup>) =>
+    script(REAL_PATHS_SCRIPT, lookups.map((lookup) => lookup.raw)).pipe(
+      Effect.map((result) => {
+        const outs = result.stdout.toString("utf8").split("\0")
+        return lookups.map((lookup, i) => {
+          const out = outs[i] ?? ""
+          return result.code === 0 && out.startsWith("/") ? posix.normalize(out) : posix.normalize(lookup.raw)
+        })
+      }),
+      // Like `realpath -m`, never fails: an unreachable target resolves lexically.
+      Effect.orElseSucceed(() => lookups.map((lookup) => posix.normalize(lookup.raw))),
+      Effect.flatMap((paths) => Effect.forEach(lookups, (lookup, i) => Request.succeed(lookup, paths[i]!), { discard: true }))
+    )
+  )
+
   return {
     readFile: (path, options) =>
       Effect.suspend(() => {
@@ -155,18 +182,7 @@ export const makeTargetFiles = ({ failure, rawAbsolute, resolve, script }: Targe
         const target = resolve(path)
         return fileOp(target, READ_DIR_SCRIPT, [target], undefined, parseEntries)
       }),
-    realPath: (path) =>
-      Effect.suspend(() => {
-        const raw = rawAbsolute(path)
-        return script(REAL_PATH_SCRIPT, [raw]).pipe(
-          Effect.map((result) => {
-            const out = result.stdout.toString("utf8").replace(/\n$/, "")
-            return result.code === 0 && out.startsWith("/") ? posix.normalize(out) : posix.normalize(raw)
-          }),
-          // Like `realpath -m`, never fails: an unreachable target resolves lexically.
-          Effect.orElseSucceed(() => posix.normalize(raw))
-        )
-      }),
+    realPath: (path) => Effect.suspend(() => Effect.request(RealPathLookup({ raw: rawAbsolute(path) }), realPaths)),
     readLink: (path) =>
       Effect.suspend(() =>
         script(READ_LINK_SCRIPT, [resolve(path)]).pipe(

@@ -117,7 +117,7 @@ const resolveSafety = (files: TaskFiles): Effect.Effect<Resolved> =>
       env.realPath(home.root),
       env.realPath(join(homedir(), ".hermes")),
       env.realPath(home.configFile)
-    ])
+    ], { batching: true })
     const paths: SafetyPaths = {
       userHome,
       hermesHome,
@@ -128,8 +128,11 @@ const resolveSafety = (files: TaskFiles): Effect.Effect<Resolved> =>
       writeRoots: settings.writeRoots
     }
     const lexical = [...new Set([userHome, homedir()])].map((h) => writeDenyList({ ...paths, userHome: h }))
-    const real = yield* Effect.forEach(lexical, (list) => mapWriteDenyList(list, env.realPath))
-    const roots = yield* Effect.forEach(settings.writeRoots, env.realPath)
+    // Batched: a remote environment resolves them all in one round trip.
+    const [real, roots] = yield* Effect.all([
+      Effect.forEach(lexical, (list) => mapWriteDenyList(list, env.realPath), { batching: true }),
+      Effect.forEach(settings.writeRoots, env.realPath, { batching: true })
+    ], { batching: true })
     const resolved: Resolved = { at: now, revision, paths, lists: [...lexical, ...real], roots, configReal }
     resolvedCache.set(env, resolved)
     return resolved
