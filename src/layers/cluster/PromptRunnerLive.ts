@@ -7,8 +7,18 @@
  * returns; one whose earlier run died halfway runs again from the start and
  * only the run that commits first is kept. A prompt that fails (model error,
  * defect) is stored as `failed` and answered, so it is never retried.
+ *
+ * A runner with free slots also re-offers the unanswered messages of its own
+ * shards every few seconds (`SWEEP_EVERY`). @effect/cluster marks a message it
+ * reads as taken for ten minutes and only clears the marks of a shard when a
+ * runner acquires it. When shards change hands under load, a message can be
+ * read by the runner letting go of its shard after the new owner cleared the
+ * marks (or the clearing timed out, which the cluster ignores): nobody runs it,
+ * and the batch waits ten minutes for that prompt. Offered again, a message
+ * that runs here already is skipped by the cluster, and a second run elsewhere
+ * is harmless (the result row decides).
  */
-import { ShardId, Sharding } from "@effect/cluster"
+import { MessageStorage, ShardId, Sharding } from "@effect/cluster"
 import { Cause, Effect, Layer, Schedule } from "effect"
 import { runPromptBatch } from "../../programs/batchRunner.js"
 import type { PromptResult } from "../../programs/batchRunner.js"
@@ -18,6 +28,9 @@ import type { PromptJob } from "../../services/Cluster.js"
 import { SessionStore } from "../../services/SessionStore.js"
 import { PromptEntity } from "./promptEntity.js"
 import { SHARDS } from "./shardingLayer.js"
+
+/** How often a runner with free slots re-offers the unanswered messages of its shards. */
+const SWEEP_EVERY = "5 seconds"
 
 export interface RunnerOptions {
   /** This runner's address as the others reach it, also its name in results and status. */
@@ -42,10 +55,13 @@ export const PromptRunnerLive = (options: RunnerOptions) =>
     const sessions = yield* SessionStore
     const store = yield* ClusterStore
     const sharding = yield* Sharding.Sharding
+    const messages = yield* MessageStorage.MessageStorage
     // Each prompt is its own entity, so the cluster would start all of a shard's prompts at once: this bounds them.
     const slots = yield* Effect.makeSemaphore(Math.max(1, options.concurrency))
     let running = 0
     let done = 0
+    /** Prompts this runner holds: delivered to it and not answered yet (waiting for a slot or running). */
+    let held = 0
 
     /** Postgres unreachable for a moment: retry the statement alone, never the model run (its verdict is kept). */
     const retryStore = <A, E>(effect: Effect.Effect<A, E>) =>
@@ -92,18 +108,36 @@ export const PromptRunnerLive = (options: RunnerOptions) =>
         if (saved) done++
       }).pipe(
         // Postgres gone for longer: a defect, so the cluster delivers the message again later (a fresh run, nothing stored twice).
-        Effect.orDie
+        Effect.orDie,
+        (run) =>
+          Effect.suspend(() => {
+            held++
+            return Effect.ensuring(run, Effect.sync(() => void held--))
+          })
       )
 
     yield* store.heartbeat({ address: options.address, pid: process.pid, shards: 0, running: 0, done: 0 }).pipe(Effect.orDie)
-    const ownShards = () => {
-      let n = 0
-      for (let i = 1; i <= SHARDS; i++) if (sharding.hasShardId(ShardId.make("default", i))) n++
-      return n
+    const ownShardIds = () => {
+      const own: Array<ShardId.ShardId> = []
+      for (let i = 1; i <= SHARDS; i++) {
+        const id = ShardId.make("default", i)
+        if (sharding.hasShardId(id)) own.push(id)
+      }
+      return own
     }
+    const ownShards = () => ownShardIds().length
     yield* Effect.suspend(() => store.heartbeat({ address: options.address, pid: process.pid, shards: ownShards(), running, done })).pipe(
       Effect.ignore,
       Effect.repeat(Schedule.spaced("1 second")),
+      Effect.forkScoped
+    )
+    // Only with free slots: a busy runner holds (and skips) everything it was given, and gets to the rest later.
+    yield* Effect.suspend(() => {
+      const own = ownShardIds()
+      return held >= options.concurrency || own.length === 0 ? Effect.void : messages.resetShards(own)
+    }).pipe(
+      Effect.ignore,
+      Effect.repeat(Schedule.spaced(SWEEP_EVERY)),
       Effect.forkScoped
     )
 

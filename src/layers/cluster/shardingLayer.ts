@@ -12,15 +12,23 @@ import { pgClientLayer } from "../sql/pg/ClusterStorePg.js"
 /** Shards per group: every process of one cluster must use the same number. */
 export const SHARDS = 60
 
-/** Short polls: a batch is many small jobs, and a moved shard should be picked up in seconds, not minutes. */
+/**
+ * Short polls: a batch is many small jobs, and a moved shard should be picked up in seconds, not minutes.
+ * The shard-lock refresh interval is also the deadline of every lock operation, all of which share one
+ * connection per runner (a runner handing 40 shards to newcomers queues ~80 statements on it). At 2 s, and
+ * still at 5 s, they timed out on a busy 2-core machine: the runner declared its lock storage unhealthy,
+ * dropped every lock, its heartbeat went stale and shards bounced between runners. So the lock timings are
+ * @effect/cluster's defaults-ish (10 s); a dead runner still loses its locks at once (its connection closes)
+ * and the health check sees it gone within seconds (at the latest after `shardLockExpiration`).
+ */
 const timings = {
   shardsPerGroup: SHARDS,
   entityMessagePollInterval: Duration.millis(500),
   entityReplyPollInterval: Duration.millis(200),
   refreshAssignmentsInterval: Duration.seconds(1),
   runnerHealthCheckInterval: Duration.seconds(2),
-  shardLockRefreshInterval: Duration.seconds(2),
-  shardLockExpiration: Duration.seconds(8),
+  shardLockRefreshInterval: Duration.seconds(10),
+  shardLockExpiration: Duration.seconds(30),
   entityMaxIdleTime: Duration.seconds(10),
   entityTerminationTimeout: Duration.seconds(5),
   simulateRemoteSerialization: false
