@@ -58,7 +58,7 @@ describe("config defaults", () => {
       container_forward_env: [],
       container_extra_args: [],
       protect_home: true,
-      persistent_shell: false,
+      persistent_shell: true,
       local_persistent: false,
       max_background_per_task: 16,
       max_background: 64,

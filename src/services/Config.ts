@@ -173,8 +173,8 @@ const TerminalKeys = Schema.Struct({
    * installed, sandbox, container). Default true.
    */
   protect_home: withDefault(Schema.Boolean, true),
-  /** ssh and container backends: one long-lived bash per task runs its foreground commands (default false for now: a new task pays for starting its shell, which costs more than it saves on short tasks). */
-  persistent_shell: withDefault(Schema.Boolean, false),
+  /** ssh and container backends: one long-lived bash per task runs its foreground commands (default true). */
+  persistent_shell: withDefault(Schema.Boolean, true),
   /** local backend: the same, opted in (default false). */
   local_persistent: withDefault(Schema.Boolean, false),
   /** Background processes one task may have running at once (default 16). */

@@ -60,6 +60,14 @@ const withRuntime = <A, E>(
     return yield* Effect.ensuring(use(call, context), Scope.close(scope, Exit.void))
   })
 
+/** Established TCP connections from this machine to `port` (IPv4, as the test sshd listens on 127.0.0.1). */
+const connectionsTo = (port: number) => {
+  const hex = `:${port.toString(16).toUpperCase().padStart(4, "0")}`
+  return readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields[2]?.endsWith(hex) === true && fields[3] === "01").length
+}
+
 /** ssh clients (masters and sessions) talking to this server. */
 const sshClients = (sshd: TestSshd) => liveProcesses(`-p ${sshd.port} `).filter((line) => line.includes("ssh "))
 
@@ -212,6 +220,15 @@ if (problem === undefined || process.env["CI"] !== undefined) {
           expect((yield* call("terminal", { command: "echo still-fine" }))["output"]).toBe("still-fine")
           const list = (yield* call("process", { action: "list" }))["processes"] as ReadonlyArray<Json>
           expect(list.filter((p) => p["status"] === "running")).toHaveLength(12)
+        })))
+
+    it.live("sessions past MaxSessions open one more shared connection, not a connection each", () =>
+      withRuntime(sshd.terminal, (call) =>
+        Effect.gen(function*() {
+          // Each task's persistent shell holds a session for the task's lifetime: 14 of them need two connections.
+          for (let t = 0; t < 14; t++) expect((yield* call("terminal", { command: `echo task-${t}` }, `mux-${t}`))["output"]).toBe(`task-${t}`)
+          for (let t = 0; t < 14; t++) expect((yield* call("terminal", { command: "echo $PPID >/dev/null; echo again" }, `mux-${t}`))["output"]).toBe("again")
+          expect(connectionsTo(sshd.port)).toBe(2)
         })))
 
     it.live("file operations: listing, links, ranges, atomic writes, rename and delete", () =>

@@ -1,9 +1,9 @@
 /**
  * The ssh backend: commands run on `terminal.ssh_host` through the OpenSSH
- * client, on one multiplexed connection (ControlMaster) per backend, so a
- * command after the first costs one round trip. With `terminal.persistent_shell`
- * (opt in) foreground commands run in one long-lived remote bash per task, one
- * channel for all of them; otherwise (and for background and PTY commands) a
+ * client, on multiplexed connections (ControlMaster; one, and another for each
+ * `ssh_max_sessions` sessions open at once), so a command after the first costs
+ * one round trip. With `terminal.persistent_shell` (the default) foreground
+ * commands run in one long-lived remote bash per task, one channel for all of them; otherwise (and for background and PTY commands) a
  * session each, like the local backend (fresh bash per command). Either way cwd
  * and exports carry over and timeouts and interrupts kill the whole tree,
  * starting in the remote user's home. Only variables named in `ssh_forward_env` or `env_passthrough` are
@@ -23,10 +23,18 @@ import { makeEnvironment } from "../engine.js"
 import { makeExecTransport } from "../execTransport.js"
 import type { ExecChannel } from "../transport.js"
 import { clientEnvironment, forwardedVariables } from "../hostEnv.js"
-import { LOGIN_SHELL_PROBE, remoteLine, sshExec, sshFailure } from "./sshCommand.js"
+import { LOGIN_SHELL_PROBE, remoteLine, sshControl, sshExec, sshFailure } from "./sshCommand.js"
 import { makeSshMaster } from "./sshMaster.js"
 import { sshSettings } from "./sshSettings.js"
 import { runClient } from "../transportProcess.js"
+
+/** Multiplexed connections one backend opens at most (each carrying `ssh_max_sessions` sessions). */
+const MAX_CONNECTIONS = 16
+
+interface Connection {
+  readonly controlPath: string
+  sessions: number
+}
 
 export const TerminalBackendSsh: Layer.Layer<TerminalBackend, never, Config> = Layer.scoped(
   TerminalBackend,
@@ -46,21 +54,37 @@ export const TerminalBackendSsh: Layer.Layer<TerminalBackend, never, Config> = L
     // Runs after every environment has closed (they are created later, in child scopes).
     yield* Effect.addFinalizer(() => master.stop)
 
-    // Sessions open on the master; past sshd's MaxSessions a client gets its own connection.
-    let sessions = 0
+    // Sessions open on the master; past sshd's MaxSessions (a persistent shell holds one for its task's lifetime)
+    // they open on further multiplexed connections, each started by its first client (ControlMaster=auto), and
+    // past MAX_CONNECTIONS of those a client connects on its own.
+    const connections: Array<Connection> = [{ controlPath, sessions: 0 }]
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach(connections.slice(1), (c) => Effect.either(runClient(sshControl(settings, c.controlPath, "exit"), clientEnv, undefined, 10_000)), {
+        concurrency: "unbounded",
+        discard: true
+      })
+    )
     // Whether the remote login shell is bash (then commands run in it directly); asked once.
     let loginBash: boolean | undefined
     const channel: ExecChannel = {
       env: clientEnv,
       failure: sshFailure(settings),
       open: (argv, options) => {
-        const mux = sessions < settings.maxSessions
-        if (mux) sessions++
+        let connection = connections.find((c) => c.sessions < settings.maxSessions)
+        if (connection === undefined && connections.length < MAX_CONNECTIONS) {
+          connection = { controlPath: join(controlDir, `m${connections.length}`), sessions: 0 }
+          connections.push(connection)
+        }
+        const mux = connection
+        if (mux !== undefined) mux.sessions++
         let open = true
         return {
-          ...sshExec(settings, controlPath, remoteLine(argv, loginBash === true), { tty: options.tty, mode: mux ? "client" : "direct" }),
+          ...sshExec(settings, mux?.controlPath ?? controlPath, remoteLine(argv, loginBash === true), {
+            tty: options.tty,
+            mode: mux !== undefined ? "client" : "direct"
+          }),
           done: () => {
-            if (open && mux) sessions--
+            if (open && mux !== undefined) mux.sessions--
             open = false
           }
         }
