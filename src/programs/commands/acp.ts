@@ -5,13 +5,10 @@
  */
 import { Command } from "@effect/cli"
 import { Effect } from "effect"
-import { layer } from "../../layers/HermesRuntime.js"
-import { PrompterNonInteractive } from "../../layers/Prompters.js"
 import { Config } from "../../services/Config.js"
-import { ApproverAcp } from "../acp/approver.js"
 import type { Askers } from "../acp/approver.js"
-import { ApprovalAcp } from "../acp/editApproval.js"
 import { mcpToolset } from "../../layers/mcp/names.js"
+import { runtimeLayer } from "./lazy.js"
 
 export const acpCommand = (version: string) =>
   Command.make("acp", {}, () => {
@@ -32,5 +29,15 @@ export const acpCommand = (version: string) =>
         vision: config.model?.vision === true
       })
     })
-    return Effect.provide(program, layer({ approver: ApproverAcp(askers), approval: ApprovalAcp, prompter: PrompterNonInteractive }))
+    return Effect.provide(
+      program,
+      runtimeLayer(async () => {
+        const [{ ApproverAcp }, { ApprovalAcp }, { PrompterNonInteractive }] = await Promise.all([
+          import("../acp/approver.js"),
+          import("../acp/editApproval.js"),
+          import("../../layers/Prompters.js")
+        ])
+        return { approver: ApproverAcp(askers), approval: ApprovalAcp, prompter: PrompterNonInteractive }
+      })
+    )
   }).pipe(Command.withDescription("Serve the Agent Client Protocol on stdin/stdout (for editors such as Zed)"))

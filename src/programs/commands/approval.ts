@@ -4,16 +4,12 @@
  */
 import { homedir } from "node:os"
 import { Args, Command } from "@effect/cli"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Data, Effect, Layer } from "effect"
-import { detectCommand } from "../../layers/approval/detect/detect.js"
-import { ApprovalAuditSql } from "../../layers/approval/audit/ApprovalAuditSql.js"
-import { StateDatabaseLive } from "../../layers/sql/StateDatabase.js"
-import { ConfigLive, resolveHome } from "../../layers/ConfigLive.js"
 import { ApprovalAudit } from "../../services/ApprovalAudit.js"
 import { Config } from "../../services/Config.js"
 import { operatorOnly } from "../operatorOnly.js"
 import { jsonOption, table, writeOut } from "./shared.js"
+import { configLayer, stateDatabaseLayer } from "./lazy.js"
 import { readStdinText } from "./stdinText.js"
 
 export class ApprovalInputError extends Data.TaggedError("ApprovalInputError")<{ readonly message: string }> {}
@@ -44,6 +40,9 @@ const check = Command.make(
       const commands = opts.commands.length > 0
         ? opts.commands
         : yield* commandsFromStdin(yield* readStdinText((message) => new ApprovalInputError({ message: `cannot read commands from stdin: ${message}` })))
+      const [{ detectCommand }, { resolveHome }] = yield* Effect.promise(() =>
+        Promise.all([import("../../layers/approval/detect/detect.js"), import("../../layers/ConfigLive.js")])
+      )
       const env = { home: homedir(), hermesHome: resolveHome().root }
       const rows = commands.map((command) => ({ command, ...detectCommand(command, env) }))
       if (opts.json) return yield* writeOut(rows.map((r) => JSON.stringify(r)).join("\n"))
@@ -66,10 +65,9 @@ export const approvalCommand = Command.make("approval").pipe(
 const configOnly = <A, E>(program: Effect.Effect<A, E, Config | ApprovalAudit>) =>
   Effect.provide(
     program,
-    ApprovalAuditSql.pipe(
-      Layer.provide(StateDatabaseLive),
-      Layer.provideMerge(ConfigLive()),
-      Layer.provide(NodeFileSystem.layer)
+    Layer.unwrapEffect(Effect.promise(() => import("../../layers/approval/audit/ApprovalAuditSql.js")).pipe(Effect.map((m) => m.ApprovalAuditSql))).pipe(
+      Layer.provide(stateDatabaseLayer),
+      Layer.provideMerge(configLayer)
     )
   )
 

@@ -2,12 +2,11 @@
  * The cluster settings a command runs with: its flags, else `cluster:` in
  * config.yaml. Reads only the config (no runtime, no database).
  */
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import { Effect, Layer, Option } from "effect"
-import { ConfigLive } from "../../layers/ConfigLive.js"
+import { Effect, Option } from "effect"
 import { Config } from "../../services/Config.js"
 import type { ConfigError } from "../../services/Config.js"
 import { BatchInputError } from "./batchShared.js"
+import { configLayer } from "./lazy.js"
 
 export interface ClusterFlags {
   readonly cluster: Option.Option<string>
@@ -37,4 +36,4 @@ export const clusterSettings = (flags: ClusterFlags): Effect.Effect<ClusterSetti
       port: pick(flags.port, config.port),
       concurrency: Math.max(1, pick(flags.concurrency, config.concurrency))
     }
-  }).pipe(Effect.provide(ConfigLive().pipe(Layer.provide(NodeFileSystem.layer))))
+  }).pipe(Effect.provide(configLayer))

@@ -6,19 +6,22 @@
  * Any number of `tick`/`run` processes may share a home: each due job runs once.
  */
 import { Args, Command, Options } from "@effect/cli"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Effect, Layer, Option } from "effect"
 import { wallClock } from "../../lib/cron/schedule.js"
-import { ConfigLive } from "../../layers/ConfigLive.js"
-import { CronJobsSql } from "../../layers/cron/CronJobsSql.js"
-import { StateDatabaseLive } from "../../layers/sql/StateDatabase.js"
 import { CronJobs, CronScheduler } from "../../services/CronJobs.js"
 import type { CronJob, CronRun, SchedulerOptions } from "../../services/CronJobs.js"
 import { formatJob, repeatDisplay } from "../../tools/cronjobFormat.js"
+import { configLayer, stateDatabaseLayer } from "./lazy.js"
 import { jsonOption, splitList, table, withRuntime, writeErr, writeOut } from "./shared.js"
 
 const withJobs = <A, E>(program: Effect.Effect<A, E, CronJobs>) =>
-  Effect.provide(program, CronJobsSql.pipe(Layer.provideMerge(StateDatabaseLive), Layer.provide(ConfigLive()), Layer.provide(NodeFileSystem.layer)))
+  Effect.provide(
+    program,
+    Layer.unwrapEffect(Effect.promise(() => import("../../layers/cron/CronJobsSql.js")).pipe(Effect.map((m) => m.CronJobsSql))).pipe(
+      Layer.provideMerge(stateDatabaseLayer),
+      Layer.provide(configLayer)
+    )
+  )
 
 const when = (ms: number | null, tz: string) => (ms === null ? "-" : `${wallClock(ms, tz)}`)
 

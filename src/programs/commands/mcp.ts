@@ -6,9 +6,9 @@
  */
 import { Args, Command } from "@effect/cli"
 import { Data, Effect } from "effect"
-import { layer } from "../../layers/HermesRuntime.js"
 import { Mcp } from "../../services/Mcp.js"
 import type { McpServerStatus, McpTestReport } from "../../services/Mcp.js"
+import { runtimeLayer } from "./lazy.js"
 import { jsonOption, table, writeOut } from "./shared.js"
 
 export class McpTestFailed extends Data.TaggedError("McpTestFailed")<{ readonly message: string }> {}
@@ -29,7 +29,7 @@ const list = Command.make("list", { json: jsonOption }, (opts) =>
     ]))
     const warnings = statuses.flatMap((s) => s.warnings.map((w) => `warning: ${s.name}: ${w}`))
     if (warnings.length > 0) yield* writeOut(warnings.join("\n"))
-  }).pipe(Effect.provide(layer({ mcp: { awaitStartup: true } })))
+  }).pipe(Effect.provide(runtimeLayer({ mcp: { awaitStartup: true } })))
 ).pipe(Command.withDescription("MCP servers from config: state after the first connection attempt, tool counts, errors"))
 
 const ms = (value: number | undefined) => (value === undefined ? "-" : `${value} ms`)
@@ -62,7 +62,7 @@ const test = Command.make(
       if (!report.ok) {
         return yield* Effect.fail(new McpTestFailed({ message: `MCP server '${report.server}' failed: ${report.error ?? "unknown error"}` }))
       }
-    }).pipe(Effect.provide(layer({ mcp: { connect: false } })))
+    }).pipe(Effect.provide(runtimeLayer({ mcp: { connect: false } })))
 ).pipe(Command.withDescription("Connect to one MCP server, list its tools, report timing and errors (even when disabled)"))
 
 export const mcpCommand = Command.make("mcp").pipe(

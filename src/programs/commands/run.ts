@@ -7,14 +7,10 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Data, Effect, Option } from "effect"
-import { ApproverNonInteractive } from "../../layers/approval/approvers/ApproverNonInteractive.js"
-import { ApproverTerminal } from "../../layers/approval/approvers/ApproverTerminal.js"
-import { layer } from "../../layers/HermesRuntime.js"
-import { ModelScripted } from "../../layers/model/scripted.js"
-import { PrompterNonInteractive, PrompterTerminal } from "../../layers/Prompters.js"
 import { AgentLoop } from "../../services/AgentLoop.js"
 import type { AgentEvent, AgentResult } from "../../services/AgentLoop.js"
 import type { ToolCallRequest } from "../../services/Model.js"
+import { runtimeLayer } from "./lazy.js"
 import { splitList, toolsetsOption } from "./shared.js"
 
 /** The run ended without a usable answer (exit 1). */
@@ -37,10 +33,18 @@ export const maxTurnsOption = Options.integer("max-turns").pipe(
 
 /** The runtime for agent programs: `--script` swaps in the scripted model; a terminal gets approval and clarify prompts. */
 export const agentRuntime = (script: string | undefined, interactive: boolean) =>
-  layer({
-    approver: interactive ? ApproverTerminal : ApproverNonInteractive,
-    prompter: interactive ? PrompterTerminal : PrompterNonInteractive,
-    ...(script === undefined ? {} : { model: ModelScripted({ file: script }) })
+  runtimeLayer(async () => {
+    const [{ ApproverTerminal }, { ApproverNonInteractive }, { PrompterNonInteractive, PrompterTerminal }, { ModelScripted }] = await Promise.all([
+      import("../../layers/approval/approvers/ApproverTerminal.js"),
+      import("../../layers/approval/approvers/ApproverNonInteractive.js"),
+      import("../../layers/Prompters.js"),
+      import("../../layers/model/scripted.js")
+    ])
+    return {
+      approver: interactive ? ApproverTerminal : ApproverNonInteractive,
+      prompter: interactive ? PrompterTerminal : PrompterNonInteractive,
+      ...(script === undefined ? {} : { model: ModelScripted({ file: script }) })
+    }
   })
 
 const oneLine = (text: string, max: number) => {

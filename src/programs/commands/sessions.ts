@@ -5,14 +5,11 @@
  */
 import { writeFileSync } from "node:fs"
 import { Args, Command, Options } from "@effect/cli"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Data, Effect, Layer, Option } from "effect"
-import { ConfigLive } from "../../layers/ConfigLive.js"
-import { SessionStoreSql } from "../../layers/sql/sessions/SessionStoreSql.js"
-import { StateDatabaseLive } from "../../layers/sql/StateDatabase.js"
 import { SessionStore } from "../../services/SessionStore.js"
 import type { Session, StoredMessage } from "../../services/SessionStore.js"
 import { operatorOnly } from "../operatorOnly.js"
+import { configLayer, stateDatabaseLayer } from "./lazy.js"
 import { jsonOption, splitList, table, writeOut } from "./shared.js"
 
 export class SessionsOutputError extends Data.TaggedError("SessionsOutputError")<{ readonly message: string }> {}
@@ -20,7 +17,10 @@ export class SessionsOutputError extends Data.TaggedError("SessionsOutputError")
 const withSessions = <A, E>(program: Effect.Effect<A, E, SessionStore>) =>
   Effect.provide(
     program,
-    SessionStoreSql.pipe(Layer.provideMerge(StateDatabaseLive), Layer.provide(ConfigLive()), Layer.provide(NodeFileSystem.layer))
+    Layer.unwrapEffect(Effect.promise(() => import("../../layers/sql/sessions/SessionStoreSql.js")).pipe(Effect.map((m) => m.SessionStoreSql))).pipe(
+      Layer.provideMerge(stateDatabaseLayer),
+      Layer.provide(configLayer)
+    )
   )
 
 const pad = (n: number) => String(n).padStart(2, "0")

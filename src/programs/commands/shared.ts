@@ -1,10 +1,7 @@
 /** What every CLI command shares: the runtime on embedded defaults, and list options. */
 import { Options } from "@effect/cli"
 import { Effect, Option } from "effect"
-import { ApproverNonInteractive } from "../../layers/approval/approvers/ApproverNonInteractive.js"
-import { ApproverTerminal } from "../../layers/approval/approvers/ApproverTerminal.js"
-import { layer } from "../../layers/HermesRuntime.js"
-import { PrompterNonInteractive, PrompterTerminal } from "../../layers/Prompters.js"
+import { runtimeLayer } from "./lazy.js"
 
 /**
  * The runtime on embedded defaults; nobody is asked for approval (batch, scripts).
@@ -12,22 +9,29 @@ import { PrompterNonInteractive, PrompterTerminal } from "../../layers/Prompters
  * one-shot command sees the servers' tools (a no-op without `mcp_servers`).
  */
 export const withRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) =>
-  Effect.provide(program, layer({ mcp: { awaitStartup: true } }))
+  Effect.provide(program, runtimeLayer({ mcp: { awaitStartup: true } }))
 
 /** The batch runtime: every call and result is recorded as a `batch` session (see `sessions list`). */
 export const withBatchRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) =>
-  Effect.provide(program, layer({ mcp: { awaitStartup: true }, recordSessions: { source: "batch" } }))
+  Effect.provide(program, runtimeLayer({ mcp: { awaitStartup: true }, recordSessions: { source: "batch" } }))
 
 /** Same, but a person at a terminal answers approvals and clarify questions. */
 export const withInteractiveRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) => {
   const tty = process.stdin.isTTY === true
   return Effect.provide(
     program,
-    layer({
-      mcp: { awaitStartup: true },
-      recordSessions: { source: "cli" },
-      approver: tty ? ApproverTerminal : ApproverNonInteractive,
-      prompter: tty ? PrompterTerminal : PrompterNonInteractive
+    runtimeLayer(async () => {
+      const [{ ApproverTerminal }, { ApproverNonInteractive }, prompters] = await Promise.all([
+        import("../../layers/approval/approvers/ApproverTerminal.js"),
+        import("../../layers/approval/approvers/ApproverNonInteractive.js"),
+        import("../../layers/Prompters.js")
+      ])
+      return {
+        mcp: { awaitStartup: true },
+        recordSessions: { source: "cli" },
+        approver: tty ? ApproverTerminal : ApproverNonInteractive,
+        prompter: tty ? prompters.PrompterTerminal : prompters.PrompterNonInteractive
+      }
     })
   )
 }

@@ -5,17 +5,20 @@
 import { Args, Command, Options } from "@effect/cli"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Effect, Layer, Option } from "effect"
-import { ConfigLive } from "../../layers/ConfigLive.js"
-import { formatReport } from "../../layers/skills/guard/policy.js"
-import { SkillsLive } from "../../layers/SkillsLive.js"
 import { Skills } from "../../services/Skills.js"
 import type { AuditEntry, Finding } from "../../services/Skills.js"
-import { viewJson } from "../../tools/skills/skillView.js"
 import { operatorOnly } from "../operatorOnly.js"
+import { configLayer } from "./lazy.js"
 import { jsonOption, table, writeErr, writeOut } from "./shared.js"
 
 const withSkills = <A, E>(program: Effect.Effect<A, E, Skills>) =>
-  Effect.provide(program, SkillsLive.pipe(Layer.provideMerge(ConfigLive()), Layer.provide(NodeFileSystem.layer)))
+  Effect.provide(
+    program,
+    Layer.unwrapEffect(Effect.promise(() => import("../../layers/SkillsLive.js")).pipe(Effect.map((m) => m.SkillsLive))).pipe(
+      Layer.provideMerge(configLayer),
+      Layer.provide(NodeFileSystem.layer)
+    )
+  )
 
 const clip = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, width - 1)}…`)
 
@@ -49,7 +52,10 @@ const view = Command.make(
           e.available === undefined || e.available.length === 0 ? Effect.void : writeErr(`available: ${e.available.join(", ")}`)),
         Effect.tapErrorTag("SkillAmbiguous", (e) => writeErr(`matches:\n${e.matches.map((m) => `  ${m}`).join("\n")}`))
       )
-      if (opts.json) return yield* writeOut(JSON.stringify(viewJson(shown), null, 2))
+      if (opts.json) {
+        const { viewJson } = yield* Effect.promise(() => import("../../tools/skills/skillView.js"))
+        return yield* writeOut(JSON.stringify(viewJson(shown), null, 2))
+      }
       yield* writeOut(shown.content)
       if (shown._tag === "File") return
       const notes: Array<string> = []
@@ -80,6 +86,7 @@ const install = Command.make(
         source: Option.getOrUndefined(opts.source)
       }).pipe(Effect.tapErrorTag("SkillBlocked", (e) => (opts.json ? Effect.void : writeOut(e.report))))
       if (opts.json) return yield* writeOut(JSON.stringify(report, null, 2))
+      const { formatReport } = yield* Effect.promise(() => import("../../layers/skills/guard/policy.js"))
       yield* writeOut(`${formatReport(report.scan, report.decision)}\ninstalled ${report.name} → ${report.path}`)
     })))
 ).pipe(Command.withDescription("Scan a skill with the guard and install it into the home's skills folder if the trust policy allows"))
