@@ -5,6 +5,7 @@
  * An append is one statement (or, past `INSERT_CHUNK` messages, one
  * transaction of them) that computes the next ordinal itself, so several
  * processes may append to one session and still get a gapless order.
+ * Concurrent appends share a commit (groupCommit.ts).
  */
 import { SqlSchema } from "@effect/sql"
 import type { SqlClient } from "@effect/sql"
@@ -12,6 +13,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { MessageNotFound, SessionNotFound } from "../../../services/SessionStore.js"
 import type { HistoryOptions, NewMessage, SessionStoreError, StoredMessage, Usage } from "../../../services/SessionStore.js"
 import type { BackgroundIndexer } from "./backgroundIndexer.js"
+import type { GroupCommit } from "./groupCommit.js"
 import { MESSAGE_COLUMNS, messageRows, toolCallsText, toStoredMessage } from "./rows.js"
 import type { SessionQueries } from "./sessions.js"
 import { failure, sqliteCode } from "./storeErrors.js"
@@ -19,7 +21,12 @@ import { failure, sqliteCode } from "./storeErrors.js"
 /** Rows per INSERT statement: 7 parameters each, well under SQLite's 32 766. */
 const INSERT_CHUNK = 500
 
-export const makeMessages = (sql: SqlClient.SqlClient, sessions: Pick<SessionQueries, "getRow">, indexer: BackgroundIndexer) => {
+export const makeMessages = (
+  sql: SqlClient.SqlClient,
+  sessions: Pick<SessionQueries, "getRow">,
+  indexer: BackgroundIndexer,
+  writes: GroupCommit
+) => {
   const columns = sql.literal(MESSAGE_COLUMNS)
 
   /**
@@ -52,8 +59,10 @@ export const makeMessages = (sql: SqlClient.SqlClient, sessions: Pick<SessionQue
     const now = yield* Clock.currentTimeMillis
     const starts = Array.from({ length: Math.ceil(messages.length / INSERT_CHUNK) }, (_, i) => i * INSERT_CHUNK)
     const chunk = (start: number) => appendChunk(sessionId, now, messages.slice(start, start + INSERT_CHUNK), usage, start === 0)
-    // One statement is one transaction; only a turn larger than a chunk needs an explicit one.
-    const rows = yield* (starts.length === 1 ? chunk(0) : sql.withTransaction(Effect.map(Effect.forEach(starts, chunk), (parts) => parts.flat()))).pipe(
+    // One statement undoes itself on failure; only a turn larger than a chunk needs a transaction (a savepoint when grouped).
+    const rows = yield* writes.write(
+      starts.length === 1 ? chunk(0) : sql.withTransaction(Effect.map(Effect.forEach(starts, chunk), (parts) => parts.flat()))
+    ).pipe(
       Effect.catchAll((e): Effect.Effect<never, SessionNotFound | SessionStoreError> =>
         sqliteCode(e) === "SQLITE_CONSTRAINT_FOREIGNKEY" ? Effect.fail(new SessionNotFound({ sessionId })) : Effect.fail(failure("append")(e))
       )

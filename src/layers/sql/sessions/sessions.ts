@@ -11,6 +11,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { SessionExists, SessionNotFound, SessionStoreError } from "../../../services/SessionStore.js"
 import type { ListSessionsOptions, NewSession, SessionPatch, SessionSummary } from "../../../services/SessionStore.js"
 import type { BackgroundIndexer } from "./backgroundIndexer.js"
+import type { GroupCommit } from "./groupCommit.js"
 import { NewSessionRow, SESSION_COLUMNS, sessionRows, sessionSummaryRows, toSession, toSessionSummary } from "./rows.js"
 import { clamp, failure, sqliteCode } from "./storeErrors.js"
 
@@ -40,7 +41,7 @@ const ListRequest = Schema.Struct({
   orderBy: Schema.optional(Schema.Literal("created", "updated"))
 })
 
-export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexer) =>
+export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexer, writes: GroupCommit) =>
   Effect.gen(function*() {
     const columns = sql.literal(SESSION_COLUMNS)
 
@@ -55,11 +56,13 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
       )
 
     const encodeNewSession = Schema.encode(NewSessionRow)
-    // ON CONFLICT DO NOTHING: an existing session returns no row instead of failing.
+    // ON CONFLICT DO NOTHING: an existing session returns no row instead of failing. Concurrent creates share a commit.
     const insertRow = (row: typeof NewSessionRow.Type, ignoreExisting: boolean) =>
       encodeNewSession(row).pipe(
         Effect.flatMap((encoded) =>
-          sql`INSERT INTO sessions ${sql.insert(encoded)}${sql.literal(ignoreExisting ? " ON CONFLICT (id) DO NOTHING" : "")} RETURNING ${columns}`
+          writes.write(
+            sql`INSERT INTO sessions ${sql.insert(encoded)}${sql.literal(ignoreExisting ? " ON CONFLICT (id) DO NOTHING" : "")} RETURNING ${columns}`
+          )
         ),
         Effect.flatMap((rows) => sessionRows.first(rows, toSession))
       )
