@@ -30,25 +30,43 @@ export const makeMessages = (
   const columns = sql.literal(MESSAGE_COLUMNS)
 
   /**
-   * One statement appends a chunk: ordinals continue from the session's
-   * highest (computed once, before any row is inserted), the counters follow
-   * by trigger, and a missing session fails the foreign key.
+   * The append statement for `n` rows, built once per size: ordinals continue
+   * from the session's highest (computed once, before any row is inserted),
+   * the counters follow by trigger, and a missing session fails the foreign key.
+   * Fixed text, so the client's prepared-statement cache always hits.
    */
+  const appendText = new Map<number, string>()
+  const textFor = (n: number) => {
+    let text = appendText.get(n)
+    if (text === undefined) {
+      text = `WITH base (n) AS MATERIALIZED (SELECT coalesce(max(ordinal), -1) FROM messages WHERE session_id = ?)
+      INSERT INTO messages (session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, created_at)
+      SELECT ?, base.n + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, ?
+      FROM base, (VALUES ${Array.from({ length: n }, (_, i) => `(${i + 1}, ?, ?, ?, ?, ?, ?, ?)`).join(", ")}) AS v ORDER BY v.column1
+      RETURNING id, ordinal`
+      if (appendText.size < 64) appendText.set(n, text)
+    }
+    return text
+  }
+
+  /** One statement appends a chunk; its parameters are bound in place, not compiled from a template per row. */
   const appendChunk = (sessionId: string, now: number, part: ReadonlyArray<NewMessage>, usage: Usage, isFirstChunk: boolean) => {
-    const rows = part.map((m, i) => {
+    const params: Array<string | number | null> = [sessionId, sessionId, now]
+    part.forEach((m, i) => {
       // The turn's token usage is kept on its first message and summed into the session.
       const first = isFirstChunk && i === 0
-      // The position is a literal, so the statement text depends only on the chunk's size.
-      return sql`(${sql.literal(String(i + 1))}, ${m.role}, ${m.content}, ${toolCallsText(m.toolCalls ?? null)}, ${m.toolCallId ?? null}, ${
-        m.toolName ?? null
-      }, ${first ? Math.max(0, Math.floor(usage.inputTokens ?? 0)) : 0}, ${first ? Math.max(0, Math.floor(usage.outputTokens ?? 0)) : 0})`
+      params.push(
+        m.role,
+        m.content,
+        toolCallsText(m.toolCalls ?? null),
+        m.toolCallId ?? null,
+        m.toolName ?? null,
+        first ? Math.max(0, Math.floor(usage.inputTokens ?? 0)) : 0,
+        first ? Math.max(0, Math.floor(usage.outputTokens ?? 0)) : 0
+      )
     })
     // Typed, not decoded: the two integer columns of our own RETURNING clause, on the append hot path.
-    return sql<{ readonly id: number; readonly ordinal: number }>`WITH base (n) AS MATERIALIZED (SELECT coalesce(max(ordinal), -1) FROM messages WHERE session_id = ${sessionId})
-      INSERT INTO messages (session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, created_at)
-      SELECT ${sessionId}, base.n + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, ${now}
-      FROM base, (VALUES ${sql.csv(rows)}) AS v ORDER BY v.column1
-      RETURNING id, ordinal`
+    return sql.unsafe<{ readonly id: number; readonly ordinal: number }>(textFor(part.length), params)
   }
 
   const append = Effect.fn("SessionStore.append")(function*(sessionId: string, messages: ReadonlyArray<NewMessage>, usage: Usage = {}) {

@@ -17,12 +17,21 @@ import { clamp, failure, sqliteCode } from "./storeErrors.js"
 
 const pad = (n: number) => String(n).padStart(2, "0")
 
+/** Random hex for ids, drawn in blocks: one `randomBytes` call per 512 ids instead of one each (a batch creates thousands). */
+let entropy = ""
+const randomHex = (digits: number): string => {
+  if (entropy.length < digits) entropy = randomBytes(1536).toString("hex")
+  const hex = entropy.slice(0, digits)
+  entropy = entropy.slice(digits)
+  return hex
+}
+
 /** Hermes' id shape: local `YYYYMMDD_HHMMSS_` plus six random hex digits. */
 export const newSessionId = (now: number): string => {
   const d = new Date(now)
   const date = `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}`
   const time = `${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`
-  return `${date}_${time}_${randomBytes(3).toString("hex")}`
+  return `${date}_${time}_${randomHex(6)}`
 }
 
 export interface ForkOptions {
