@@ -29,7 +29,6 @@ export { newSessionId } from "./sessions.js"
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const indexer = yield* makeBackgroundIndexer(sql)
-  // After the indexer: its catch-up on close then sees every queued write.
   const writes = yield* makeGroupCommit(sql)
   const sessions = yield* makeSessions(sql, indexer, writes)
   const messages = makeMessages(sql, sessions, indexer, writes)

@@ -9,15 +9,15 @@
  * Any other failure, or a failed commit, rolls the shared transaction back and
  * every write of it runs again on its own, as if it had never been grouped.
  *
- * Writes run in one writer fiber, which takes whatever has queued up while it
- * was busy (SQLite calls are synchronous, so writes made in place would never
- * overlap). A write inside the caller's own transaction runs in it: the writer
- * could not get the connection that transaction holds.
+ * The first caller to find no write in progress leads: it yields once so the
+ * other ready fibers can queue theirs, then writes out the queue (its own
+ * write included) until it is empty; the others wait for their outcome. No
+ * writer fiber: a lone caller pays one yield. A write inside the caller's own
+ * transaction runs in it (the group could not get the connection it holds).
  */
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Cause, Data, Deferred, Effect, Exit, Option, Queue } from "effect"
-import type { Scope } from "effect"
+import { Cause, Data, Deferred, Effect, Exit, Option } from "effect"
 import { sqliteCode } from "./storeErrors.js"
 
 export interface GroupCommit {
@@ -39,44 +39,56 @@ const statementLevel = (exit: Exit.Exit<unknown, SqlError>): boolean =>
 /** The batch met a failure that may have ended its transaction. */
 class Regroup extends Data.TaggedError("Regroup") {}
 
-export const makeGroupCommit = (sql: SqlClient.SqlClient): Effect.Effect<GroupCommit, never, Scope.Scope> =>
-  Effect.gen(function*() {
-    const queue = yield* Queue.unbounded<Pending>()
-    const settle = (item: Pending) => item.settle
+export const makeGroupCommit = (sql: SqlClient.SqlClient): Effect.Effect<GroupCommit> =>
+  Effect.sync(() => {
+    let pending: Array<Pending> = []
+    /** Whether a caller is writing the queue out: later callers only add to it and wait. */
+    let leading = false
 
-    const alone = (item: Pending) => Effect.zipRight(item.attempt, settle(item))
+    const alone = (item: Pending) => Effect.zipRight(item.attempt, item.settle)
 
     const together = (items: ReadonlyArray<Pending>) =>
       sql.withTransaction(Effect.forEach(items, (item) =>
         // Anything worse than a constraint may have ended the transaction already: start over one by one.
         Effect.flatMap(item.attempt, (kept) => (kept ? Effect.void : Effect.fail(new Regroup()))), { discard: true })).pipe(
           Effect.matchCauseEffect({
-            onSuccess: () => Effect.forEach(items, settle, { discard: true }),
+            onSuccess: () => Effect.forEach(items, (item) => item.settle, { discard: true }),
             onFailure: () => Effect.forEach(items, alone, { discard: true })
           })
         )
 
-    const run = (items: ReadonlyArray<Pending>) => (items.length === 1 ? alone(items[0]!) : together(items))
-
-    // Registered before the writer fiber, so it runs after that fiber is interrupted: nothing queued is left waiting.
-    yield* Effect.addFinalizer(() => Effect.flatMap(Queue.takeAll(queue), (items) => Effect.forEach(items, alone, { discard: true })))
-    yield* Effect.forkScoped(Effect.forever(Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(restore(Queue.take(queue)), (first) => Effect.flatMap(Queue.takeAll(queue), (rest) => run([first, ...rest])))
-    )))
+    /**
+     * The leader lets the other ready fibers queue their writes first (SQLite calls are synchronous, so writes made
+     * in place would never overlap), then writes out whatever is queued until nothing is. Uninterruptible: others wait on it.
+     */
+    const lead: Effect.Effect<void> = Effect.zipRight(
+      Effect.yieldNow(),
+      Effect.suspend(function drain(): Effect.Effect<void> {
+        if (pending.length === 0) {
+          leading = false
+          return Effect.void
+        }
+        const items = pending
+        pending = []
+        return Effect.zipRight(items.length === 1 ? alone(items[0]!) : together(items), Effect.suspend(drain))
+      })
+    )
 
     const write = <A>(statement: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> =>
       Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) =>
         Option.isSome(transaction) ? statement : Effect.uninterruptibleMask((restore) =>
           Effect.flatMap(Deferred.make<A, SqlError>(), (done) => {
             let outcome: Exit.Exit<A, SqlError> = Exit.die("group commit: write settled before it ran")
-            const item: Pending = {
+            pending.push({
               attempt: Effect.map(Effect.exit(statement), (exit) => {
                 outcome = exit
                 return statementLevel(exit)
               }),
               settle: Effect.suspend(() => Effect.asVoid(Deferred.done(done, outcome)))
-            }
-            return Effect.zipRight(Queue.offer(queue, item), restore(Deferred.await(done)))
+            })
+            if (leading) return restore(Deferred.await(done))
+            leading = true
+            return Effect.zipRight(lead, Deferred.await(done))
           })
         ))
 
