@@ -3,7 +3,10 @@
 // own (the first substring search brings it up to date). Searches are timed inside one fiber, as a tool calls them.
 // Last, one session of 3 000 messages is read back whole (history), each read timed beside the raw select.
 // Baseline (same run, interleaved): the same statements on the same schema through raw better-sqlite3 prepared
-// statements, so the ratio is what the Effect service costs on top of SQLite.
+// statements, so the ratio is what the Effect service costs on top of SQLite. The sequential appends are one caller,
+// one statement (its own transaction) per turn on both sides. The concurrent appends (20k messages from 8 fibers, on
+// fresh files) are compared with raw one transaction per turn, and with raw 8 turns per transaction (the same grouping
+// the store's group commit reaches, so that ratio is the service's cost alone).
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -21,6 +24,8 @@ const SESSIONS = 100
 const INDEX_BATCH = 2000 // WORDS_BATCH and INDEX_CHUNK in src/layers/sql/sessions/searchIndex.ts
 const HISTORY = 3000 // messages in the session whose whole history is read back
 const HISTORY_READS = 30
+const CONCURRENT = 8 // fibers appending at once in the concurrent part
+const CONCURRENT_MESSAGES = 20_000 // on fresh files, so the searches below see the same 100k rows
 
 // A deterministic corpus of real technical text: lines of the installed packages' docs and type declarations
 // (node_modules/**/*.md, *.d.ts; fixed by the lockfile), shuffled into messages of 10–600 characters (~300 on average).
@@ -109,6 +114,13 @@ const service = async (file) => {
         Array.from({ length: to - from }, (_, k) => from + k),
         (n) => store.append(`s${n % SESSIONS}`, turnOf(messages, n * TURN, n), { inputTokens: 100, outputTokens: 20 }),
         { discard: true }
+      )),
+    /** The same turns from CONCURRENT fibers at once, as sessions of a batch or a gateway append (they share commits). */
+    appendConcurrent: (messages, from, to) =>
+      runtime.runPromise(Effect.forEach(
+        Array.from({ length: to - from }, (_, k) => from + k),
+        (n) => store.append(`s${n % SESSIONS}`, turnOf(messages, n * TURN, n), { inputTokens: 100, outputTokens: 20 }),
+        { concurrency: CONCURRENT, discard: true }
       )),
     // The trigram index trails the appends; the first substring search brings it up to date.
     firstSubstringSearch: (q) => runtime.runPromise(store.search(q, { limit: 20 })),
@@ -206,19 +218,28 @@ const raw = (file) => {
   const history = db.prepare(`SELECT id, session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, created_at
     FROM messages WHERE session_id = ? AND ordinal >= ? ORDER BY ordinal LIMIT ?`)
   let pending = 0
+  const appendTurn = (messages, n) => {
+    const session = `s${n % SESSIONS}`
+    const params = [session, session, Date.now()]
+    turnOf(messages, n * TURN, n).forEach((m, i) =>
+      params.push(m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.toolName ?? null, i === 0 ? 100 : 0, i === 0 ? 20 : 0))
+    append.all(...params)
+    if ((pending += TURN) >= INDEX_BATCH) {
+      catchUp(words)
+      pending = 0
+    }
+  }
+  /** CONCURRENT turns per transaction: the best a raw program can do for that many callers who each wait for a commit. */
+  const appendGroup = db.transaction((messages, from, to) => {
+    for (let n = from; n < to; n++) appendTurn(messages, n)
+  })
   return {
+    /** One transaction (one statement) per turn. */
     appendTurns: (messages, from, to) => {
-      for (let n = from; n < to; n++) {
-        const session = `s${n % SESSIONS}`
-        const params = [session, session, Date.now()]
-        turnOf(messages, n * TURN, n).forEach((m, i) =>
-          params.push(m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.toolName ?? null, i === 0 ? 100 : 0, i === 0 ? 20 : 0))
-        append.all(...params)
-        if ((pending += TURN) >= INDEX_BATCH) {
-          catchUp(words)
-          pending = 0
-        }
-      }
+      for (let n = from; n < to; n++) appendTurn(messages, n)
+    },
+    appendGrouped: (messages, from, to) => {
+      for (let n = from; n < to; n += CONCURRENT) appendGroup(messages, n, Math.min(to, n + CONCURRENT))
     },
     firstSubstringSearch: (q) => substring(q),
     appendHistory: (messages) => {
@@ -278,6 +299,25 @@ export const run = async () => {
     rawAppendMs += await timed(() => base.appendTurns(messages, from, from + block))
     ourAppendMs += await timed(() => ours.appendTurns(messages, from, from + block))
   }
+  // Concurrent appends, on three fresh files: ours from CONCURRENT fibers, raw one transaction per turn, raw grouped.
+  const concurrentDir = mkdtempSync(join(tmpdir(), "hermes-effect-bench-sessions-concurrent-"))
+  await emptyDatabase(join(concurrentDir, "raw-turn.db"))
+  await emptyDatabase(join(concurrentDir, "raw-grouped.db"))
+  const rawTurn = raw(join(concurrentDir, "raw-turn.db"))
+  const rawGrouped = raw(join(concurrentDir, "raw-grouped.db"))
+  const oursConcurrent = await service(join(concurrentDir, "state.db"))
+  const concurrentTurns = CONCURRENT_MESSAGES / TURN
+  let rawTurnMs = 0
+  let rawGroupedMs = 0
+  let ourConcurrentMs = 0
+  for (let from = 0; from < concurrentTurns; from += block) {
+    rawTurnMs += await timed(() => rawTurn.appendTurns(messages, from, from + block))
+    rawGroupedMs += await timed(() => rawGrouped.appendGrouped(messages, from, from + block))
+    ourConcurrentMs += await timed(() => oursConcurrent.appendConcurrent(messages, from, from + block))
+  }
+  rawTurn.close()
+  rawGrouped.close()
+  await oursConcurrent.close()
   const rawTrigramMs = await timed(() => base.firstSubstringSearch(substrings[0]))
   const ourTrigramMs = await timed(() => ours.firstSubstringSearch(substrings[0]))
   const rawSearch = []
@@ -311,6 +351,22 @@ export const run = async () => {
       baselineName: "raw better-sqlite3, same SQL",
       ratio: rawAppendMs / ourAppendMs,
       target: "≥ 20000 msg/s"
+    },
+    {
+      name: `sessions: append 20k messages from ${CONCURRENT} fibers (WAL file)`,
+      value: CONCURRENT_MESSAGES / (ourConcurrentMs / 1000),
+      unit: "msg/s",
+      baseline: CONCURRENT_MESSAGES / (rawTurnMs / 1000),
+      baselineName: "raw better-sqlite3, same SQL, one transaction per turn",
+      ratio: rawTurnMs / ourConcurrentMs
+    },
+    {
+      name: `sessions: append 20k messages from ${CONCURRENT} fibers, vs grouped raw`,
+      value: CONCURRENT_MESSAGES / (ourConcurrentMs / 1000),
+      unit: "msg/s",
+      baseline: CONCURRENT_MESSAGES / (rawGroupedMs / 1000),
+      baselineName: `raw better-sqlite3, same SQL, ${CONCURRENT} turns per transaction`,
+      ratio: rawGroupedMs / ourConcurrentMs
     },
     {
       name: "sessions: FTS search over 100k messages (median)",

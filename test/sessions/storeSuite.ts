@@ -106,6 +106,29 @@ export const sessionStoreSuite = (name: string, database: () => Database) => {
       expect(next[0]!.ordinal).toBe(1)
     }))
 
+    test("concurrent creates and appends (committed together) each get their own outcome", Effect.gen(function*() {
+      const store = yield* SessionStore
+      yield* store.create({ id: "a", source: "cli" })
+      yield* store.create({ id: "b", source: "cli" })
+      const large = Array.from({ length: 1234 }, (_, i) => user(`large ${i}`))
+      const outcomes = yield* Effect.all([
+        failureTag(store.append("a", [user("a1"), assistant("a2")])),
+        failureTag(store.append("missing", [user("x")])),
+        failureTag(store.append("b", [user("lost"), { role: "robot" as "user", content: "x" }])),
+        failureTag(store.append("b", large)),
+        failureTag(store.create({ id: "a", source: "cli" })),
+        failureTag(store.create({ id: "c", source: "batch" })),
+        failureTag(store.append("a", [user("a3")]))
+      ], { concurrency: "unbounded" })
+      expect(outcomes).toEqual(["succeeded", "SessionNotFound", "SessionStoreError", "succeeded", "SessionExists", "succeeded", "succeeded"])
+      const a = yield* store.history("a")
+      expect(a.map((m) => m.ordinal)).toEqual([0, 1, 2])
+      expect(a.map((m) => m.content).sort()).toEqual(["a1", "a2", "a3"])
+      expect((yield* store.history("b")).map((m) => m.content)).toEqual(large.map((m) => m.content))
+      expect((yield* store.get("b")).messageCount).toBe(1234)
+      expect((yield* store.get("c")).source).toBe("batch")
+    }))
+
     test("a large turn is split over several statements and keeps its order", Effect.gen(function*() {
       const store = yield* SessionStore
       yield* store.create({ id: "big", source: "batch" })

@@ -7,7 +7,8 @@
  * Writes that belong together are one transaction whose first statement is a
  * write, so it holds SQLite's write lock before it reads anything: appends
  * (counters + messages), forks (session + copied history), todo writes
- * (session + list).
+ * (session + list). Concurrent sessions' creates and appends share one
+ * transaction (groupCommit.ts): each caller returns once its write committed.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
@@ -16,6 +17,7 @@ import type { ExportFormat } from "../../../services/SessionStore.js"
 import { StateDatabaseMemory } from "../StateDatabase.js"
 import { makeBackgroundIndexer } from "./backgroundIndexer.js"
 import { makeCheckpoints } from "./checkpoints.js"
+import { makeGroupCommit } from "./groupCommit.js"
 import { makeMessages } from "./messages.js"
 import { makeSearch } from "./search.js"
 import { makeSessions } from "./sessions.js"
@@ -27,8 +29,9 @@ export { newSessionId } from "./sessions.js"
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const indexer = yield* makeBackgroundIndexer(sql)
-  const sessions = yield* makeSessions(sql, indexer)
-  const messages = makeMessages(sql, sessions, indexer)
+  const writes = yield* makeGroupCommit(sql)
+  const sessions = yield* makeSessions(sql, indexer, writes)
+  const messages = makeMessages(sql, sessions, indexer, writes)
   const { search } = makeSearch(sql, indexer)
 
   const exportSession = Effect.fn("SessionStore.export")(function*(sessionId: string, format: ExportFormat = "sharegpt") {

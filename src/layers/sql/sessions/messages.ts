@@ -5,6 +5,7 @@
  * An append is one statement (or, past `INSERT_CHUNK` messages, one
  * transaction of them) that computes the next ordinal itself, so several
  * processes may append to one session and still get a gapless order.
+ * Concurrent appends share a commit (groupCommit.ts).
  */
 import { SqlSchema } from "@effect/sql"
 import type { SqlClient } from "@effect/sql"
@@ -12,6 +13,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { MessageNotFound, SessionNotFound } from "../../../services/SessionStore.js"
 import type { HistoryOptions, NewMessage, SessionStoreError, StoredMessage, Usage } from "../../../services/SessionStore.js"
 import type { BackgroundIndexer } from "./backgroundIndexer.js"
+import type { GroupCommit } from "./groupCommit.js"
 import { MESSAGE_COLUMNS, messageRows, toolCallsText, toStoredMessage } from "./rows.js"
 import type { SessionQueries } from "./sessions.js"
 import { failure, sqliteCode } from "./storeErrors.js"
@@ -19,29 +21,52 @@ import { failure, sqliteCode } from "./storeErrors.js"
 /** Rows per INSERT statement: 7 parameters each, well under SQLite's 32 766. */
 const INSERT_CHUNK = 500
 
-export const makeMessages = (sql: SqlClient.SqlClient, sessions: Pick<SessionQueries, "getRow">, indexer: BackgroundIndexer) => {
+export const makeMessages = (
+  sql: SqlClient.SqlClient,
+  sessions: Pick<SessionQueries, "getRow">,
+  indexer: BackgroundIndexer,
+  writes: GroupCommit
+) => {
   const columns = sql.literal(MESSAGE_COLUMNS)
 
   /**
-   * One statement appends a chunk: ordinals continue from the session's
-   * highest (computed once, before any row is inserted), the counters follow
-   * by trigger, and a missing session fails the foreign key.
+   * The append statement for `n` rows, built once per size: ordinals continue
+   * from the session's highest (computed once, before any row is inserted),
+   * the counters follow by trigger, and a missing session fails the foreign key.
+   * Fixed text, so the client's prepared-statement cache always hits.
    */
+  const appendText = new Map<number, string>()
+  const textFor = (n: number) => {
+    let text = appendText.get(n)
+    if (text === undefined) {
+      text = `WITH base (n) AS MATERIALIZED (SELECT coalesce(max(ordinal), -1) FROM messages WHERE session_id = ?)
+      INSERT INTO messages (session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, created_at)
+      SELECT ?, base.n + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, ?
+      FROM base, (VALUES ${Array.from({ length: n }, (_, i) => `(${i + 1}, ?, ?, ?, ?, ?, ?, ?)`).join(", ")}) AS v ORDER BY v.column1
+      RETURNING id, ordinal`
+      if (appendText.size < 64) appendText.set(n, text)
+    }
+    return text
+  }
+
+  /** One statement appends a chunk; its parameters are bound in place, not compiled from a template per row. */
   const appendChunk = (sessionId: string, now: number, part: ReadonlyArray<NewMessage>, usage: Usage, isFirstChunk: boolean) => {
-    const rows = part.map((m, i) => {
+    const params: Array<string | number | null> = [sessionId, sessionId, now]
+    part.forEach((m, i) => {
       // The turn's token usage is kept on its first message and summed into the session.
       const first = isFirstChunk && i === 0
-      // The position is a literal, so the statement text depends only on the chunk's size.
-      return sql`(${sql.literal(String(i + 1))}, ${m.role}, ${m.content}, ${toolCallsText(m.toolCalls ?? null)}, ${m.toolCallId ?? null}, ${
-        m.toolName ?? null
-      }, ${first ? Math.max(0, Math.floor(usage.inputTokens ?? 0)) : 0}, ${first ? Math.max(0, Math.floor(usage.outputTokens ?? 0)) : 0})`
+      params.push(
+        m.role,
+        m.content,
+        toolCallsText(m.toolCalls ?? null),
+        m.toolCallId ?? null,
+        m.toolName ?? null,
+        first ? Math.max(0, Math.floor(usage.inputTokens ?? 0)) : 0,
+        first ? Math.max(0, Math.floor(usage.outputTokens ?? 0)) : 0
+      )
     })
     // Typed, not decoded: the two integer columns of our own RETURNING clause, on the append hot path.
-    return sql<{ readonly id: number; readonly ordinal: number }>`WITH base (n) AS MATERIALIZED (SELECT coalesce(max(ordinal), -1) FROM messages WHERE session_id = ${sessionId})
-      INSERT INTO messages (session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, created_at)
-      SELECT ${sessionId}, base.n + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, ${now}
-      FROM base, (VALUES ${sql.csv(rows)}) AS v ORDER BY v.column1
-      RETURNING id, ordinal`
+    return sql.unsafe<{ readonly id: number; readonly ordinal: number }>(textFor(part.length), params)
   }
 
   const append = Effect.fn("SessionStore.append")(function*(sessionId: string, messages: ReadonlyArray<NewMessage>, usage: Usage = {}) {
@@ -52,8 +77,10 @@ export const makeMessages = (sql: SqlClient.SqlClient, sessions: Pick<SessionQue
     const now = yield* Clock.currentTimeMillis
     const starts = Array.from({ length: Math.ceil(messages.length / INSERT_CHUNK) }, (_, i) => i * INSERT_CHUNK)
     const chunk = (start: number) => appendChunk(sessionId, now, messages.slice(start, start + INSERT_CHUNK), usage, start === 0)
-    // One statement is one transaction; only a turn larger than a chunk needs an explicit one.
-    const rows = yield* (starts.length === 1 ? chunk(0) : sql.withTransaction(Effect.map(Effect.forEach(starts, chunk), (parts) => parts.flat()))).pipe(
+    // One statement undoes itself on failure; only a turn larger than a chunk needs a transaction (a savepoint when grouped).
+    const rows = yield* writes.write(
+      starts.length === 1 ? chunk(0) : sql.withTransaction(Effect.map(Effect.forEach(starts, chunk), (parts) => parts.flat()))
+    ).pipe(
       Effect.catchAll((e): Effect.Effect<never, SessionNotFound | SessionStoreError> =>
         sqliteCode(e) === "SQLITE_CONSTRAINT_FOREIGNKEY" ? Effect.fail(new SessionNotFound({ sessionId })) : Effect.fail(failure("append")(e))
       )

@@ -11,17 +11,27 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { SessionExists, SessionNotFound, SessionStoreError } from "../../../services/SessionStore.js"
 import type { ListSessionsOptions, NewSession, SessionPatch, SessionSummary } from "../../../services/SessionStore.js"
 import type { BackgroundIndexer } from "./backgroundIndexer.js"
+import type { GroupCommit } from "./groupCommit.js"
 import { NewSessionRow, SESSION_COLUMNS, sessionRows, sessionSummaryRows, toSession, toSessionSummary } from "./rows.js"
 import { clamp, failure, sqliteCode } from "./storeErrors.js"
 
 const pad = (n: number) => String(n).padStart(2, "0")
+
+/** Random hex for ids, drawn in blocks: one `randomBytes` call per 512 ids instead of one each (a batch creates thousands). */
+let entropy = ""
+const randomHex = (digits: number): string => {
+  if (entropy.length < digits) entropy = randomBytes(1536).toString("hex")
+  const hex = entropy.slice(0, digits)
+  entropy = entropy.slice(digits)
+  return hex
+}
 
 /** Hermes' id shape: local `YYYYMMDD_HHMMSS_` plus six random hex digits. */
 export const newSessionId = (now: number): string => {
   const d = new Date(now)
   const date = `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}`
   const time = `${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`
-  return `${date}_${time}_${randomBytes(3).toString("hex")}`
+  return `${date}_${time}_${randomHex(6)}`
 }
 
 export interface ForkOptions {
@@ -40,7 +50,7 @@ const ListRequest = Schema.Struct({
   orderBy: Schema.optional(Schema.Literal("created", "updated"))
 })
 
-export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexer) =>
+export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexer, writes: GroupCommit) =>
   Effect.gen(function*() {
     const columns = sql.literal(SESSION_COLUMNS)
 
@@ -55,11 +65,13 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
       )
 
     const encodeNewSession = Schema.encode(NewSessionRow)
-    // ON CONFLICT DO NOTHING: an existing session returns no row instead of failing.
+    // ON CONFLICT DO NOTHING: an existing session returns no row instead of failing. Concurrent creates share a commit.
     const insertRow = (row: typeof NewSessionRow.Type, ignoreExisting: boolean) =>
       encodeNewSession(row).pipe(
         Effect.flatMap((encoded) =>
-          sql`INSERT INTO sessions ${sql.insert(encoded)}${sql.literal(ignoreExisting ? " ON CONFLICT (id) DO NOTHING" : "")} RETURNING ${columns}`
+          writes.write(
+            sql`INSERT INTO sessions ${sql.insert(encoded)}${sql.literal(ignoreExisting ? " ON CONFLICT (id) DO NOTHING" : "")} RETURNING ${columns}`
+          )
         ),
         Effect.flatMap((rows) => sessionRows.first(rows, toSession))
       )
