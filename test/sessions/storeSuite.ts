@@ -106,6 +106,16 @@ export const sessionStoreSuite = (name: string, database: () => Database) => {
       expect(next[0]!.ordinal).toBe(1)
     }))
 
+    test("generated ids never collide: 20 000 sessions and forks made in one second of the clock each get their own", Effect.gen(function*() {
+      const store = yield* SessionStore
+      // 24 random bits per second: among 20 000 ids a repeat is all but certain, and must be drawn again.
+      const made = yield* Effect.forEach(Array.from({ length: 20_000 }), () => store.create({ source: "batch" }), { concurrency: 8 })
+      const forks = yield* Effect.forEach(made.slice(0, 2000), (s) => store.fork(s.id), { concurrency: 8 })
+      const ids = [...made, ...forks].map((s) => s.id)
+      expect(new Set(ids).size).toBe(22_000)
+      expect((yield* store.list({ limit: 1 })).total).toBe(22_000)
+    }))
+
     test("concurrent creates and appends (committed together) each get their own outcome", Effect.gen(function*() {
       const store = yield* SessionStore
       yield* store.create({ id: "a", source: "cli" })

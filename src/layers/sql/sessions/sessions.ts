@@ -77,9 +77,16 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
       )
 
     const insertSession = (input: NewSession, operation: string, ignoreExisting: boolean) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        input.id !== undefined
+          ? insertWithId(input, input.id, now, operation, ignoreExisting)
+          // A generated id has 24 random bits per second: one already taken (a fast batch makes thousands a second) is drawn again.
+          : Effect.suspend(() => insertWithId(input, newSessionId(now), now, operation, ignoreExisting)).pipe(
+            Effect.retry({ times: 16, while: (e) => e._tag === "SessionExists" })
+          ))
+
+    const insertWithId = (input: NewSession, id: string, now: number, operation: string, ignoreExisting: boolean) =>
       Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const id = input.id ?? newSessionId(now)
         const row = {
           id,
           source: input.source,
@@ -181,9 +188,8 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
 
     const fork = Effect.fn("SessionStore.fork")(function*(id: string, options: ForkOptions = {}) {
       const now = yield* Clock.currentTimeMillis
-      const childId = options.id ?? newSessionId(now)
       const upTo = options.upToOrdinal ?? Number.MAX_SAFE_INTEGER
-      const session = yield* sql.withTransaction(Effect.gen(function*() {
+      const forkAs = (childId: string) => sql.withTransaction(Effect.gen(function*() {
         const created = yield* forkSession({ childId, parentId: id, source: options.source ?? null, title: options.title ?? null, now }).pipe(
           Effect.catchAll((e): Effect.Effect<never, SessionExists | SessionStoreError> =>
             sqliteCode(e) === "SQLITE_CONSTRAINT_PRIMARYKEY" ? Effect.fail(new SessionExists({ sessionId: childId })) : Effect.fail(failure("fork")(e))
@@ -196,6 +202,10 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
         // The copies count into the child's counters through the insert trigger.
         return yield* getRow(childId, "fork")
       })).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(failure("fork")(e))))
+      // As for create: a generated id already taken is drawn again.
+      const session = yield* (options.id !== undefined
+        ? forkAs(options.id)
+        : Effect.suspend(() => forkAs(newSessionId(now))).pipe(Effect.retry({ times: 16, while: (e) => e._tag === "SessionExists" })))
       yield* indexer.noteAppended(session.messageCount)
       return session
     })
