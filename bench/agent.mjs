@@ -115,7 +115,11 @@ export const run = async () => {
   let t = performance.now()
   const results = await batchRuntime.runPromise(runPromptBatch(prompts, { concurrency: 8 }))
   const promptSeconds = (performance.now() - t) / 1000
-  if (results.length !== N || results.some((r) => r.status !== "completed")) throw new Error("batch did not complete every prompt")
+  const unfinished = results.filter((r) => r.status !== "completed")
+  if (results.length !== N || unfinished.length > 0) {
+    await batchRuntime.dispose()
+    throw new Error(`batch did not complete every prompt: ${JSON.stringify(unfinished.slice(0, 3))}`)
+  }
   // Baseline, same run: 1 000 tool-call lines (one call each, distinct tasks) through the tool batch, 8 at a time.
   const calls = parseBatch(Array.from({ length: N }, (_, i) => JSON.stringify({ id: i, tool: "bench_echo", args: { value: i }, task_id: `t${i}` })).join("\n"))
   t = performance.now()
