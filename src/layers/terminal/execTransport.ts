@@ -156,13 +156,14 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
     let held = { generation: 0, files: new Set<string>() }
 
     const collectFrame = (job: ShellJob, exports: string): Outcome => {
-      const { cwd } = job.report()
+      const { cwd, exports: text } = job.report()
       if (cwd === undefined || cwd.length === 0) {
         garbage.push(exports)
         return {}
       }
       if (held.generation === job.generation) held.files.add(exports)
-      return { cwd, snapshot: { file: exports } }
+      // The frame also sent the exports it wrote: approval reads the task's variables without a round trip.
+      return { cwd, snapshot: { file: exports, variables: text === undefined ? undefined : parseExportSnapshot(text) } }
     }
 
     const startFramed = (run: Parameters<Transport["start"]>[0], events: Parameters<Transport["start"]>[1]) =>
@@ -178,6 +179,7 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
           source,
           env: run.env,
           envFile: exports,
+          exportsInStream: true,
           prelude: batch.length === 0 ? undefined : `rm -f -- ${batch.map(shellQuote).join(" ")}`
         }, { onData: events.onData, onExit: events.onExit }).pipe(
           Effect.map((job): Launched | undefined => {

@@ -11,7 +11,7 @@
  * output can arrive after it), as records that each start with a newline and
  * the frame's mark `__HERMES_<random per shell>_<counter>__`:
  *
- *   R  the exports (`export -p`) follow, when the exports travel in the stream
+ *   R  the exports (`export -p`) follow, when the exports travel in the stream (also when written to a file)
  *   C  the directory the command ended in
  *   L  the command left a background job (`cmd &`): the shell is replaced after it
  *   X  the exit code: the frame is over, the shell waits for the next one
@@ -40,7 +40,8 @@ export const SHELL_INIT = [
   `__hermes_report() {`,
   `  builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}`,
   `  [ -n "$__hermes_unexport" ] && builtin export -n $__hermes_unexport 2>/dev/null`,
-  `  if [ -n "$__hermes_env" ]; then builtin export -p > "$__hermes_env" 2>/dev/null; else builtin printf 'R\\n' >&${MARK_FD}; builtin export -p >&${MARK_FD}; builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}; fi`,
+  `  [ -n "$__hermes_env" ] && builtin export -p > "$__hermes_env" 2>/dev/null`,
+  `  if [ -z "$__hermes_env" ] || [ -n "$__hermes_both" ]; then builtin printf 'R\\n' >&${MARK_FD}; builtin export -p >&${MARK_FD}; builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}; fi`,
   `  builtin printf 'C' >&${MARK_FD}; builtin pwd -P >&${MARK_FD} 2>/dev/null || builtin printf '\\n' >&${MARK_FD}`,
   `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "$__hermes_mark" >&${MARK_FD}`,
   `  builtin printf '\\n%s%s%s\\n' "$__hermes_mark" "$2" "$1" >&${MARK_FD}`,
@@ -61,6 +62,8 @@ export interface FrameSpec {
   readonly env: Readonly<Record<string, string>> | undefined
   /** Write the exports to this file on the target; undefined: into the stream (an `R` record). */
   readonly envFile: string | undefined
+  /** With `envFile`: send them in the stream as well (a remote shell: the caller then needs no round trip to read them). */
+  readonly exportsInStream?: boolean | undefined
   /** Shell lines run before the command, output discarded (removing old state files). */
   readonly prelude?: string | undefined
 }
@@ -72,7 +75,9 @@ export const frameScript = (spec: FrameSpec): string => {
     ? `builtin cd -- ${shellQuote(spec.cwd)}`
     : `builtin cd -- ${shellQuote(spec.cwd)} 2>/dev/null || builtin cd -- ${shellQuote(spec.fallbackCwd)}`
   return [
-    `__hermes_mark=${spec.mark}; __hermes_unexport=${shellQuote(names)}; __hermes_env=${shellQuote(spec.envFile ?? "")}; __hermes_bg=$!`,
+    `__hermes_mark=${spec.mark}; __hermes_unexport=${shellQuote(names)}; __hermes_env=${shellQuote(spec.envFile ?? "")}; __hermes_both=${
+      spec.exportsInStream === true ? "1" : ""
+    }; __hermes_bg=$!`,
     `builtin set +e +u +x +v; builtin trap '__hermes_report "$?" Q' EXIT`,
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
     ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),
