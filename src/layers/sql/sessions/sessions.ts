@@ -26,6 +26,13 @@ const randomHex = (digits: number): string => {
   return hex
 }
 
+/**
+ * Run `insert` with a generated id, drawing another while the id is taken: 24 random bits per second
+ * collide once a batch makes thousands of sessions a second.
+ */
+const withFreshId = <A, E extends { readonly _tag: string }, R>(now: number, insert: (id: string) => Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => insert(newSessionId(now))).pipe(Effect.retry({ times: 16, while: (e) => e._tag === "SessionExists" }))
+
 /** Hermes' id shape: local `YYYYMMDD_HHMMSS_` plus six random hex digits. */
 export const newSessionId = (now: number): string => {
   const d = new Date(now)
@@ -80,10 +87,7 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         input.id !== undefined
           ? insertWithId(input, input.id, now, operation, ignoreExisting)
-          // A generated id has 24 random bits per second: one already taken (a fast batch makes thousands a second) is drawn again.
-          : Effect.suspend(() => insertWithId(input, newSessionId(now), now, operation, ignoreExisting)).pipe(
-            Effect.retry({ times: 16, while: (e) => e._tag === "SessionExists" })
-          ))
+          : withFreshId(now, (id) => insertWithId(input, id, now, operation, ignoreExisting)))
 
     const insertWithId = (input: NewSession, id: string, now: number, operation: string, ignoreExisting: boolean) =>
       Effect.gen(function*() {
@@ -202,10 +206,7 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
         // The copies count into the child's counters through the insert trigger.
         return yield* getRow(childId, "fork")
       })).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(failure("fork")(e))))
-      // As for create: a generated id already taken is drawn again.
-      const session = yield* (options.id !== undefined
-        ? forkAs(options.id)
-        : Effect.suspend(() => forkAs(newSessionId(now))).pipe(Effect.retry({ times: 16, while: (e) => e._tag === "SessionExists" })))
+      const session = yield* (options.id !== undefined ? forkAs(options.id) : withFreshId(now, forkAs))
       yield* indexer.noteAppended(session.messageCount)
       return session
     })

@@ -3,8 +3,9 @@
  * client, on multiplexed connections (ControlMaster; one, and another for each
  * `ssh_max_sessions` sessions open at once), so a command after the first costs
  * one round trip. With `terminal.persistent_shell` (the default) foreground
- * commands run in one long-lived remote bash per task, one channel for all of them; otherwise (and for background and PTY commands) a
- * session each, like the local backend (fresh bash per command). Either way cwd
+ * commands run in one long-lived remote bash per task, one channel for all of
+ * them; otherwise (and for background and PTY commands) a session each, like
+ * the local backend (fresh bash per command). Either way cwd
  * and exports carry over and timeouts and interrupts kill the whole tree,
  * starting in the remote user's home. Only variables named in `ssh_forward_env` or `env_passthrough` are
  * forwarded; nothing else of the local environment reaches the host.
