@@ -11,12 +11,11 @@
  * up directly, no shell); files when they exist (relative paths against the
  * home). Anything missing makes the skill `setup_needed`.
  */
-// FileSystem's `access` cannot test the executable bit (X_OK): the PATH lookup stays on node:fs.
-import { accessSync, constants, statSync } from "node:fs"
 import { homedir } from "node:os"
 import * as path from "node:path"
 import { FileSystem } from "@effect/platform"
 import { Effect } from "effect"
+import { onPath } from "../../lib/executables.js"
 import type { RequiredEnvVar, SkillReadiness } from "../../services/Skills.js"
 import type { Frontmatter } from "./frontmatter.js"
 
@@ -114,21 +113,6 @@ const readDotenv = (file: string): Effect.Effect<ReadonlyMap<string, string>, ne
       Effect.orElseSucceed((): ReadonlyMap<string, string> => new Map())
     ))
 
-/** An executable named `name` in one of PATH's directories. */
-export const onPath = (name: string, pathVar: string | undefined = process.env["PATH"]): boolean => {
-  for (const dir of (pathVar ?? "").split(path.delimiter)) {
-    if (dir.length === 0) continue
-    const candidate = path.join(dir, name)
-    try {
-      if (!statSync(candidate).isFile()) continue
-      accessSync(candidate, constants.X_OK)
-      return true
-    } catch {
-      // not here
-    }
-  }
-  return false
-}
 
 export interface ReadinessEnv {
   readonly homeRoot: string

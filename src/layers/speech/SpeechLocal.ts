@@ -5,6 +5,7 @@
  */
 import { Command, CommandExecutor } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { onPath } from "../../lib/executables.js"
 import { Config } from "../../services/Config.js"
 import { Speech, SpeechError } from "../../services/Speech.js"
 
@@ -17,10 +18,8 @@ export const SpeechLocal = Layer.effect(
     const executor = yield* CommandExecutor.CommandExecutor
     const cfg = (yield* config.current).tts
     const run = <A, E>(effect: Effect.Effect<A, E, CommandExecutor.CommandExecutor>) => Effect.provideService(effect, CommandExecutor.CommandExecutor, executor)
-    // Probed once per runtime: whether the program is installed does not change under us often enough to matter.
-    const available = yield* Effect.cached(
-      run(Command.exitCode(Command.make(PROGRAM, "--version"))).pipe(Effect.map((code) => code === 0), Effect.orElseSucceed(() => false))
-    )
+    // Installed means on PATH: looked up, not run (`espeak-ng --version` takes hundreds of ms loading its voices).
+    const available = Effect.sync(() => onPath(PROGRAM))
     return Speech.of({
       provider: "local",
       format: "wav",
