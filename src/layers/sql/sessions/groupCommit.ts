@@ -17,7 +17,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Cause, Data, Deferred, Effect, Exit, Option } from "effect"
+import { Cause, Context, Data, Deferred, Effect, Exit, Option } from "effect"
 import { sqliteCode } from "./storeErrors.js"
 
 export interface GroupCommit {
@@ -75,22 +75,24 @@ export const makeGroupCommit = (sql: SqlClient.SqlClient): Effect.Effect<GroupCo
     )
 
     const write = <A>(statement: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> =>
-      Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) =>
-        Option.isSome(transaction) ? statement : Effect.uninterruptibleMask((restore) =>
-          Effect.flatMap(Deferred.make<A, SqlError>(), (done) => {
-            let outcome: Exit.Exit<A, SqlError> = Exit.die("group commit: write settled before it ran")
-            pending.push({
-              attempt: Effect.map(Effect.exit(statement), (exit) => {
-                outcome = exit
-                return statementLevel(exit)
-              }),
-              settle: Effect.suspend(() => Effect.asVoid(Deferred.done(done, outcome)))
-            })
-            if (leading) return restore(Deferred.await(done))
-            leading = true
-            return Effect.zipRight(lead, Deferred.await(done))
-          })
-        ))
+      Effect.withFiberRuntime((fiber) => {
+        if (Context.getOption(fiber.currentContext, SqlClient.TransactionConnection)._tag === "Some") return statement
+        let outcome: Exit.Exit<A, SqlError> = Exit.die("group commit: write settled before it ran")
+        const attempt = Effect.map(Effect.exit(statement), (exit) => {
+          outcome = exit
+          return statementLevel(exit)
+        })
+        if (leading) {
+          // Settled by the leader; made in place so it exists before the leader can reach it.
+          const done = Deferred.unsafeMake<A, SqlError>(fiber.id())
+          pending.push({ attempt, settle: Effect.suspend(() => Effect.asVoid(Deferred.done(done, outcome))) })
+          return Deferred.await(done)
+        }
+        // The leader reads its own outcome once the queue is written out: no Deferred to settle.
+        pending.push({ attempt, settle: Effect.void })
+        leading = true
+        return Effect.uninterruptible(Effect.zipRight(lead, Effect.suspend(() => outcome)))
+      })
 
     return { write }
   })

@@ -9,12 +9,14 @@
  */
 import { SqlSchema } from "@effect/sql"
 import type { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Clock, Effect, Option, Schema } from "effect"
 import { MessageNotFound, SessionNotFound } from "../../../services/SessionStore.js"
 import type { HistoryOptions, NewMessage, SessionStoreError, StoredMessage, Usage } from "../../../services/SessionStore.js"
 import type { BackgroundIndexer } from "./backgroundIndexer.js"
 import type { GroupCommit } from "./groupCommit.js"
 import { MESSAGE_COLUMNS, messageRows, toolCallsText, toStoredMessage } from "./rows.js"
+import type { SqliteStatementsService } from "../sqliteClient.js"
 import type { SessionQueries } from "./sessions.js"
 import { failure, sqliteCode } from "./storeErrors.js"
 
@@ -25,7 +27,9 @@ export const makeMessages = (
   sql: SqlClient.SqlClient,
   sessions: Pick<SessionQueries, "getRow">,
   indexer: BackgroundIndexer,
-  writes: GroupCommit
+  writes: GroupCommit,
+  /** The state database's prepared statements; without them (another SqlClient) appends go through `sql.unsafe`. */
+  statements: Option.Option<SqliteStatementsService>
 ) => {
   const columns = sql.literal(MESSAGE_COLUMNS)
 
@@ -33,20 +37,22 @@ export const makeMessages = (
    * The append statement for `n` rows, built once per size: ordinals continue
    * from the session's highest (computed once, before any row is inserted),
    * the counters follow by trigger, and a missing session fails the foreign key.
-   * Fixed text, so the client's prepared-statement cache always hits.
+   * Prepared once per size (SqliteStatements), so an append binds parameters and runs.
    */
-  const appendText = new Map<number, string>()
-  const textFor = (n: number) => {
-    let text = appendText.get(n)
-    if (text === undefined) {
-      text = `WITH base (n) AS MATERIALIZED (SELECT coalesce(max(ordinal), -1) FROM messages WHERE session_id = ?)
+  type Inserted = { readonly id: number; readonly ordinal: number }
+  const appendStatements = new Map<number, (params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Inserted>, SqlError>>()
+  const statementFor = (n: number) => {
+    let run = appendStatements.get(n)
+    if (run === undefined) {
+      const text = `WITH base (n) AS MATERIALIZED (SELECT coalesce(max(ordinal), -1) FROM messages WHERE session_id = ?)
       INSERT INTO messages (session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, created_at)
       SELECT ?, base.n + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, ?
       FROM base, (VALUES ${Array.from({ length: n }, (_, i) => `(${i + 1}, ?, ?, ?, ?, ?, ?, ?)`).join(", ")}) AS v ORDER BY v.column1
       RETURNING id, ordinal`
-      if (appendText.size < 64) appendText.set(n, text)
+      run = Option.isSome(statements) ? statements.value.prepare<Inserted>(text) : (params) => sql.unsafe<Inserted>(text, params)
+      if (appendStatements.size < 64) appendStatements.set(n, run)
     }
-    return text
+    return run
   }
 
   /** One statement appends a chunk; its parameters are bound in place, not compiled from a template per row. */
@@ -66,10 +72,11 @@ export const makeMessages = (
       )
     })
     // Typed, not decoded: the two integer columns of our own RETURNING clause, on the append hot path.
-    return sql.unsafe<{ readonly id: number; readonly ordinal: number }>(textFor(part.length), params)
+    return statementFor(part.length)(params)
   }
 
-  const append = Effect.fn("SessionStore.append")(function*(sessionId: string, messages: ReadonlyArray<NewMessage>, usage: Usage = {}) {
+  // No span per append: creating one costs about as much as the rest of the service's work on a turn (bench/sessions.mjs).
+  const append = Effect.fnUntraced(function*(sessionId: string, messages: ReadonlyArray<NewMessage>, usage: Usage = {}) {
     if (messages.length === 0) {
       yield* sessions.getRow(sessionId, "append")
       return []
