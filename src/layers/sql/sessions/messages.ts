@@ -75,38 +75,55 @@ export const makeMessages = (
     return statementFor(part.length)(params)
   }
 
-  // No span per append: creating one costs about as much as the rest of the service's work on a turn (bench/sessions.mjs).
-  const append = Effect.fnUntraced(function*(sessionId: string, messages: ReadonlyArray<NewMessage>, usage: Usage = {}) {
-    if (messages.length === 0) {
-      yield* sessions.getRow(sessionId, "append")
-      return []
-    }
-    const now = yield* Clock.currentTimeMillis
-    const starts = Array.from({ length: Math.ceil(messages.length / INSERT_CHUNK) }, (_, i) => i * INSERT_CHUNK)
-    const chunk = (start: number) => appendChunk(sessionId, now, messages.slice(start, start + INSERT_CHUNK), usage, start === 0)
-    // One statement undoes itself on failure; only a turn larger than a chunk needs a transaction (a savepoint when grouped).
-    const rows = yield* writes.write(
-      starts.length === 1 ? chunk(0) : sql.withTransaction(Effect.map(Effect.forEach(starts, chunk), (parts) => parts.flat()))
-    ).pipe(
-      Effect.catchAll((e): Effect.Effect<never, SessionNotFound | SessionStoreError> =>
-        sqliteCode(e) === "SQLITE_CONSTRAINT_FOREIGNKEY" ? Effect.fail(new SessionNotFound({ sessionId })) : Effect.fail(failure("append")(e))
-      )
-    )
-    const ordered = [...rows].sort((a, b) => a.ordinal - b.ordinal)
+  const appendFailed = (sessionId: string) => (e: SqlError): Effect.Effect<never, SessionNotFound | SessionStoreError> =>
+    sqliteCode(e) === "SQLITE_CONSTRAINT_FOREIGNKEY" ? Effect.fail(new SessionNotFound({ sessionId })) : Effect.fail(failure("append")(e))
+
+  const appended = (sessionId: string, messages: ReadonlyArray<NewMessage>, now: number, rows: ReadonlyArray<Inserted>) => {
+    // RETURNING's order is not promised; it is in insertion order in practice, so the copy and sort are rarely needed.
+    const ordered = rows.every((r, i) => i === 0 || rows[i - 1]!.ordinal < r.ordinal) ? rows : [...rows].sort((a, b) => a.ordinal - b.ordinal)
     const first = ordered[0]!.ordinal
-    yield* indexer.noteAppended(messages.length)
-    return messages.map((m, i): StoredMessage => ({
-      id: ordered[i]!.id,
-      sessionId,
-      ordinal: first + i,
-      role: m.role,
-      content: m.content,
-      toolCalls: m.toolCalls ?? null,
-      toolCallId: m.toolCallId ?? null,
-      toolName: m.toolName ?? null,
-      createdAt: now
-    }))
-  })
+    return Effect.as(
+      indexer.noteAppended(messages.length),
+      messages.map((m, i): StoredMessage => ({
+        id: ordered[i]!.id,
+        sessionId,
+        ordinal: first + i,
+        role: m.role,
+        content: m.content,
+        toolCalls: m.toolCalls ?? null,
+        toolCallId: m.toolCallId ?? null,
+        toolName: m.toolName ?? null,
+        createdAt: now
+      }))
+    )
+  }
+
+  /**
+   * No span per append: creating one costs about as much as the rest of the service's work on a turn
+   * (bench/sessions.mjs), and the turn's few steps are a plain chain rather than a generator for the same reason.
+   */
+  const append = (
+    sessionId: string,
+    messages: ReadonlyArray<NewMessage>,
+    usage: Usage = {}
+  ): Effect.Effect<ReadonlyArray<StoredMessage>, SessionNotFound | SessionStoreError> => {
+    if (messages.length === 0) return Effect.as(sessions.getRow(sessionId, "append"), [])
+    return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      if (messages.length <= INSERT_CHUNK) {
+        return Effect.matchEffect(writes.write(appendChunk(sessionId, now, messages, usage, true)), {
+          onFailure: appendFailed(sessionId),
+          onSuccess: (rows) => appended(sessionId, messages, now, rows)
+        })
+      }
+      const starts = Array.from({ length: Math.ceil(messages.length / INSERT_CHUNK) }, (_, i) => i * INSERT_CHUNK)
+      const chunk = (start: number) => appendChunk(sessionId, now, messages.slice(start, start + INSERT_CHUNK), usage, start === 0)
+      // One statement undoes itself on failure (above); only a turn larger than a chunk needs a transaction (a savepoint when grouped).
+      return Effect.matchEffect(
+        writes.write(sql.withTransaction(Effect.map(Effect.forEach(starts, chunk), (parts) => parts.flat()))),
+        { onFailure: appendFailed(sessionId), onSuccess: (rows) => appended(sessionId, messages, now, rows) }
+      )
+    })
+  }
 
   const history = Effect.fn("SessionStore.history")(function*(sessionId: string, options: HistoryOptions = {}) {
     const from = Math.max(0, options.fromOrdinal ?? 0)
