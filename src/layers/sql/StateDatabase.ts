@@ -1,8 +1,9 @@
 /**
- * The state database as a Layer: @effect/sql-sqlite-node's client (better-sqlite3,
- * one connection, WAL) on `<home>/state.db`, providing both `SqliteClient` and the
- * generic `SqlClient`, with the connection pragmas we rely on and the schema
- * brought up to date by @effect/sql's Migrator.
+ * The state database as a Layer: a SQLite client (sqliteClient.ts: better-sqlite3,
+ * one connection, WAL) on `<home>/state.db`, providing `SqliteClient`, the
+ * generic `SqlClient` and `SqliteStatements` (prepared statements for hot paths),
+ * with the connection pragmas we rely on and the schema brought up to date by
+ * @effect/sql's Migrator.
  *
  * Opening never repairs or recreates anything: a damaged file, a foreign
  * database or one written by a newer build fails with `StateDatabaseError`
@@ -15,10 +16,11 @@ import { SqlClient } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
 import type { SqlError } from "@effect/sql/SqlError"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Cause, Context, Data, Effect, Layer, Schedule } from "effect"
+import { Context, Data, Effect, Layer, Schedule } from "effect"
 import { Config } from "../../services/Config.js"
 import { StateDatabaseError } from "../../services/StateDatabase.js"
 import { APPLICATION_ID, MIGRATIONS_TABLE, SCHEMA_VERSION, migrations } from "./migrations.js"
+import { makeSqliteClient, SqliteStatements } from "./sqliteClient.js"
 
 export interface StateDatabaseOptions {
   /** A file path, or ":memory:" for a private in-memory database. */
@@ -169,9 +171,9 @@ const open = (options: StateDatabaseOptions) =>
       yield* checkHeader(file)
     }
     // WAL is switched on below, after the file proved to be ours: switching rewrites the header of a foreign file.
-    // The client throws from its constructor (unopenable path): a defect, mapped here.
-    const client = yield* SqliteClient.make({ filename: file, disableWAL: true }).pipe(
-      Effect.catchAllCause((cause) => Effect.fail(classifyOpenError(file, Cause.squash(cause))))
+    // better-sqlite3 throws from its constructor (unopenable path): mapped here.
+    const { client, statements } = yield* makeSqliteClient({ filename: file, disableWAL: true }).pipe(
+      Effect.mapError((e) => classifyOpenError(file, e))
     )
     const onSqlError = (e: SqlError | StateDatabaseError) => (e._tag === "SqlError" ? classifyOpenError(file, e) : e)
     // PRAGMA values cannot be bound parameters, so these statements are built as text (from numbers and fixed words only).
@@ -185,17 +187,17 @@ const open = (options: StateDatabaseOptions) =>
       Effect.mapError(onSqlError)
     )
     yield* migrate(file, client).pipe(Effect.mapError(onSqlError))
-    return Context.make(SqliteClient.SqliteClient, client).pipe(Context.add(SqlClient.SqlClient, client))
+    return Context.make(SqliteClient.SqliteClient, client).pipe(Context.add(SqlClient.SqlClient, client), Context.add(SqliteStatements, statements))
   })
 
 /** The state database at `options.filename`. */
 export const stateDatabaseLayer = (
   options: StateDatabaseOptions
-): Layer.Layer<SqliteClient.SqliteClient | SqlClient.SqlClient, StateDatabaseError> =>
+): Layer.Layer<SqliteClient.SqliteClient | SqlClient.SqlClient | SqliteStatements, StateDatabaseError> =>
   Layer.scopedContext(open(options)).pipe(Layer.provide(Reactivity.layer))
 
 /** `<home>/state.db`, tuned by the `sessions:` config section. */
-export const StateDatabaseLive: Layer.Layer<SqliteClient.SqliteClient | SqlClient.SqlClient, StateDatabaseError, Config> = Layer
+export const StateDatabaseLive: Layer.Layer<SqliteClient.SqliteClient | SqlClient.SqlClient | SqliteStatements, StateDatabaseError, Config> = Layer
   .unwrapEffect(
     Effect.gen(function*() {
       const config = yield* Config
@@ -209,6 +211,6 @@ export const StateDatabaseLive: Layer.Layer<SqliteClient.SqliteClient | SqlClien
   )
 
 /** A private in-memory database with the same schema: for tests of the services built on it. */
-export const StateDatabaseMemory: Layer.Layer<SqliteClient.SqliteClient | SqlClient.SqlClient, StateDatabaseError> = stateDatabaseLayer({
+export const StateDatabaseMemory: Layer.Layer<SqliteClient.SqliteClient | SqlClient.SqlClient | SqliteStatements, StateDatabaseError> = stateDatabaseLayer({
   filename: MEMORY_DATABASE
 })

@@ -14,6 +14,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { SessionStore } from "../../../services/SessionStore.js"
 import type { ExportFormat } from "../../../services/SessionStore.js"
+import { SqliteStatements } from "../sqliteClient.js"
 import { StateDatabaseMemory } from "../StateDatabase.js"
 import { makeBackgroundIndexer } from "./backgroundIndexer.js"
 import { makeCheckpoints } from "./checkpoints.js"
@@ -31,7 +32,7 @@ const make = Effect.gen(function*() {
   const indexer = yield* makeBackgroundIndexer(sql)
   const writes = yield* makeGroupCommit(sql)
   const sessions = yield* makeSessions(sql, indexer, writes)
-  const messages = makeMessages(sql, sessions, indexer, writes)
+  const messages = makeMessages(sql, sessions, indexer, writes, yield* Effect.serviceOption(SqliteStatements))
   const { search } = makeSearch(sql, indexer)
 
   const exportSession = Effect.fn("SessionStore.export")(function*(sessionId: string, format: ExportFormat = "sharegpt") {

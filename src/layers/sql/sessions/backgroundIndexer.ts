@@ -30,6 +30,8 @@ export const makeBackgroundIndexer = (sql: SqlClient.SqlClient): Effect.Effect<B
     /** Bumped by every write, so the idle indexer backs off while writes keep coming. */
     let writes = 0
     const wake = yield* Queue.sliding<void>(1)
+    /** A wake-up is queued and not yet taken: a further one would change nothing, so appends skip the offer. */
+    let woken = false
 
     const indexNow = (index: SearchIndexName, operation: string) =>
       catchUp(sql, index).pipe(
@@ -47,7 +49,7 @@ export const makeBackgroundIndexer = (sql: SqlClient.SqlClient): Effect.Effect<B
       Effect.suspend(() => {
         writes++
         unindexedWords += n
-        const signal = Queue.offer(wake, undefined)
+        const signal = woken ? Effect.void : Effect.zipRight(Effect.sync(() => void (woken = true)), Queue.offer(wake, undefined))
         if (unindexedWords < WORDS_BATCH) return Effect.asVoid(signal)
         return indexNow("words", "index").pipe(
           Effect.asVoid,
@@ -78,6 +80,7 @@ export const makeBackgroundIndexer = (sql: SqlClient.SqlClient): Effect.Effect<B
       }
     })
     yield* Effect.forkScoped(Effect.forever(Queue.take(wake).pipe(
+      Effect.zipLeft(Effect.sync(() => void (woken = false))),
       Effect.zipRight(indexWhileIdle),
       Effect.catchAll((e) => Effect.logDebug(`background search indexing stopped for now: ${e.message}`))
     )))

@@ -12,12 +12,14 @@
  * The first caller to find no write in progress leads: it yields once so the
  * other ready fibers can queue theirs, then writes out the queue (its own
  * write included) until it is empty; the others wait for their outcome. No
- * writer fiber: a lone caller pays one yield. A write inside the caller's own
- * transaction runs in it (the group could not get the connection it holds).
+ * writer fiber: a lone caller pays one yield, and none when it led alone last
+ * time too (one fiber writing turn after turn); any other fiber's write brings
+ * the yield back. A write inside the caller's own transaction runs in it (the
+ * group could not get the connection it holds).
  */
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Cause, Data, Deferred, Effect, Exit, Option } from "effect"
+import { Cause, Context, Data, Deferred, Effect, Exit, Option } from "effect"
 import { sqliteCode } from "./storeErrors.js"
 
 export interface GroupCommit {
@@ -44,6 +46,8 @@ export const makeGroupCommit = (sql: SqlClient.SqlClient): Effect.Effect<GroupCo
     let pending: Array<Pending> = []
     /** Whether a caller is writing the queue out: later callers only add to it and wait. */
     let leading = false
+    /** The fiber whose last lead found no other writer: its next lead skips the yield. */
+    let loneLeader: number | undefined
 
     const alone = (item: Pending) => Effect.zipRight(item.attempt, item.settle)
 
@@ -61,36 +65,44 @@ export const makeGroupCommit = (sql: SqlClient.SqlClient): Effect.Effect<GroupCo
      * The leader lets the other ready fibers queue their writes first (SQLite calls are synchronous, so writes made
      * in place would never overlap), then writes out whatever is queued until nothing is. Uninterruptible: others wait on it.
      */
-    const lead: Effect.Effect<void> = Effect.zipRight(
-      Effect.yieldNow(),
-      Effect.suspend(function drain(): Effect.Effect<void> {
-        if (pending.length === 0) {
-          leading = false
-          return Effect.void
-        }
-        const items = pending
-        pending = []
-        return Effect.zipRight(items.length === 1 ? alone(items[0]!) : together(items), Effect.suspend(drain))
-      })
-    )
+    const lead = (leader: number): Effect.Effect<void> => {
+      let written = 0
+      return Effect.zipRight(
+        loneLeader === leader ? Effect.void : Effect.yieldNow(),
+        Effect.suspend(function drain(): Effect.Effect<void> {
+          if (pending.length === 0) {
+            leading = false
+            loneLeader = written === 1 ? leader : undefined
+            return Effect.void
+          }
+          const items = pending
+          pending = []
+          written += items.length
+          return Effect.zipRight(items.length === 1 ? alone(items[0]!) : together(items), Effect.suspend(drain))
+        })
+      )
+    }
 
     const write = <A>(statement: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> =>
-      Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) =>
-        Option.isSome(transaction) ? statement : Effect.uninterruptibleMask((restore) =>
-          Effect.flatMap(Deferred.make<A, SqlError>(), (done) => {
-            let outcome: Exit.Exit<A, SqlError> = Exit.die("group commit: write settled before it ran")
-            pending.push({
-              attempt: Effect.map(Effect.exit(statement), (exit) => {
-                outcome = exit
-                return statementLevel(exit)
-              }),
-              settle: Effect.suspend(() => Effect.asVoid(Deferred.done(done, outcome)))
-            })
-            if (leading) return restore(Deferred.await(done))
-            leading = true
-            return Effect.zipRight(lead, Deferred.await(done))
-          })
-        ))
+      Effect.withFiberRuntime((fiber) => {
+        if (Context.getOption(fiber.currentContext, SqlClient.TransactionConnection)._tag === "Some") return statement
+        let outcome: Exit.Exit<A, SqlError> = Exit.die("group commit: write settled before it ran")
+        const attempt = Effect.map(Effect.exit(statement), (exit) => {
+          outcome = exit
+          return statementLevel(exit)
+        })
+        if (leading) {
+          loneLeader = undefined
+          // Settled by the leader; made in place so it exists before the leader can reach it.
+          const done = Deferred.unsafeMake<A, SqlError>(fiber.id())
+          pending.push({ attempt, settle: Effect.suspend(() => Effect.asVoid(Deferred.done(done, outcome))) })
+          return Deferred.await(done)
+        }
+        // The leader reads its own outcome once the queue is written out: no Deferred to settle.
+        pending.push({ attempt, settle: Effect.void })
+        leading = true
+        return Effect.uninterruptible(Effect.zipRight(lead(fiber.id().id), Effect.suspend(() => outcome)))
+      })
 
     return { write }
   })

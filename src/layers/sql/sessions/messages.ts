@@ -9,9 +9,11 @@
  */
 import { SqlSchema } from "@effect/sql"
 import type { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Clock, Effect, Option, Schema } from "effect"
 import { MessageNotFound, SessionNotFound } from "../../../services/SessionStore.js"
 import type { HistoryOptions, NewMessage, SessionStoreError, StoredMessage, Usage } from "../../../services/SessionStore.js"
+import type { SqliteStatementsService } from "../sqliteClient.js"
 import type { BackgroundIndexer } from "./backgroundIndexer.js"
 import type { GroupCommit } from "./groupCommit.js"
 import { MESSAGE_COLUMNS, messageRows, toolCallsText, toStoredMessage } from "./rows.js"
@@ -25,7 +27,9 @@ export const makeMessages = (
   sql: SqlClient.SqlClient,
   sessions: Pick<SessionQueries, "getRow">,
   indexer: BackgroundIndexer,
-  writes: GroupCommit
+  writes: GroupCommit,
+  /** The state database's prepared statements; without them (another SqlClient) appends go through `sql.unsafe`. */
+  statements: Option.Option<SqliteStatementsService>
 ) => {
   const columns = sql.literal(MESSAGE_COLUMNS)
 
@@ -33,20 +37,22 @@ export const makeMessages = (
    * The append statement for `n` rows, built once per size: ordinals continue
    * from the session's highest (computed once, before any row is inserted),
    * the counters follow by trigger, and a missing session fails the foreign key.
-   * Fixed text, so the client's prepared-statement cache always hits.
+   * Prepared once per size (SqliteStatements), so an append binds parameters and runs.
    */
-  const appendText = new Map<number, string>()
-  const textFor = (n: number) => {
-    let text = appendText.get(n)
-    if (text === undefined) {
-      text = `WITH base (n) AS MATERIALIZED (SELECT coalesce(max(ordinal), -1) FROM messages WHERE session_id = ?)
+  type Inserted = { readonly id: number; readonly ordinal: number }
+  const appendStatements = new Map<number, (params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Inserted>, SqlError>>()
+  const statementFor = (n: number) => {
+    let run = appendStatements.get(n)
+    if (run === undefined) {
+      const text = `WITH base (n) AS MATERIALIZED (SELECT coalesce(max(ordinal), -1) FROM messages WHERE session_id = ?)
       INSERT INTO messages (session_id, ordinal, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, created_at)
       SELECT ?, base.n + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, ?
       FROM base, (VALUES ${Array.from({ length: n }, (_, i) => `(${i + 1}, ?, ?, ?, ?, ?, ?, ?)`).join(", ")}) AS v ORDER BY v.column1
       RETURNING id, ordinal`
-      if (appendText.size < 64) appendText.set(n, text)
+      run = Option.isSome(statements) ? statements.value.prepare<Inserted>(text) : (params) => sql.unsafe<Inserted>(text, params)
+      if (appendStatements.size < 64) appendStatements.set(n, run)
     }
-    return text
+    return run
   }
 
   /** One statement appends a chunk; its parameters are bound in place, not compiled from a template per row. */
@@ -66,40 +72,58 @@ export const makeMessages = (
       )
     })
     // Typed, not decoded: the two integer columns of our own RETURNING clause, on the append hot path.
-    return sql.unsafe<{ readonly id: number; readonly ordinal: number }>(textFor(part.length), params)
+    return statementFor(part.length)(params)
   }
 
-  const append = Effect.fn("SessionStore.append")(function*(sessionId: string, messages: ReadonlyArray<NewMessage>, usage: Usage = {}) {
-    if (messages.length === 0) {
-      yield* sessions.getRow(sessionId, "append")
-      return []
-    }
-    const now = yield* Clock.currentTimeMillis
-    const starts = Array.from({ length: Math.ceil(messages.length / INSERT_CHUNK) }, (_, i) => i * INSERT_CHUNK)
-    const chunk = (start: number) => appendChunk(sessionId, now, messages.slice(start, start + INSERT_CHUNK), usage, start === 0)
-    // One statement undoes itself on failure; only a turn larger than a chunk needs a transaction (a savepoint when grouped).
-    const rows = yield* writes.write(
-      starts.length === 1 ? chunk(0) : sql.withTransaction(Effect.map(Effect.forEach(starts, chunk), (parts) => parts.flat()))
-    ).pipe(
-      Effect.catchAll((e): Effect.Effect<never, SessionNotFound | SessionStoreError> =>
-        sqliteCode(e) === "SQLITE_CONSTRAINT_FOREIGNKEY" ? Effect.fail(new SessionNotFound({ sessionId })) : Effect.fail(failure("append")(e))
-      )
-    )
-    const ordered = [...rows].sort((a, b) => a.ordinal - b.ordinal)
+  const appendFailed = (sessionId: string) => (e: SqlError): Effect.Effect<never, SessionNotFound | SessionStoreError> =>
+    sqliteCode(e) === "SQLITE_CONSTRAINT_FOREIGNKEY" ? Effect.fail(new SessionNotFound({ sessionId })) : Effect.fail(failure("append")(e))
+
+  const appended = (sessionId: string, messages: ReadonlyArray<NewMessage>, now: number, rows: ReadonlyArray<Inserted>) => {
+    // RETURNING's order is not promised; it is in insertion order in practice, so the copy and sort are rarely needed.
+    const ordered = rows.every((r, i) => i === 0 || rows[i - 1]!.ordinal < r.ordinal) ? rows : [...rows].sort((a, b) => a.ordinal - b.ordinal)
     const first = ordered[0]!.ordinal
-    yield* indexer.noteAppended(messages.length)
-    return messages.map((m, i): StoredMessage => ({
-      id: ordered[i]!.id,
-      sessionId,
-      ordinal: first + i,
-      role: m.role,
-      content: m.content,
-      toolCalls: m.toolCalls ?? null,
-      toolCallId: m.toolCallId ?? null,
-      toolName: m.toolName ?? null,
-      createdAt: now
-    }))
-  })
+    return Effect.as(
+      indexer.noteAppended(messages.length),
+      messages.map((m, i): StoredMessage => ({
+        id: ordered[i]!.id,
+        sessionId,
+        ordinal: first + i,
+        role: m.role,
+        content: m.content,
+        toolCalls: m.toolCalls ?? null,
+        toolCallId: m.toolCallId ?? null,
+        toolName: m.toolName ?? null,
+        createdAt: now
+      }))
+    )
+  }
+
+  /**
+   * No span per append: creating one costs about as much as the rest of the service's work on a turn
+   * (bench/sessions.mjs), and the turn's few steps are a plain chain rather than a generator for the same reason.
+   */
+  const append = (
+    sessionId: string,
+    messages: ReadonlyArray<NewMessage>,
+    usage: Usage = {}
+  ): Effect.Effect<ReadonlyArray<StoredMessage>, SessionNotFound | SessionStoreError> => {
+    if (messages.length === 0) return Effect.as(sessions.getRow(sessionId, "append"), [])
+    return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      if (messages.length <= INSERT_CHUNK) {
+        return Effect.matchEffect(writes.write(appendChunk(sessionId, now, messages, usage, true)), {
+          onFailure: appendFailed(sessionId),
+          onSuccess: (rows) => appended(sessionId, messages, now, rows)
+        })
+      }
+      const starts = Array.from({ length: Math.ceil(messages.length / INSERT_CHUNK) }, (_, i) => i * INSERT_CHUNK)
+      const chunk = (start: number) => appendChunk(sessionId, now, messages.slice(start, start + INSERT_CHUNK), usage, start === 0)
+      // One statement undoes itself on failure (above); only a turn larger than a chunk needs a transaction (a savepoint when grouped).
+      return Effect.matchEffect(
+        writes.write(sql.withTransaction(Effect.map(Effect.forEach(starts, chunk), (parts) => parts.flat()))),
+        { onFailure: appendFailed(sessionId), onSuccess: (rows) => appended(sessionId, messages, now, rows) }
+      )
+    })
+  }
 
   const history = Effect.fn("SessionStore.history")(function*(sessionId: string, options: HistoryOptions = {}) {
     const from = Math.max(0, options.fromOrdinal ?? 0)
