@@ -37,7 +37,7 @@ const prepareError = (cause: unknown) => new SqlError({ cause, message: "Failed 
 /** Rows of one synchronous call, or its failure as @effect/sql-sqlite-node reports it. */
 const runNow = (statement: Sqlite.Statement, params: ReadonlyArray<unknown>): Exit.Exit<ReadonlyArray<object>, SqlError> => {
   try {
-    if (statement.reader) return Exit.succeed(statement.all(...params))
+    if (statement.reader) return Exit.succeed(statement.all(...params) as Array<object>)
     statement.run(...params)
     return Exit.succeed([])
   } catch (cause) {
