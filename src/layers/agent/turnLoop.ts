@@ -19,10 +19,10 @@
  * them and goes on with a new turn instead of returning, and before the last
  * summary of a spent budget it collects them all.
  */
-import { Effect, Exit, Stream } from "effect"
+import { Effect, Exit, Scope, Stream } from "effect"
 import { AgentEvent, CurrentAgentRun, MAX_INVALID_TOOL_RETRIES, NonInteractiveApprovals } from "../../services/AgentLoop.js"
 import type { AgentError, AgentRequest, AgentResult, AgentRunInfo, AgentStatus } from "../../services/AgentLoop.js"
-import type { ConfigService } from "../../services/Config.js"
+import type { ConfigService, HermesConfig } from "../../services/Config.js"
 import type { HooksService } from "../../services/Hooks.js"
 import { ModelBadResponse } from "../../services/Model.js"
 import type { AssistantMessage, ChatMessage, FinishReason, ModelRequest, ModelResponse, ModelService, ToolCallRequest, ToolMessage } from "../../services/Model.js"
@@ -99,6 +99,35 @@ const offeredDefinitions = (all: ReadonlyArray<ToolDefinitionJson>, request: Age
   return all.filter((d) => !excluded.has(d.function.name) && (only === undefined || only.has(d.function.name)))
 }
 
+/** What a run offers the model, derived from its definitions and the config. */
+interface Offer {
+  readonly definitions: ReadonlyArray<ToolDefinitionJson>
+  /** Names of the selected tools, sorted (the system prompt's view). */
+  readonly names: ReadonlyArray<string>
+  /** What may be called: the selection, plus the bridge when it is active. */
+  readonly offered: ReadonlySet<string>
+  readonly offeredNames: ReadonlyArray<string>
+}
+
+/**
+ * Offers by definitions array: the registry memoizes its answer per selection
+ * (a new array when tools or config change), so runs with the same toolsets
+ * share one offer instead of sorting and sizing every definition again.
+ */
+const offers = new WeakMap<ReadonlyArray<ToolDefinitionJson>, { readonly cfg: HermesConfig; readonly offer: Offer }>()
+
+const offerOf = (selected: ReadonlyArray<ToolDefinitionJson>, cfg: HermesConfig): Offer => {
+  const hit = offers.get(selected)
+  if (hit !== undefined && hit.cfg === cfg) return hit.offer
+  const names = selected.map((d) => d.function.name).sort()
+  // Many plugin/MCP tools: they go behind the tool-search bridge, which stays callable with them.
+  const assembly = assembleDefinitions(selected, toolSearchConfig(cfg.tools.tool_search), contextLengthOf(cfg.model))
+  const offered = new Set(assembly.activated ? [...names, ...BRIDGE_TOOL_NAMES] : names)
+  const offer: Offer = { definitions: assembly.definitions, names, offered, offeredNames: [...offered].sort() }
+  offers.set(selected, { cfg, offer })
+  return offer
+}
+
 interface Outcome {
   readonly status: AgentStatus
   readonly response: string
@@ -126,13 +155,7 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     const context: ToolCallContext = { taskId, sessionId, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) }
     yield* emit(AgentEvent.SessionStarted({ sessionId, taskId, resumed: history.length > 0 }))
 
-    const selected = offeredDefinitions(yield* deps.registry.definitions(request.toolsets), request)
-    const names = selected.map((d) => d.function.name).sort()
-    // Many plugin/MCP tools: they go behind the tool-search bridge, which stays callable with them.
-    const assembly = assembleDefinitions(selected, toolSearchConfig(cfg.tools.tool_search), contextLengthOf(cfg.model))
-    const definitions = assembly.definitions
-    const offered = new Set(assembly.activated ? [...names, ...BRIDGE_TOOL_NAMES] : names)
-    const offeredNames = [...offered].sort()
+    const { definitions, names, offered, offeredNames } = offerOf(offeredDefinitions(yield* deps.registry.definitions(request.toolsets), request), cfg)
 
     const conversation: Array<ChatMessage> = repairHistory(stripBudgetWarnings(history.map(fromStored)))
     const opening: Array<NewMessage> = []
@@ -154,9 +177,11 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     const journal = makeJournal(deps.store, sessionId, yield* Effect.scope)
     yield* journal.write(opening)
 
-    yield* Effect.acquireRelease(deps.mailbox.open(sessionId, taskId, depth), () => deps.mailbox.close(sessionId))
+    const runScope = yield* Effect.scope
+    // On the scope directly: `acquireRelease` would diff every fiber ref (the whole runtime context) twice on release.
+    yield* Effect.uninterruptible(Effect.zipRight(deps.mailbox.open(sessionId, taskId, depth), Scope.addFinalizer(runScope, deps.mailbox.close(sessionId))))
     // Background units live in this run's scope: stopping the run stops them.
-    const background = yield* makeRunBackground(yield* Effect.scope)
+    const background = yield* makeRunBackground(runScope)
 
     // Outcomes of the current turn's calls as they finish (through the post_tool_call hook).
     let results = new Map<string, string>()
