@@ -37,6 +37,7 @@ import { errorJson } from "../executor/sanitizeErrorMessage.js"
 import { budgetWarning, stripBudgetWarnings, withBudgetWarning } from "./budget.js"
 import type { CallWatch } from "./callWatch.js"
 import { makeJournal } from "./journal.js"
+import type { Windows } from "./journal.js"
 import { fromStored, repairHistory, toNewMessage } from "./messages.js"
 import type { Mailbox } from "./notifications.js"
 import { notificationMessage } from "./notifications.js"
@@ -52,6 +53,8 @@ export interface LoopDeps {
   readonly config: ConfigService
   readonly mailbox: Mailbox
   readonly calls: CallWatch
+  /** Group-commit windows of every run's journal, timed by one fiber. */
+  readonly windows: Windows
   readonly systemPrompt: (input: { readonly tools: ReadonlyArray<string>; readonly cwd: string | undefined; readonly extra: string | undefined }) => Effect.Effect<string>
 }
 
@@ -174,10 +177,10 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
       ? { role: "user", content: userText }
       : { role: "user", content: userText, content_parts: [{ type: "text", text: userText }, ...request.images.map((url) => ({ type: "image_url" as const, image_url: { url } }))] })
     opening.push({ role: "user", content: request.prompt })
-    const journal = makeJournal(deps.store, sessionId, yield* Effect.scope)
+    const runScope = yield* Effect.scope
+    const journal = makeJournal(deps.store, sessionId, runScope, deps.windows)
     yield* journal.write(opening)
 
-    const runScope = yield* Effect.scope
     // On the scope directly: `acquireRelease` would diff every fiber ref (the whole runtime context) twice on release.
     yield* Effect.uninterruptible(Effect.zipRight(deps.mailbox.open(sessionId, taskId, depth), Scope.addFinalizer(runScope, deps.mailbox.close(sessionId))))
     // Background units live in this run's scope: stopping the run stops them.
