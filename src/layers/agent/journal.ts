@@ -50,17 +50,13 @@ export const makeWindows = (scope: Scope.Scope): Effect.Effect<Windows> =>
       // Once taken, a window's write finishes even when the loop stops.
       yield* Effect.ensuring(Effect.uninterruptible(window.write), Deferred.succeed(done, undefined))
     }))
-    let started = false
+    // Started here, not by the first run: its writes must not run under that run's fiber refs (span, annotations).
+    yield* Effect.forkIn(ticker, scope)
     return {
       open: (write) =>
         Effect.clockWith((clock) => clock.currentTimeMillis).pipe(
           Effect.map((now): Window => ({ deadline: now + Duration.toMillis(GROUP_COMMIT_WINDOW), write, state: "waiting" })),
-          Effect.tap((window) => Queue.offer(queue, window)),
-          Effect.tap(() => {
-            if (started) return Effect.void
-            started = true
-            return Effect.forkIn(ticker, scope)
-          })
+          Effect.tap((window) => Queue.offer(queue, window))
         )
     }
   })
