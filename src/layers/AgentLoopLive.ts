@@ -15,6 +15,7 @@ import { SessionStore } from "../services/SessionStore.js"
 import { ToolExecutor } from "../services/ToolExecutor.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import { makeCallWatch } from "./agent/callWatch.js"
+import { makeWindows } from "./agent/journal.js"
 import { makeMailbox } from "./agent/notifications.js"
 import { buildSystemPrompt, promptServices } from "./agent/systemPrompt.js"
 import { runAgent } from "./agent/turnLoop.js"
@@ -35,6 +36,7 @@ export const AgentLoopLive: Layer.Layer<AgentLoop, never, Model | ToolRegistry |
       config: yield* Config,
       mailbox: makeMailbox(yield* Processes),
       calls: yield* makeCallWatch(hooks, scope),
+      windows: yield* makeWindows(scope),
       systemPrompt: (input) => buildSystemPrompt(input, services)
     }
     return AgentLoop.of({

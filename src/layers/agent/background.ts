@@ -5,7 +5,7 @@
  * are still going, so a report is never dropped and a headless run does not
  * end before its children report.
  */
-import { Effect, Queue, Ref } from "effect"
+import { Effect, Queue } from "effect"
 import type { Scope } from "effect"
 import type { BackgroundWork } from "../../services/AgentLoop.js"
 
@@ -20,28 +20,30 @@ export interface RunBackground {
 }
 
 export const makeRunBackground = (scope: Scope.Scope): Effect.Effect<RunBackground> =>
-  Effect.gen(function*() {
-    const reports = yield* Queue.unbounded<string>()
-    const running = yield* Ref.make(0)
+  Effect.sync(() => {
+    // Most runs start no background work: the queue is made on the first start.
+    let reports: Queue.Queue<string> | undefined
+    let running = 0
+    const queue = Effect.suspend(() => (reports === undefined ? Effect.tap(Queue.unbounded<string>(), (q) => void (reports = q)) : Effect.succeed(reports)))
     const start = (work: Effect.Effect<string>) =>
-      Ref.update(running, (n) => n + 1).pipe(
-        Effect.zipRight(Effect.forkIn(
+      Effect.flatMap(queue, (q) => {
+        running++
+        return Effect.asVoid(Effect.forkIn(
           work.pipe(
             // A defect still reports: the parent hears that the unit broke instead of waiting forever.
             Effect.catchAllDefect((defect) => Effect.succeed(`[Background work failed: ${String(defect)}]`)),
-            Effect.flatMap((report) => Queue.offer(reports, report)),
+            Effect.flatMap((report) => Queue.offer(q, report)),
             // Decremented after the offer, so running + queued never reads 0 while a report is on its way.
-            Effect.ensuring(Ref.update(running, (n) => n - 1))
+            Effect.ensuring(Effect.sync(() => void running--))
           ),
           scope
-        )),
-        Effect.asVoid
-      )
-    const take = Effect.map(Queue.takeAll(reports), (chunk) => [...chunk])
+        ))
+      })
+    const take = Effect.suspend(() => (reports === undefined ? Effect.succeed([]) : Effect.map(Queue.takeAll(reports), (chunk) => [...chunk])))
     return {
-      work: { start, running: Ref.get(running) },
+      work: { start, running: Effect.sync(() => running) },
       take,
-      pending: Effect.zipWith(Ref.get(running), Queue.size(reports), (a, b) => a + b),
-      next: Effect.flatMap(Queue.take(reports), (first) => Effect.map(take, (rest) => [first, ...rest]))
+      pending: Effect.suspend(() => (reports === undefined ? Effect.succeed(running) : Effect.map(Queue.size(reports), (queued) => running + queued))),
+      next: Effect.flatMap(queue, (q) => Effect.flatMap(Queue.take(q), (first) => Effect.map(take, (rest) => [first, ...rest])))
     }
   })

@@ -24,17 +24,25 @@ export const makeCallWatch = (hooks: HooksService, scope: Scope.Scope): Effect.E
       const listener = sessionId === undefined ? undefined : listeners.get(sessionId)
       return listener === undefined ? Effect.void : listener(event)
     }
-    const installed = yield* Effect.cached(
-      Effect.flatMap(hooks.register("agent-loop", { post_tool_call: route }), (remove) => Scope.addFinalizer(scope, remove))
+    // Checked by a flag, not `Effect.cached`: after the first run this costs a run nothing.
+    let done = false
+    const lock = yield* Effect.makeSemaphore(1)
+    const installed = Effect.suspend(() =>
+      done ? Effect.void : lock.withPermits(1)(Effect.suspend(() =>
+        done ? Effect.void : Effect.uninterruptible(Effect.flatMap(hooks.register("agent-loop", { post_tool_call: route }), (remove) =>
+          Effect.zipRight(Scope.addFinalizer(scope, remove), Effect.sync(() => void (done = true)))))
+      ))
     )
     return {
       watch: (sessionId, listener) =>
         Effect.zipRight(
           installed,
-          Effect.acquireRelease(
-            Effect.sync(() => void listeners.set(sessionId, listener)),
-            () => Effect.sync(() => void listeners.delete(sessionId))
-          )
+          // Straight on the scope, not `acquireRelease`: that one diffs every fiber ref (the whole runtime context) twice on release.
+          Effect.flatMap(Effect.scope, (runScope) =>
+            Effect.uninterruptible(Effect.zipRight(
+              Effect.sync(() => void listeners.set(sessionId, listener)),
+              Scope.addFinalizer(runScope, Effect.sync(() => void listeners.delete(sessionId)))
+            )))
         )
     }
   })

@@ -44,7 +44,8 @@ const TOOL_HINTS: ReadonlyArray<readonly [string, string]> = [
 
 const section = (title: string, body: string) => `## ${title}\n${body}`
 
-export const renderSystemPrompt = (parts: PromptParts): string => {
+/** Everything before the environment section: fixed for a given tool list when no memory or skills are shown. */
+const renderHead = (parts: Omit<PromptParts, "cwd" | "startedAt" | "extra">): string => {
   const offered = new Set(parts.tools)
   const out = [IDENTITY]
   const hints = TOOL_HINTS.filter(([tool]) => offered.has(tool)).map(([, hint]) => `- ${hint}`)
@@ -62,11 +63,28 @@ export const renderSystemPrompt = (parts: PromptParts): string => {
       `Before starting a task that one of these covers, load it with skill_view(name) and follow it.\n${lines.join("\n")}`
     ))
   }
+  return out.join("\n\n")
+}
+
+const renderWithHead = (head: string, parts: PromptParts): string => {
   const where = [`Session started: ${parts.startedAt.toISOString()}`]
   if (parts.cwd !== undefined) where.push(`Working directory: ${parts.cwd}`)
-  out.push(section("Environment", where.join("\n")))
+  const out = [head, section("Environment", where.join("\n"))]
   if (parts.extra !== undefined && parts.extra.trim().length > 0) out.push(parts.extra.trim())
   return out.join("\n\n")
+}
+
+export const renderSystemPrompt = (parts: PromptParts): string => renderWithHead(renderHead(parts), parts)
+
+/** Heads without memory or skills, by tool list (the loop passes one array per toolset selection). */
+const plainHeads = new WeakMap<ReadonlyArray<string>, string>()
+
+const plainHead = (tools: ReadonlyArray<string>): string => {
+  const hit = plainHeads.get(tools)
+  if (hit !== undefined) return hit
+  const head = renderHead({ tools })
+  plainHeads.set(tools, head)
+  return head
 }
 
 /** Skills in the index at most; the rest are reachable through skills_list. */
@@ -92,7 +110,7 @@ export const buildSystemPrompt = (
     const profile = memory === undefined ? undefined : yield* quietly(memory.entries("user"))
     const listing = skills === undefined ? undefined : yield* quietly(skills.list())
     const now = yield* Clock.currentTimeMillis
-    return renderSystemPrompt({
+    const parts: PromptParts = {
       tools: input.tools,
       cwd: input.cwd,
       startedAt: new Date(now),
@@ -100,7 +118,8 @@ export const buildSystemPrompt = (
       userProfile: profile,
       skills: listing?.skills.slice(0, SKILLS_INDEX_LIMIT),
       extra: input.extra
-    })
+    }
+    return memory === undefined && skills === undefined ? renderWithHead(plainHead(input.tools), parts) : renderSystemPrompt(parts)
   })
 
 /** The optional services, looked up once where the loop is built. */

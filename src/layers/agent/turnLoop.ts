@@ -19,10 +19,10 @@
  * them and goes on with a new turn instead of returning, and before the last
  * summary of a spent budget it collects them all.
  */
-import { Effect, Exit, Stream } from "effect"
+import { Effect, Exit, Scope, Stream } from "effect"
 import { AgentEvent, CurrentAgentRun, MAX_INVALID_TOOL_RETRIES, NonInteractiveApprovals } from "../../services/AgentLoop.js"
 import type { AgentError, AgentRequest, AgentResult, AgentRunInfo, AgentStatus } from "../../services/AgentLoop.js"
-import type { ConfigService } from "../../services/Config.js"
+import type { ConfigService, HermesConfig } from "../../services/Config.js"
 import type { HooksService } from "../../services/Hooks.js"
 import { ModelBadResponse } from "../../services/Model.js"
 import type { AssistantMessage, ChatMessage, FinishReason, ModelRequest, ModelResponse, ModelService, ToolCallRequest, ToolMessage } from "../../services/Model.js"
@@ -37,6 +37,7 @@ import { errorJson } from "../executor/sanitizeErrorMessage.js"
 import { budgetWarning, stripBudgetWarnings, withBudgetWarning } from "./budget.js"
 import type { CallWatch } from "./callWatch.js"
 import { makeJournal } from "./journal.js"
+import type { Windows } from "./journal.js"
 import { fromStored, repairHistory, toNewMessage } from "./messages.js"
 import type { Mailbox } from "./notifications.js"
 import { notificationMessage } from "./notifications.js"
@@ -52,6 +53,8 @@ export interface LoopDeps {
   readonly config: ConfigService
   readonly mailbox: Mailbox
   readonly calls: CallWatch
+  /** Group-commit windows of every run's journal, timed by one fiber. */
+  readonly windows: Windows
   readonly systemPrompt: (input: { readonly tools: ReadonlyArray<string>; readonly cwd: string | undefined; readonly extra: string | undefined }) => Effect.Effect<string>
 }
 
@@ -99,6 +102,35 @@ const offeredDefinitions = (all: ReadonlyArray<ToolDefinitionJson>, request: Age
   return all.filter((d) => !excluded.has(d.function.name) && (only === undefined || only.has(d.function.name)))
 }
 
+/** What a run offers the model, derived from its definitions and the config. */
+interface Offer {
+  readonly definitions: ReadonlyArray<ToolDefinitionJson>
+  /** Names of the selected tools, sorted (the system prompt's view). */
+  readonly names: ReadonlyArray<string>
+  /** What may be called: the selection, plus the bridge when it is active. */
+  readonly offered: ReadonlySet<string>
+  readonly offeredNames: ReadonlyArray<string>
+}
+
+/**
+ * Offers by definitions array: the registry memoizes its answer per selection
+ * (a new array when tools or config change), so runs with the same toolsets
+ * share one offer instead of sorting and sizing every definition again.
+ */
+const offers = new WeakMap<ReadonlyArray<ToolDefinitionJson>, { readonly cfg: HermesConfig; readonly offer: Offer }>()
+
+const offerOf = (selected: ReadonlyArray<ToolDefinitionJson>, cfg: HermesConfig): Offer => {
+  const hit = offers.get(selected)
+  if (hit !== undefined && hit.cfg === cfg) return hit.offer
+  const names = selected.map((d) => d.function.name).sort()
+  // Many plugin/MCP tools: they go behind the tool-search bridge, which stays callable with them.
+  const assembly = assembleDefinitions(selected, toolSearchConfig(cfg.tools.tool_search), contextLengthOf(cfg.model))
+  const offered = new Set(assembly.activated ? [...names, ...BRIDGE_TOOL_NAMES] : names)
+  const offer: Offer = { definitions: assembly.definitions, names, offered, offeredNames: [...offered].sort() }
+  offers.set(selected, { cfg, offer })
+  return offer
+}
+
 interface Outcome {
   readonly status: AgentStatus
   readonly response: string
@@ -126,13 +158,7 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     const context: ToolCallContext = { taskId, sessionId, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) }
     yield* emit(AgentEvent.SessionStarted({ sessionId, taskId, resumed: history.length > 0 }))
 
-    const selected = offeredDefinitions(yield* deps.registry.definitions(request.toolsets), request)
-    const names = selected.map((d) => d.function.name).sort()
-    // Many plugin/MCP tools: they go behind the tool-search bridge, which stays callable with them.
-    const assembly = assembleDefinitions(selected, toolSearchConfig(cfg.tools.tool_search), contextLengthOf(cfg.model))
-    const definitions = assembly.definitions
-    const offered = new Set(assembly.activated ? [...names, ...BRIDGE_TOOL_NAMES] : names)
-    const offeredNames = [...offered].sort()
+    const { definitions, names, offered, offeredNames } = offerOf(offeredDefinitions(yield* deps.registry.definitions(request.toolsets), request), cfg)
 
     const conversation: Array<ChatMessage> = repairHistory(stripBudgetWarnings(history.map(fromStored)))
     const opening: Array<NewMessage> = []
@@ -151,12 +177,14 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
       ? { role: "user", content: userText }
       : { role: "user", content: userText, content_parts: [{ type: "text", text: userText }, ...request.images.map((url) => ({ type: "image_url" as const, image_url: { url } }))] })
     opening.push({ role: "user", content: request.prompt })
-    const journal = makeJournal(deps.store, sessionId, yield* Effect.scope)
+    const runScope = yield* Effect.scope
+    const journal = makeJournal(deps.store, sessionId, runScope, deps.windows)
     yield* journal.write(opening)
 
-    yield* Effect.acquireRelease(deps.mailbox.open(sessionId, taskId, depth), () => deps.mailbox.close(sessionId))
+    // On the scope directly: `acquireRelease` would diff every fiber ref (the whole runtime context) twice on release.
+    yield* Effect.uninterruptible(Effect.zipRight(deps.mailbox.open(sessionId, taskId, depth), Scope.addFinalizer(runScope, deps.mailbox.close(sessionId))))
     // Background units live in this run's scope: stopping the run stops them.
-    const background = yield* makeRunBackground(yield* Effect.scope)
+    const background = yield* makeRunBackground(runScope)
 
     // Outcomes of the current turn's calls as they finish (through the post_tool_call hook).
     let results = new Map<string, string>()
