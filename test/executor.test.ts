@@ -195,3 +195,28 @@ describe("result JSON text (tools.result_json)", () => {
       expect(failed).toBe(JSON.stringify({ error: "it broke: x" }))
     })).pipe(Effect.provide(testRuntime({ tools: { result_json: "compact" } }))))
 })
+
+describe("handler timeouts on the live clock", () => {
+  it.live("a handler that outlives its own timeout is interrupted and reported; one that answers in time is not", () =>
+    Effect.gen(function*() {
+      const executor = yield* ToolExecutor
+      let interrupted = false
+      yield* registerTool(defineTool({
+        name: "slow_live",
+        toolset: "testing",
+        description: "Answers after `ms` milliseconds.",
+        parameters: Schema.Struct({ ms: Schema.Number }),
+        timeout: "50 millis",
+        handler: ({ ms }) => Effect.as(Effect.onInterrupt(Effect.sleep(ms), () => Effect.sync(() => {
+          interrupted = true
+        })), "done")
+      }))
+      const late = yield* executor.execute({ tool: "slow_live", args: { ms: 60_000 } })
+      expect(late.error?._tag).toBe("ToolTimeout")
+      expect(parse(late.result)).toEqual({ error: "Error executing tool 'slow_live': timed out after 0.1s" })
+      expect(interrupted).toBe(true)
+      const inTime = yield* executor.execute({ tool: "slow_live", args: { ms: 5 } })
+      expect(inTime.result).toBe("done")
+      expect(inTime.status).toBe("ok")
+    }).pipe(Effect.provide(testRuntime())))
+})

@@ -7,7 +7,7 @@
  */
 import { FileSystem } from "@effect/platform"
 import type { PlatformError, SystemError } from "@effect/platform/Error"
-import { Effect, Layer, Option, Ref } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { homedir } from "node:os"
 import * as NodePath from "node:path"
@@ -85,11 +85,16 @@ const make = (options?: { readonly home?: string }) =>
     const home = resolveHome(options?.home)
     const file = home.configFile
     const initial = yield* readParsed(fs, file)
-    const state = yield* Ref.make<State>({ config: initial.config, revision: 0 })
+    // A plain variable, not a Ref: every change is one synchronous assignment, and reading `current`
+    // (once per tool call) then costs a single step.
+    let state: State = { config: initial.config, revision: 0 }
     // One permit: reload/set/remove never interleave, so no edit is lost.
     const lock = yield* Effect.makeSemaphore(1)
 
-    const commit = (config: HermesConfig) => Ref.update(state, (s) => ({ config, revision: s.revision + 1 }))
+    const commit = (config: HermesConfig) =>
+      Effect.sync(() => {
+        state = { config, revision: state.revision + 1 }
+      })
 
     const edit = (change: ConfigEdit): Effect.Effect<void, ConfigError> =>
       Effect.gen(function*() {
@@ -109,8 +114,8 @@ const make = (options?: { readonly home?: string }) =>
 
     return Config.of({
       home,
-      current: Effect.map(Ref.get(state), (s) => s.config),
-      revision: Effect.map(Ref.get(state), (s) => s.revision),
+      current: Effect.sync(() => state.config),
+      revision: Effect.sync(() => state.revision),
       reload: reload().pipe(lock.withPermits(1)),
       set: Effect.fn("Config.set")(function*(path: ConfigPath, value: unknown) {
         yield* edit({ _tag: "Set", path, value })

@@ -2,7 +2,7 @@
  * In-memory Config for tests. Edits go through the same YAML Document edit and
  * schema validation as ConfigLive, so a value refused there is refused here too.
  */
-import { Effect, Layer, Schema, SynchronizedRef } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { Document } from "yaml"
 import { tmpdir } from "node:os"
 import * as NodePath from "node:path"
@@ -30,22 +30,29 @@ export const ConfigTest = (config: HermesConfigInput = {}, home?: Partial<Hermes
         ...home
       }
       const decoded = Schema.decodeUnknownSync(HermesConfigSchema)(config)
-      const state = yield* SynchronizedRef.make<State>({ raw: config, config: decoded, revision: 0 })
+      // A plain variable read in one step (as ConfigLive); one permit serialises edits and reloads.
+      let state: State = { raw: config, config: decoded, revision: 0 }
+      const lock = yield* Effect.makeSemaphore(1)
 
       const edit = (change: ConfigEdit) =>
-        SynchronizedRef.updateEffect(state, (s) => {
+        Effect.suspend(() => {
+          const s = state
           const doc = new Document(s.raw)
-          return Effect.map(applyEdit(resolved.configFile, doc, change), (result): State =>
-            result._tag === "Changed"
+          return Effect.map(applyEdit(resolved.configFile, doc, change), (result) => {
+            state = result._tag === "Changed"
               ? { raw: doc.toJS(), config: result.config, revision: s.revision + 1 }
-              : { ...s, revision: s.revision + 1 })
-        })
+              : { ...s, revision: s.revision + 1 }
+          })
+        }).pipe(lock.withPermits(1))
 
       return Config.of({
         home: resolved,
-        current: Effect.map(SynchronizedRef.get(state), (s) => s.config),
-        revision: Effect.map(SynchronizedRef.get(state), (s) => s.revision),
-        reload: SynchronizedRef.modify(state, (s) => [s.config, { ...s, revision: s.revision + 1 }]),
+        current: Effect.sync(() => state.config),
+        revision: Effect.sync(() => state.revision),
+        reload: lock.withPermits(1)(Effect.sync(() => {
+          state = { ...state, revision: state.revision + 1 }
+          return state.config
+        })),
         set: Effect.fn("Config.set")(function*(path: ConfigPath, value: unknown) {
           yield* edit({ _tag: "Set", path, value })
         }),

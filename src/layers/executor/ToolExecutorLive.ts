@@ -19,7 +19,7 @@ import { ToolExecutor } from "../../services/ToolExecutor.js"
 import type { CallOutcome, DispatchOptions, ToolCall, ToolExecutorService } from "../../services/ToolExecutor.js"
 import { ToolGate } from "../../services/ToolGate.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
-import { executeCall } from "./executeCall.js"
+import { executeCall, isSuccessExit } from "./executeCall.js"
 import type { CallServices } from "./executeCall.js"
 import { BRIDGE_TOOL_NAMES, toolSearchConfig } from "../../lib/toolSearch/index.js"
 import { bridgeCall } from "./bridge.js"
@@ -73,13 +73,15 @@ export const ToolExecutorLive = Layer.effect(
     }
     const tuning = Effect.map(config.current, tuningFor)
 
+    /** The call under config `c`, run up to where it must wait (see executeCall): often already a finished Exit. */
+    const executeUnder = (c: HermesConfig, call: ToolCall, options: DispatchOptions | undefined): Effect.Effect<CallOutcome> =>
+      (BRIDGE_TOOL_NAMES.has(call.tool)
+        ? bridgeCall(services.registry, toolSearchConfig(c.tools.tool_search), call, options?.allowed, (inner) => execute(inner, options))
+        : undefined) ??
+        executeCall(services, tuningFor(c), call, contextFor(call, options), options?.allowed)
+
     // No span per call: creating one costs about as much as the whole dispatch; batches get one.
-    const execute: ToolExecutorService["execute"] = (call, options) =>
-      Effect.flatMap(config.current, (c) =>
-        (BRIDGE_TOOL_NAMES.has(call.tool)
-          ? bridgeCall(services.registry, toolSearchConfig(c.tools.tool_search), call, options?.allowed, (inner) => execute(inner, options))
-          : undefined) ??
-          executeCall(services, tuningFor(c), call, contextFor(call, options), options?.allowed))
+    const execute: ToolExecutorService["execute"] = (call, options) => Effect.flatMap(config.current, (c) => executeUnder(c, call, options))
 
     const executeBatch: ToolExecutorService["executeBatch"] = (calls, options) =>
       Effect.gen(function*() {
@@ -126,7 +128,12 @@ export const ToolExecutorLive = Layer.effect(
 
     return ToolExecutor.of({
       execute,
-      dispatch: (call, options) => Effect.map(execute(call, options), (o) => o.result),
+      // A call that finished synchronously answers without another run-loop step.
+      dispatch: (call, options) =>
+        Effect.flatMap(config.current, (c) => {
+          const outcome = executeUnder(c, call, options)
+          return isSuccessExit(outcome) ? Effect.succeed(outcome.value.result) : Effect.map(outcome, (o) => o.result)
+        }),
       executeBatch
     })
   })

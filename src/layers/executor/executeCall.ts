@@ -51,76 +51,98 @@ const lookup = (
 }
 
 /** An effect that is already a successful Exit (`Effect.succeed(...)`): its value can be read without running it. */
-const isSuccessExit = <A, E>(effect: Effect.Effect<A, E>): effect is Exit.Success<A, E> => Exit.isExit(effect) && Exit.isSuccess(effect)
+export const isSuccessExit = <A, E>(effect: Effect.Effect<A, E>): effect is Exit.Success<A, E> => Exit.isExit(effect) && Exit.isSuccess(effect)
 
 const statusOf = (error: ToolError | undefined): CallStatus =>
   error === undefined ? "ok" : error._tag === "ToolBlocked" ? "blocked" : "error"
 
+/**
+ * Runs the synchronous front of the call (lookup, decode, gates built, a
+ * finished handler folded) when called, so call it from inside a running
+ * effect (the executor does, from the continuation that read the config). A
+ * call that finished here comes back as a successful Exit, with no run-loop
+ * steps left; the rest is the effect still to run.
+ */
 export const executeCall = (
   services: CallServices,
   tuning: Tuning,
   call: ToolCall,
   context: ToolCallContext,
   allowed: ReadonlySet<string> | undefined
-): Effect.Effect<CallOutcome> =>
-  Effect.suspend(() => {
-    const startedAt = performance.now()
-    const found = lookup(services.registry, call, allowed)
+): Effect.Effect<CallOutcome> => {
+  // The last net: whatever throws outside the handler (a hook, a deep value) still answers the model,
+  // whether it throws here or in the effect still to run.
+  const defectOutcome = (defect: unknown): Effect.Effect<CallOutcome> => {
+    const error = new ToolDefect({ tool: call.tool, detail: defectText(defect) })
+    return Effect.succeed<CallOutcome>({ tool: call.tool, toolCallId: context.toolCallId, result: errorJson(error.message, tuning.jsonStyle), status: "error", error, durationMs: 0 })
+  }
+  let outcome: Effect.Effect<CallOutcome>
+  try {
+    outcome = front(services, tuning, call, context, allowed)
+  } catch (defect) {
+    return defectOutcome(defect)
+  }
+  return isSuccessExit(outcome) ? outcome : Effect.catchAllDefect(outcome, defectOutcome)
+}
 
-    /** The single fold: a result or a ToolError becomes the outcome; post-call hooks see it. */
-    const finish = (decoded: Decoded | undefined, result: string, error: ToolError | undefined): Effect.Effect<CallOutcome> => {
-      const status = statusOf(error)
-      const durationMs = performance.now() - startedAt
-      const outcome: CallOutcome = { tool: call.tool, toolCallId: context.toolCallId, result, status, error, durationMs }
-      if (decoded === undefined || !services.hooks.has("post_tool_call")) return Effect.succeed(outcome)
-      return Effect.as(
-        services.hooks.postToolCall({
-          tool: decoded.tool.name,
-          args: decoded.args,
-          result,
-          status,
-          errorType: error?._tag,
-          errorMessage: error?.message,
-          durationMs,
-          context
-        }),
-        outcome
-      )
-    }
+const front = (
+  services: CallServices,
+  tuning: Tuning,
+  call: ToolCall,
+  context: ToolCallContext,
+  allowed: ReadonlySet<string> | undefined
+): Effect.Effect<CallOutcome> => {
+  const startedAt = performance.now()
+  const found = lookup(services.registry, call, allowed)
 
-    if (Either.isLeft(found)) return finish(undefined, errorJson(found.left.message, tuning.jsonStyle), found.left)
-    const decoded = found.right
-    const { args, tool } = decoded
+  /** The single fold: a result or a ToolError becomes the outcome; post-call hooks see it. */
+  const finish = (decoded: Decoded | undefined, result: string, error: ToolError | undefined): Effect.Effect<CallOutcome> => {
+    const status = statusOf(error)
+    const durationMs = performance.now() - startedAt
+    const outcome: CallOutcome = { tool: call.tool, toolCallId: context.toolCallId, result, status, error, durationMs }
+    if (decoded === undefined || !services.hooks.has("post_tool_call")) return Effect.succeed(outcome)
+    return Effect.as(
+      services.hooks.postToolCall({
+        tool: decoded.tool.name,
+        args: decoded.args,
+        result,
+        status,
+        errorType: error?._tag,
+        errorMessage: error?.message,
+        durationMs,
+        context
+      }),
+      outcome
+    )
+  }
 
-    let multimodal: Multimodal | undefined
-    const shape = (output: ToolOutput): Effect.Effect<string, ToolError> => {
-      multimodal = multimodalOf(output)
-      return multimodal === undefined ? shapeResult(services, tool, args, output, context, tuning) : Effect.succeed(multimodal.summary)
-    }
-    const onSuccess = (result: string): Effect.Effect<CallOutcome> =>
-      multimodal === undefined
-        ? finish(decoded, result, undefined)
-        : Effect.map(finish(decoded, result, undefined), (o): CallOutcome => ({ ...o, parts: multimodal!.parts }))
-    const fold = Effect.matchEffect({
-      onFailure: (error: ToolError) => finish(decoded, errorJson(error.message, tuning.jsonStyle), error),
-      onSuccess
-    })
+  if (Either.isLeft(found)) return finish(undefined, errorJson(found.left.message, tuning.jsonStyle), found.left)
+  const decoded = found.right
+  const { args, tool } = decoded
 
-    const timeoutMs = timeoutMsFor(tool, args, tuning.callTimeoutMs)
-    const gates = callGates(services, tool, args, context)
-    if (gates !== undefined) return fold(Effect.zipRight(gates, Effect.flatMap(Effect.suspend(() => runHandler(tool, args, context, timeoutMs)), shape)))
-    const handled = runHandler(tool, args, context, timeoutMs)
-    // A handler that was already done and a result that needed no effect (the common case): fold it here,
-    // without stepping through the fiber's run loop. The general path below gives the same outcome.
-    if (isSuccessExit(handled)) {
-      const shaped = shape(handled.value)
-      return isSuccessExit(shaped) ? onSuccess(shaped.value) : fold(shaped)
-    }
-    return fold(Effect.flatMap(handled, shape))
-  }).pipe(
-    // The last net: whatever throws outside the handler (a hook, a deep value) still answers the model.
-    Effect.catchAllDefect((defect) => {
-      const error = new ToolDefect({ tool: call.tool, detail: defectText(defect) })
-      return Effect.succeed<CallOutcome>({ tool: call.tool, toolCallId: context.toolCallId, result: errorJson(error.message, tuning.jsonStyle), status: "error", error, durationMs: 0 })
-    })
-  )
+  let multimodal: Multimodal | undefined
+  const shape = (output: ToolOutput): Effect.Effect<string, ToolError> => {
+    multimodal = multimodalOf(output)
+    return multimodal === undefined ? shapeResult(services, tool, args, output, context, tuning) : Effect.succeed(multimodal.summary)
+  }
+  const onSuccess = (result: string): Effect.Effect<CallOutcome> =>
+    multimodal === undefined
+      ? finish(decoded, result, undefined)
+      : Effect.map(finish(decoded, result, undefined), (o): CallOutcome => ({ ...o, parts: multimodal!.parts }))
+  const fold = Effect.matchEffect({
+    onFailure: (error: ToolError) => finish(decoded, errorJson(error.message, tuning.jsonStyle), error),
+    onSuccess
+  })
+
+  const timeoutMs = timeoutMsFor(tool, args, tuning.callTimeoutMs)
+  const gates = callGates(services, tool, args, context)
+  if (gates !== undefined) return fold(Effect.zipRight(gates, Effect.flatMap(Effect.suspend(() => runHandler(tool, args, context, timeoutMs)), shape)))
+  const handled = runHandler(tool, args, context, timeoutMs)
+  // A handler that was already done and a result that needed no effect (the common case): fold it here,
+  // without stepping through the fiber's run loop. The general path below gives the same outcome.
+  if (isSuccessExit(handled)) {
+    const shaped = shape(handled.value)
+    return isSuccessExit(shaped) ? onSuccess(shaped.value) : fold(shaped)
+  }
+  return fold(Effect.flatMap(handled, shape))
+}

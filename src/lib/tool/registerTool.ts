@@ -8,12 +8,15 @@ import type { Tool } from "../../services/Tool.js"
 import type { ToolContext } from "../../services/ToolContext.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import type { RegisteredTool, RegistrationError } from "../../services/ToolRegistry.js"
+import { withFastPath } from "./fastDecode.js"
+
+const DECODE_OPTIONS = { errors: "first", onExcessProperty: "ignore" } as const
 
 export const provideTool = <A, I, R>(tool: Tool<A, I, R>): Effect.Effect<RegisteredTool, never, Exclude<R, ToolContext>> =>
   Effect.map(Effect.context<Exclude<R, ToolContext>>(), (services) => eraseTool(tool, services))
 
 export const eraseTool = <A, I, R>(tool: Tool<A, I, R>, services: Context.Context<Exclude<R, ToolContext>>): RegisteredTool => {
-  const decode = Schema.decodeUnknownEither(tool.parameters, { errors: "first", onExcessProperty: "ignore" })
+  const decode = withFastPath(tool.parameters.ast, DECODE_OPTIONS, Schema.decodeUnknownEither(tool.parameters, DECODE_OPTIONS))
   // Decoded arguments come only from `decode` above, so the casts below are the erasure boundary.
   const withServices = <X, E>(effect: Effect.Effect<X, E, R>): Effect.Effect<X, E> =>
     Effect.provide(effect as Effect.Effect<X, E, Exclude<R, ToolContext>>, services)
