@@ -70,7 +70,9 @@ const checkOf = (ast: AST.AST, options: AST.ParseOptions): Check | undefined => 
  * `full` was made with (refinements see them).
  */
 export const withFastPath = (ast: AST.AST, options: AST.ParseOptions, full: Decode): Decode => {
-  if (ast._tag !== "TypeLiteral" || ast.indexSignatures.length > 0 || changesParsing(ast)) return full
+  // The copy below is what the decoder returns with excess keys ignored, missing keys read as undefined and declared order.
+  const plain = (options.onExcessProperty ?? "ignore") === "ignore" && options.exact !== true && options.propertyOrder !== "original"
+  if (!plain || ast._tag !== "TypeLiteral" || ast.indexSignatures.length > 0 || changesParsing(ast)) return full
   const fields: Array<Field> = []
   for (const ps of ast.propertySignatures) {
     const check = checkOf(ps.type, options)
