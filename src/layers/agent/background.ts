@@ -24,7 +24,8 @@ export const makeRunBackground = (scope: Scope.Scope): Effect.Effect<RunBackgrou
     // Most runs start no background work: the queue is made on the first start.
     let reports: Queue.Queue<string> | undefined
     let running = 0
-    const queue = Effect.suspend(() => (reports === undefined ? Effect.tap(Queue.unbounded<string>(), (q) => void (reports = q)) : Effect.succeed(reports)))
+    // `??=`: two first starts racing keep one queue.
+    const queue = Effect.suspend(() => (reports === undefined ? Effect.map(Queue.unbounded<string>(), (q) => (reports ??= q)) : Effect.succeed(reports)))
     const start = (work: Effect.Effect<string>) =>
       Effect.flatMap(queue, (q) => {
         running++
