@@ -7,6 +7,7 @@
  * so readers never see half a file and concurrent writers never lose an entry.
  */
 import { randomBytes } from "node:crypto"
+import { statSync } from "node:fs"
 import { FileSystem, Path } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { Clock, Duration, Effect, Layer } from "effect"
@@ -41,6 +42,15 @@ const readText = (fs: FileSystem.FileSystem, file: string): Effect.Effect<string
     Effect.map((bytes) => decoder.decode(bytes)),
     Effect.catchIf((e) => errnoCode(e) === "ENOENT", () => Effect.succeed(""))
   )
+
+/** Whether nothing is at `file`: false when there is something, or when a stat cannot tell (read it then). */
+const isAbsent = (file: string): boolean => {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) === undefined
+  } catch {
+    return false
+  }
+}
 
 const alive = (pid: number) => {
   try {
@@ -117,8 +127,14 @@ export const MemoryStoreFiles: Layer.Layer<MemoryStore, never, Config | FileSyst
     const files: Record<MemoryTarget, string> = { memory: path.join(dir, "MEMORY.md"), user: path.join(dir, "USER.md") }
     const locks: Record<MemoryTarget, Effect.Semaphore> = { memory: yield* Effect.makeSemaphore(1), user: yield* Effect.makeSemaphore(1) }
 
+    // Every session's system prompt reads both stores, and most homes have neither file: a stat answers that,
+    // where reading a missing file built an error value (~0.3 ms). A file that is there is read as always.
     const entries = (target: MemoryTarget) =>
-      readText(fs, files[target]).pipe(Effect.mapError(failed(`cannot read ${files[target]}`)), Effect.map(parseEntries))
+      Effect.suspend(() =>
+        isAbsent(files[target])
+          ? Effect.succeed<ReadonlyArray<string>>([])
+          : readText(fs, files[target]).pipe(Effect.mapError(failed(`cannot read ${files[target]}`)), Effect.map(parseEntries))
+      )
 
     const modify = <A>(
       target: MemoryTarget,

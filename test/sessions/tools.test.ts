@@ -2,7 +2,7 @@
  * The session tools through the registry, as the model calls them: todo on the
  * SQLite store, memory on the home's files, session_search on the sessions.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { SqlClient } from "@effect/sql"
@@ -216,6 +216,29 @@ describe("memory tool", () => {
       expect(readFileSync(memoryAt(home), "utf8")).toBe(edited)
       expect(readFileSync(out.drift_backup as string, "utf8")).toBe(edited)
       expect(readdirSync(join(home, "memories")).some((f) => /^MEMORY\.md\.bak\.\d+$/.test(f))).toBe(true)
+    }))
+
+  it.effect("entries follow the file as other processes create, change and delete it; an unreadable one is an error", () =>
+    Effect.gen(function*() {
+      const home = tempHome("hermes-memory-")
+      const entries = Effect.flatMap(MemoryStore, (m) => m.entries("memory")).pipe(
+        Effect.provide(MemoryStoreFiles),
+        Effect.provide(ConfigTest({}, { root: home })),
+        Effect.provide(NodeContext.layer)
+      )
+      const file = memoryAt(home)
+      expect(yield* entries).toEqual([])
+      mkdirSync(join(home, "memories"), { recursive: true })
+      writeFileSync(file, "alpha\n§\nbeta")
+      expect(yield* entries).toEqual(["alpha", "beta"])
+      // Same length, same inode, within the same clock tick: still the new text.
+      writeFileSync(file, "gamma\n§\ndelt")
+      expect(yield* entries).toEqual(["gamma", "delt"])
+      rmSync(file)
+      expect(yield* entries).toEqual([])
+      mkdirSync(file)
+      const failure = yield* Effect.flip(entries)
+      expect(failure.message).toMatch(/^memory: cannot read .*MEMORY\.md/)
     }))
 
   it.effect("two stores on one home (two processes) adding at once lose nothing", () =>

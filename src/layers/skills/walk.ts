@@ -5,6 +5,7 @@
  * for further skills. Symlinked folders are followed, each real folder once
  * (so a link loop ends), to a bounded depth.
  */
+import * as nodeFs from "node:fs"
 import * as path from "node:path"
 import { Effect } from "effect"
 import type { SkillsIoError } from "../../services/Skills.js"
@@ -94,21 +95,32 @@ export const categoryOf = (skillMd: string, root: string): string | null => {
   return parts.length >= 3 ? (parts[0] as string) : null
 }
 
-/** Hermes' cheap change signature: each root's mtime and that of its immediate sub-folders. */
-export const rootsSignature = (roots: ReadonlyArray<string>): Effect.Effect<string, never, Disk> =>
-  Effect.gen(function*() {
+/**
+ * Hermes' cheap change signature: each root's mtime and that of its immediate sub-folders. Taken with
+ * synchronous stats (a few microseconds each, no error values): every session's system prompt asks for it.
+ */
+export const rootsSignature = (roots: ReadonlyArray<string>): Effect.Effect<string> =>
+  Effect.sync(() => {
     const parts: Array<string> = []
     for (const root of roots) {
-      const s = yield* Effect.orElseSucceed(fileOps.statPrecise(root), () => undefined)
+      const s = quietly(() => nodeFs.statSync(root, { throwIfNoEntry: false }))
       if (s === undefined) continue
       let latest = s.mtimeMs
-      const entries = yield* Effect.orElseSucceed(fileOps.readDir(root), () => [])
-      for (const entry of entries) {
+      for (const entry of quietly(() => nodeFs.readdirSync(root, { withFileTypes: true })) ?? []) {
         if (!entry.isDirectory()) continue
-        const child = yield* Effect.orElseSucceed(fileOps.lstat(path.join(root, entry.name)), () => undefined)
+        const child = quietly(() => nodeFs.lstatSync(path.join(root, entry.name), { throwIfNoEntry: false }))
         if (child !== undefined) latest = Math.max(latest, child.mtimeMs)
       }
       parts.push(`${root}@${latest}`)
     }
     return parts.join("|")
   })
+
+/** A failing stat or listing counts as nothing there, as the signature always treated it. */
+const quietly = <A>(f: () => A): A | undefined => {
+  try {
+    return f()
+  } catch {
+    return undefined
+  }
+}
