@@ -113,6 +113,23 @@ describe("availability", () => {
       expect(yield* Ref.get(probes)).toBe(4)
     }).pipe(Effect.provide(testRuntime())))
 
+  it.effect("tools sharing one check are probed once, and answer together", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const healthy = yield* Ref.make(true)
+      const probes = yield* Ref.make(0)
+      const check = Effect.zipRight(Ref.update(probes, (n) => n + 1), Ref.get(healthy))
+      yield* Effect.all([registerTool(simple("shared_a", "shared", { check })), registerTool(simple("shared_b", "shared", { check }))])
+      yield* registerTool(simple("own_check", "shared", { check: Effect.zipRight(Ref.update(probes, (n) => n + 1), Effect.succeed(true)) }))
+      const names = Effect.map(registry.definitions({ enabled: ["shared"] }), (d) => d.map((x) => x.function.name))
+      expect(yield* names).toEqual(["own_check", "shared_a", "shared_b"])
+      expect(yield* Ref.get(probes)).toBe(2)
+      yield* Ref.set(healthy, false)
+      yield* TestClock.adjust("61 seconds")
+      expect(yield* names).toEqual(["own_check"])
+      expect(yield* Ref.get(probes)).toBe(4)
+    }).pipe(Effect.provide(testRuntime())))
+
   it.effect("a check that dies or hangs counts as unavailable without stalling the listing", () =>
     Effect.gen(function*() {
       const registry = yield* ToolRegistry

@@ -15,6 +15,24 @@ const DECODE_OPTIONS = { errors: "first", onExcessProperty: "ignore" } as const
 export const provideTool = <A, I, R>(tool: Tool<A, I, R>): Effect.Effect<RegisteredTool, never, Exclude<R, ToolContext>> =>
   Effect.map(Effect.context<Exclude<R, ToolContext>>(), (services) => eraseTool(tool, services))
 
+/**
+ * One provided check per (check, services) pair: tools sharing a check (the twelve browser tools share one) then
+ * share one entry in the registry's availability cache, so it is probed once rather than once per tool.
+ */
+const providedChecks = new WeakMap<object, WeakMap<object, Effect.Effect<boolean, unknown>>>()
+
+const provideCheck = <R>(check: Effect.Effect<boolean, unknown, R>, services: Context.Context<unknown>): Effect.Effect<boolean, unknown> => {
+  let byServices = providedChecks.get(check)
+  if (byServices === undefined) providedChecks.set(check, byServices = new WeakMap())
+  let provided = byServices.get(services)
+  if (provided === undefined) {
+    // The check's requirements were captured with `services` (see provideTool), so the cast only erases R.
+    provided = Effect.provide(check as Effect.Effect<boolean, unknown, never>, services)
+    byServices.set(services, provided)
+  }
+  return provided
+}
+
 export const eraseTool = <A, I, R>(tool: Tool<A, I, R>, services: Context.Context<Exclude<R, ToolContext>>): RegisteredTool => {
   const decode = withFastPath(tool.parameters.ast, DECODE_OPTIONS, Schema.decodeUnknownEither(tool.parameters, DECODE_OPTIONS))
   // Decoded arguments come only from `decode` above, so the casts below are the erasure boundary.
@@ -37,7 +55,7 @@ export const eraseTool = <A, I, R>(tool: Tool<A, I, R>, services: Context.Contex
     services: services as Context.Context<unknown>,
     timeout: tool.timeout as RegisteredTool["timeout"],
     unavailableReason: tool.unavailableReason,
-    check: tool.check === undefined ? undefined : withServices(tool.check),
+    check: tool.check === undefined ? undefined : provideCheck(tool.check, services as Context.Context<unknown>),
     dynamicSchema: tool.dynamicSchema === undefined ? undefined : withServices(tool.dynamicSchema)
   }
 }
