@@ -28,10 +28,15 @@ export const makeAvailabilityCache = (timeoutMs: () => number): AvailabilityCach
     return hit !== undefined && now - hit.at < CHECK_TTL_MS ? hit.value : undefined
   }
 
+  // Dispatch asks before every call of a checked tool: a fresh verdict is one Clock read.
   const probe = (check: Check): Effect.Effect<boolean> =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const hit = fresh(check, now)
+      return hit === undefined ? run(check) : Effect.succeed(hit)
+    })
+
+  const run = (check: Check): Effect.Effect<boolean> =>
     Effect.gen(function*() {
-      const hit = fresh(check, yield* Clock.currentTimeMillis)
-      if (hit !== undefined) return hit
       const exit = yield* Effect.exit(Effect.timeout(check, timeoutMs()))
       const ok = Exit.isSuccess(exit) && exit.value === true
       const after = yield* Clock.currentTimeMillis
