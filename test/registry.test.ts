@@ -248,6 +248,27 @@ describe("batch dispatch", () => {
       expect((yield* Ref.get(order)).slice(3)).toEqual(["d", "e"])
     }).pipe(Effect.provide(testRuntime())))
 
+  it.live("on the live clock too: a batch cut short has its running calls interrupted before it answers", () =>
+    Effect.gen(function*() {
+      const executor = yield* ToolExecutor
+      const released = yield* Ref.make(false)
+      yield* registerTool(defineTool({
+        name: "holds",
+        toolset: "testing",
+        description: "Holds a resource until interrupted.",
+        parameters: Schema.Struct({}),
+        handler: () => Effect.as(Effect.ensuring(Effect.never, Ref.set(released, true)), "never")
+      }))
+      yield* registerTool(echoTool)
+      const started = Date.now()
+      const outcomes = yield* executor.executeBatch([{ tool: "echo", args: { text: "first" } }, { tool: "holds", args: {} }])
+      expect(outcomes.map((o) => o.status)).toEqual(["ok", "error"])
+      expect(Date.now() - started).toBeLessThan(5_000)
+      expect(yield* Ref.get(released)).toBe(true)
+      // A batch that finishes at once is not held up by its timer.
+      expect((yield* executor.executeBatch([{ tool: "echo", args: { text: "quick" } }])).map((o) => o.status)).toEqual(["ok"])
+    }).pipe(Effect.provide(testRuntime({ tools: { batch_timeout_seconds: 0.2, call_timeout_seconds: 60 } }))))
+
   it.effect("the batch timeout answers unfinished calls with a timeout error, in order", () =>
     Effect.gen(function*() {
       const executor = yield* ToolExecutor

@@ -6,7 +6,7 @@
  */
 import { realpathSync } from "node:fs"
 import { isAbsolute, resolve as resolvePath } from "node:path"
-import { Effect, Layer } from "effect"
+import { Effect, Exit, Layer } from "effect"
 import { expandHome } from "../../lib/text.js"
 import { Config } from "../../services/Config.js"
 import type { HermesConfig } from "../../services/Config.js"
@@ -24,6 +24,7 @@ import type { CallServices } from "./executeCall.js"
 import { BRIDGE_TOOL_NAMES, toolSearchConfig } from "../../lib/toolSearch/index.js"
 import { bridgeCall } from "./bridge.js"
 import { planBatch } from "./planBatch.js"
+import { runWithin } from "./runWithin.js"
 import { errorJson } from "./sanitizeErrorMessage.js"
 import { tuningOf } from "./tuning.js"
 import type { Tuning } from "./tuning.js"
@@ -107,8 +108,12 @@ export const ToolExecutorLive = Layer.effect(
               : Effect.forEach(segment.indices, runOne, { discard: true }),
           { discard: true }
         )
-        if (limits.batchTimeoutMs > 0) yield* Effect.timeoutOption(all, limits.batchTimeoutMs)
-        else yield* all
+        // A batch whose calls all finish synchronously never arms the timer (see runWithin).
+        if (limits.batchTimeoutMs > 0) {
+          const exit = yield* runWithin(all, limits.batchTimeoutMs)
+          // Calls never fail (errors are folded into outcomes): a failure here is a defect, and dies as it did.
+          if (exit !== undefined && Exit.isFailure(exit)) return yield* Effect.failCause(exit.cause)
+        } else yield* all
         // Calls the batch timeout cut short still answer, in order, with a timeout error.
         const answered = outcomes.map((outcome, i): CallOutcome => {
           if (outcome !== undefined) return outcome

@@ -31,8 +31,9 @@ const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const indexer = yield* makeBackgroundIndexer(sql)
   const writes = yield* makeGroupCommit(sql)
-  const sessions = yield* makeSessions(sql, indexer, writes)
-  const messages = makeMessages(sql, sessions, indexer, writes, yield* Effect.serviceOption(SqliteStatements))
+  const statements = yield* Effect.serviceOption(SqliteStatements)
+  const sessions = yield* makeSessions(sql, indexer, writes, statements)
+  const messages = makeMessages(sql, sessions, indexer, writes, statements)
   const { search } = makeSearch(sql, indexer)
 
   const exportSession = Effect.fn("SessionStore.export")(function*(sessionId: string, format: ExportFormat = "sharegpt") {

@@ -8,9 +8,12 @@ import { randomBytes } from "node:crypto"
 import { SqlSchema } from "@effect/sql"
 import type { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
+import type { ParseResult } from "effect"
+import type { SqlError } from "@effect/sql/SqlError"
 import { SessionExists, SessionNotFound, SessionStoreError } from "../../../services/SessionStore.js"
 import type { ListSessionsOptions, NewSession, SessionPatch, SessionSummary } from "../../../services/SessionStore.js"
 import type { BackgroundIndexer } from "./backgroundIndexer.js"
+import type { SqliteStatementsService } from "../sqliteClient.js"
 import type { GroupCommit } from "./groupCommit.js"
 import { NewSessionRow, SESSION_COLUMNS, sessionRows, sessionSummaryRows, toSession, toSessionSummary } from "./rows.js"
 import { clamp, failure, sqliteCode } from "./storeErrors.js"
@@ -57,7 +60,13 @@ const ListRequest = Schema.Struct({
   orderBy: Schema.optional(Schema.Literal("created", "updated"))
 })
 
-export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexer, writes: GroupCommit) =>
+export const makeSessions = (
+  sql: SqlClient.SqlClient,
+  indexer: BackgroundIndexer,
+  writes: GroupCommit,
+  /** The state database's prepared statements; without them (another SqlClient) inserts compile an @effect/sql statement. */
+  statements: Option.Option<SqliteStatementsService> = Option.none()
+) =>
   Effect.gen(function*() {
     const columns = sql.literal(SESSION_COLUMNS)
 
@@ -72,16 +81,28 @@ export const makeSessions = (sql: SqlClient.SqlClient, indexer: BackgroundIndexe
       )
 
     const encodeNewSession = Schema.encode(NewSessionRow)
+    // Every prompt of a batch creates a session: with SqliteStatements the insert is prepared once and bound in place
+    // (the row is all strings, nulls and numbers already, so nothing is encoded), else compiled from the template.
+    const insertText = (ignoreExisting: boolean) =>
+      `INSERT INTO sessions (id, source, parent_session_id, cwd, model, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)${
+        ignoreExisting ? " ON CONFLICT (id) DO NOTHING" : ""
+      } RETURNING ${SESSION_COLUMNS}`
+    const prepared = Option.map(statements, (st) => ({ plain: st.prepare<object>(insertText(false)), ignoring: st.prepare<object>(insertText(true)) }))
     // ON CONFLICT DO NOTHING: an existing session returns no row instead of failing. Concurrent creates share a commit.
-    const insertRow = (row: typeof NewSessionRow.Type, ignoreExisting: boolean) =>
-      encodeNewSession(row).pipe(
-        Effect.flatMap((encoded) =>
-          writes.write(
-            sql`INSERT INTO sessions ${sql.insert(encoded)}${sql.literal(ignoreExisting ? " ON CONFLICT (id) DO NOTHING" : "")} RETURNING ${columns}`
+    const insertRow = (row: typeof NewSessionRow.Type, ignoreExisting: boolean) => {
+      const inserted: Effect.Effect<ReadonlyArray<unknown>, SqlError | ParseResult.ParseError> = Option.isSome(prepared)
+        ? writes.write((ignoreExisting ? prepared.value.ignoring : prepared.value.plain)([
+          row.id, row.source, row.parentSessionId, row.cwd, row.model, row.title, row.createdAt, row.updatedAt
+        ]))
+        : encodeNewSession(row).pipe(
+          Effect.flatMap((encoded) =>
+            writes.write(
+              sql`INSERT INTO sessions ${sql.insert(encoded)}${sql.literal(ignoreExisting ? " ON CONFLICT (id) DO NOTHING" : "")} RETURNING ${columns}`
+            )
           )
-        ),
-        Effect.flatMap((rows) => sessionRows.first(rows, toSession))
-      )
+        )
+      return Effect.flatMap(inserted, (rows) => sessionRows.first(rows, toSession))
+    }
 
     const insertSession = (input: NewSession, operation: string, ignoreExisting: boolean) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
