@@ -10,6 +10,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
 import { cli } from "./cli.js"
+import { StdoutClosed } from "./commands/shared.js"
 
 const logLevel = (() => {
   switch ((process.env["HERMES_EFFECT_LOG"] ?? "warning").toLowerCase()) {
@@ -46,6 +47,9 @@ const fail = (message: string, code: number) =>
     process.exitCode = code
   })
 
+/** The reader of our stdout has gone (`… | head`): stop without a message, with SIGPIPE's status (141), as Unix tools do. */
+const readerGone = (cause: Cause.Cause<unknown>): boolean => Cause.squash(cause) instanceof StdoutClosed
+
 /** Input the user named but we cannot use: exit 2 like other misuse. */
 const USAGE_ERRORS = new Set(["BatchInputError", "ApprovalInputError", "CallInputError"])
 const misuse = (error: unknown) =>
@@ -54,6 +58,7 @@ const misuse = (error: unknown) =>
 const program = Effect.suspend(() => cli(process.argv)).pipe(
   Effect.catchAllCause((cause): Effect.Effect<void> => {
     if (Cause.isInterruptedOnly(cause)) return fail("interrupted", 130)
+    if (readerGone(cause)) return Effect.sync(() => void (process.exitCode = 141))
     const failure = Cause.failureOption(cause)
     if (Option.isSome(failure)) {
       const error = failure.value

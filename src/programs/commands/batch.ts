@@ -8,7 +8,7 @@ import { keptLines } from "../resultsFile.js"
 import { runCalls } from "./batchCalls.js"
 import { BatchInputError, progressBar } from "./batchShared.js"
 import { agentRuntime, maxTurnsOption, modelOption, scriptOption } from "./run.js"
-import { splitList, toolsetsOption, writeErr } from "./shared.js"
+import { splitList, toolsetsOption, writeErr, writeLineSync } from "./shared.js"
 import { readStdinText } from "./stdinText.js"
 
 export { BatchInputError } from "./batchShared.js"
@@ -44,12 +44,13 @@ const runPrompts = (text: string, opts: PromptOptions) =>
     const tty = process.stderr.isTTY === true
     let finished = 0
     const onResult = (r: PromptResult, trajectory: string | undefined) =>
-      Effect.sync(() => {
+      Effect.suspend(() => {
         // The trajectory first: a result line is only there once everything for its id is.
         if (trajectory !== undefined && trajectoriesFd !== undefined) writeSync(trajectoriesFd, `${trajectory}\n`)
-        writeSync(fd, `${JSON.stringify(r)}\n`)
-        finished++
-        if (tty) process.stderr.write(progressBar(finished, total))
+        return Effect.andThen(writeLineSync(fd, `${JSON.stringify(r)}\n`), () => {
+          finished++
+          if (tty) process.stderr.write(progressBar(finished, total))
+        })
       })
     for (const e of entries) {
       if (e._tag === "Rejected" && !skip.has(idKey(e.rejected.id))) yield* writeErr(`hermes-effect batch: ${e.rejected.problem}`)

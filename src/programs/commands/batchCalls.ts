@@ -16,7 +16,7 @@ import { idKey, isToolError, parseBatch, runBatch } from "../batchRunner.js"
 import type { BatchEntry, BatchResult } from "../batchRunner.js"
 import { keptLines } from "../resultsFile.js"
 import { BatchInputError, progressBar } from "./batchShared.js"
-import { withBatchRuntime, writeErr } from "./shared.js"
+import { withBatchRuntime, writeErr, writeLineSync } from "./shared.js"
 
 export interface CallOptions {
   readonly out: string | undefined
@@ -76,12 +76,14 @@ export const runCalls = (text: string, opts: CallOptions) =>
     const tty = process.stderr.isTTY === true
     let shown = earlier.written
     const onResult = (i: number, r: BatchResult) =>
-      Effect.sync(() => {
-        if (i < earlier.written) return
-        writeSync(fd, `${JSON.stringify({ id: r.id, tool: r.tool, result: r.result })}\n`)
-        shown++
-        if (tty) process.stderr.write(progressBar(shown, entries.length))
-      })
+      Effect.suspend(() =>
+        i < earlier.written
+          ? Effect.void
+          : Effect.andThen(writeLineSync(fd, `${JSON.stringify({ id: r.id, tool: r.tool, result: r.result })}\n`), () => {
+            shown++
+            if (tty) process.stderr.write(progressBar(shown, entries.length))
+          })
+      )
     const onHeld = (i: number, r: BatchResult) =>
       Effect.sync(() => {
         if (journalFd === undefined) return

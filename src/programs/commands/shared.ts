@@ -1,7 +1,25 @@
 /** What every CLI command shares: the runtime on embedded defaults, and list options. */
+import { writeSync } from "node:fs"
 import { Options } from "@effect/cli"
-import { Effect, Option } from "effect"
+import { Data, Effect, Option } from "effect"
+import { errnoCode } from "../../lib/platformErrors.js"
 import { runtimeLayer } from "./lazy.js"
+
+/** Whoever read our stdout has gone (`hermes-effect batch … | head`): the program stops quietly (see main.ts). */
+export class StdoutClosed extends Data.TaggedError("StdoutClosed")<{}> {}
+
+/**
+ * One line to `fd` (1 is stdout), written before this returns. A stdout whose reader has gone ends the program as
+ * a StdoutClosed defect, so nothing is run for a reader that will never see it; any other failure is a defect as is.
+ */
+export const writeLineSync = (fd: number, line: string): Effect.Effect<void> =>
+  Effect.sync(() => {
+    try {
+      writeSync(fd, line)
+    } catch (error) {
+      throw fd === 1 && errnoCode(error) === "EPIPE" ? new StdoutClosed() : error
+    }
+  })
 
 /**
  * The runtime on embedded defaults; nobody is asked for approval (batch, scripts).
