@@ -1,7 +1,8 @@
 /**
  * The state database under real processes: a writer killed with SIGKILL in
  * the middle of a stream of appends, and two writers appending to one session
- * at once (each also racing the other to create and migrate a fresh file).
+ * at once (each also racing the other to create and migrate a fresh file), and
+ * three processes racing through the same sixty fresh files.
  * The children run the built code (test/sessions/fixtures/appender.mjs).
  */
 import { spawn } from "node:child_process"
@@ -18,6 +19,7 @@ import { SessionStore } from "../../src/services/SessionStore.js"
 import { tempHome } from "../support/runtime.js"
 
 const APPENDER = fileURLToPath(new URL("./fixtures/appender.mjs", import.meta.url))
+const OPENER = fileURLToPath(new URL("./fixtures/opener.mjs", import.meta.url))
 const DIST = fileURLToPath(new URL("../../dist/layers/sql/sessions/SessionStoreSql.js", import.meta.url))
 
 interface Child {
@@ -50,6 +52,14 @@ const startAppender = (db: string, session: string, label: string, turns: number
     count: () => acks
   }
 }
+
+const run = (script: string, args: ReadonlyArray<string>) =>
+  new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "ignore", "pipe"] })
+    let stderr = ""
+    child.stderr.on("data", (d: Buffer) => void (stderr += d.toString()))
+    child.once("close", (code) => resolve({ code, stderr }))
+  })
 
 /** Opens the file the way the runtime does (migrations, pragmas) and inspects it. */
 const inspect = <A>(db: string, body: Effect.Effect<A, unknown, SessionStore | SqlClient.SqlClient>) =>
@@ -97,6 +107,12 @@ describe("state database reliability", () => {
       expect(state.hits).toBeGreaterThanOrEqual(acked)
       acknowledged = state.rows / 3
     }
+  }, 60_000)
+
+  it("processes racing through the same fresh state databases all open every one (none half-sees another's migration)", async () => {
+    const dir = tempHome("hermes-fresh-race-")
+    const children = Array.from({ length: 3 }, () => run(OPENER, [dir, "60"]))
+    for (const exit of await Promise.all(children)) expect(exit).toMatchObject({ code: 0, stderr: "" })
   }, 60_000)
 
   it("two processes appending to one session at once both succeed, with one gapless order", async () => {

@@ -105,7 +105,10 @@ const inspect = (file: string, sql: SqlClient.SqlClient) =>
     // The Migrator creates its table before its transaction; an empty one next to nothing else is a fresh file.
     if (appId !== APPLICATION_ID && (version > 0 || tables.size > 1)) return yield* foreign("its schema record is not ours")
     return version
-  })
+  }).pipe(
+    // One snapshot: read piecemeal, another process's first migration could commit between the id and the tables.
+    sql.withTransaction
+  )
 
 const runMigrator = Migrator.make({})
 
@@ -176,14 +179,20 @@ const open = (options: StateDatabaseOptions) =>
       Effect.mapError((e) => classifyOpenError(file, e))
     )
     const onSqlError = (e: SqlError | StateDatabaseError) => (e._tag === "SqlError" ? classifyOpenError(file, e) : e)
+    const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))
     // PRAGMA values cannot be bound parameters, so these statements are built as text (from numbers and fixed words only).
     yield* Effect.all([
-      client.unsafe(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`),
+      client.unsafe(`PRAGMA busy_timeout = ${busyTimeoutMs}`),
       client.unsafe("PRAGMA foreign_keys = ON"),
       client.unsafe(`PRAGMA synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"}`)
     ], { discard: true }).pipe(Effect.mapError(onSqlError))
+    // Switching to WAL takes an exclusive lock without waiting on the busy timeout: when processes race to open a
+    // fresh file, the loser gets SQLITE_BUSY at once. Wait for it here, as long as any other statement would.
+    const toWal = client.unsafe("PRAGMA journal_mode = WAL").pipe(
+      Effect.retry({ schedule: Schedule.spaced("20 millis"), times: Math.ceil(busyTimeoutMs / 20), while: (e) => sqliteCode(e) === "SQLITE_BUSY" })
+    )
     yield* inspect(file, client).pipe(
-      Effect.flatMap((version) => (inMemory ? Effect.void : client.unsafe("PRAGMA journal_mode = WAL").pipe(Effect.when(() => version <= SCHEMA_VERSION)))),
+      Effect.flatMap((version) => (inMemory ? Effect.void : toWal.pipe(Effect.when(() => version <= SCHEMA_VERSION)))),
       Effect.mapError(onSqlError)
     )
     yield* migrate(file, client).pipe(Effect.mapError(onSqlError))
