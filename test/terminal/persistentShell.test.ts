@@ -119,6 +119,33 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
       expect(text(yield* run(t, "echo visible-again"))).toBe("visible-again\n")
     }))
 
+  it.effect("long commands with multibyte text, quotes and NUL-free binary-looking bytes arrive byte for byte", () =>
+    Effect.gen(function*() {
+      const t = task()
+      // A frame's body is read by byte count: a UTF-8 locale must not make `read` count characters.
+      const line = "héllo wörld ✓ 𝄞 'single' \"double\" $dollar `tick` \\back\t"
+      const body = Array.from({ length: 200 }, (_, i) => `${i} ${line}`).join("\n")
+      const heredoc = yield* run(t, `export LC_ALL=C.UTF-8 LANG=C.UTF-8; cat > big.txt <<'EOF'\n${body}\nEOF\nwc -c < big.txt`)
+      expect(text(heredoc).trim()).toBe(String(Buffer.byteLength(`${body}\n`)))
+      expect(text(yield* run(t, `printf '%s' '${"ü".repeat(3000)}' | wc -c`)).trim()).toBe("6000")
+      expect(text(yield* run(t, "cat big.txt | head -n 1"))).toBe(`0 ${line}\n`)
+    }))
+
+  it.effect("a command runs at the shell's top level: `$1` is unset, `return` is refused, the frame's own names can be clobbered", () =>
+    Effect.gen(function*() {
+      const t = task()
+      expect(text(yield* run(t, "echo \"[$1][$#]\""))).toBe("[][0]\n")
+      const returned = yield* run(t, "return 3; echo after")
+      expect(returned.exitCode).not.toBe(3)
+      expect(text(returned)).toContain("after")
+      // A command that clobbers the frame's own variables or report function still gets its result, and so does the next.
+      const clobbered = yield* run(t, "__hermes_frame=x; unset __hermes_mark __hermes_env; __hermes_report() { :; }; echo ok; false")
+      expect([text(clobbered), clobbered.exitCode]).toEqual(["ok\n", 1])
+      const next = yield* run(t, "echo still-framed; echo $$")
+      expect(text(next).split("\n")[0]).toBe("still-framed")
+      expect(text(yield* run(t, "echo $$"))).toBe(text(next).split("\n")[1] + "\n")
+    }))
+
   it.effect("commands cannot read the shell's command stream", () =>
     Effect.gen(function*() {
       const t = task()

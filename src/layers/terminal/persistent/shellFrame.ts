@@ -17,6 +17,12 @@
  *   X  the exit code: the frame is over, the shell waits for the next one
  *   Q  the shell itself is exiting (`exit`, a signal): its process's exit ends the frame
  *
+ * Bash reads a script from a pipe one byte per system call (it must not read
+ * past the line it runs), ~1.6 µs a byte here: a frame sent as script cost
+ * ~1 ms for `echo hi` and ~6 ms for a 4 KB heredoc. So a frame goes as one
+ * short line that reads the rest with `read -N <bytes>` (buffered) and
+ * `eval`s it.
+ *
  * Markers go to a descriptor saved at start (19), never to the command's own
  * stdout, so a command that redirects its stdout (`exec >log`) cannot swallow
  * them. The shell's EXIT trap reports too: a command that exits, or a shell
@@ -30,13 +36,8 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 /** High and fixed (bash 3.2 cannot allocate one), out of the way of `exec 3<>…`. */
 const MARK_FD = 19
 
-/**
- * Sent once when the shell starts. `__hermes_env`: where the exports go
- * (empty: into the stream). Reset options that would break the frame or
- * spill tracing into the output (a fresh shell per command started without them).
- */
-export const SHELL_INIT = [
-  `exec ${MARK_FD}>&1`,
+/** The report records (above). `__hermes_env`: where the exports go (empty: into the stream). */
+const REPORT_FUNCTION = [
   `__hermes_report() {`,
   `  builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}`,
   `  [ -n "$__hermes_unexport" ] && builtin export -n $__hermes_unexport 2>/dev/null`,
@@ -45,9 +46,11 @@ export const SHELL_INIT = [
   `  builtin printf 'C' >&${MARK_FD}; builtin pwd -P >&${MARK_FD} 2>/dev/null || builtin printf '\\n' >&${MARK_FD}`,
   `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "$__hermes_mark" >&${MARK_FD}`,
   `  builtin printf '\\n%s%s%s\\n' "$__hermes_mark" "$2" "$1" >&${MARK_FD}`,
-  `}`,
-  ""
+  `}`
 ].join("\n")
+
+/** Sent once when the shell starts: the descriptor for the reports, and the report function for the EXIT trap. */
+export const SHELL_INIT = `exec ${MARK_FD}>&1\n${REPORT_FUNCTION}\n`
 
 export interface FrameSpec {
   /** `__HERMES_<token>_<n>__`: unique to this frame. */
@@ -68,22 +71,41 @@ export interface FrameSpec {
   readonly prelude?: string | undefined
 }
 
+/**
+ * What is written to the shell for a frame: one short line (every byte of it
+ * is a system call) that reads the body by its byte count (so `LC_ALL=C`:
+ * under a UTF-8 locale `read` counts characters) and runs it in the shell
+ * itself. Nothing in that line is a name a command could have redefined; where
+ * `read -N` is refused (bash < 4.1, or a command made `__hermes_frame`
+ * read-only) the body is simply read as script.
+ */
 export const frameScript = (spec: FrameSpec): string => {
+  const body = frameBody(spec)
+  return `LC_ALL=C IFS= builtin read -rd '' -N ${Buffer.byteLength(body)} __hermes_frame&&builtin eval "$__hermes_frame"\n${body}`
+}
+
+const frameBody = (spec: FrameSpec): string => {
   const extra = Object.entries(spec.env ?? {}).filter(([name]) => NAME.test(name))
   const names = extra.map(([name]) => name).join(" ")
   const cd = spec.fallbackCwd === undefined
     ? `builtin cd -- ${shellQuote(spec.cwd)}`
     : `builtin cd -- ${shellQuote(spec.cwd)} 2>/dev/null || builtin cd -- ${shellQuote(spec.fallbackCwd)}`
+  const state = `__hermes_mark=${spec.mark}; __hermes_unexport=${shellQuote(names)}; __hermes_env=${shellQuote(spec.envFile ?? "")}; __hermes_both=${
+    spec.exportsInStream === true ? "1" : ""
+  }`
   return [
-    `__hermes_mark=${spec.mark}; __hermes_unexport=${shellQuote(names)}; __hermes_env=${shellQuote(spec.envFile ?? "")}; __hermes_both=${
-      spec.exportsInStream === true ? "1" : ""
-    }; __hermes_bg=$!`,
+    `${state}; __hermes_bg=$!`,
+    // Options that would break the frame or spill tracing into the output (a fresh shell per command started without them).
     `builtin set +e +u +x +v; builtin trap '__hermes_report "$?" Q' EXIT`,
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
     ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),
     ...(extra.length === 0 ? [] : [`builtin export ${extra.map(([name, value]) => `${name}=${shellQuote(value)}`).join(" ")}`]),
     // The command's stdout is the saved descriptor's pipe again, whatever an earlier `exec >…` did.
-    `if ${cd}; then { builtin eval ${shellQuote(spec.command)}; } </dev/null >&${MARK_FD} 2>&1; __hermes_report "$?" X; else __hermes_report 126 X; fi`,
+    `if ${cd}; then { builtin eval ${shellQuote(spec.command)}; } </dev/null >&${MARK_FD} 2>&1; __hermes_status=$?; else __hermes_status=126; fi`,
+    // The command may have changed the frame's variables or the report function: both are set again before the report.
+    state,
+    REPORT_FUNCTION,
+    `__hermes_report "$__hermes_status" X`,
     ""
   ].join("\n")
 }
@@ -101,6 +123,8 @@ export interface FrameReport {
 }
 
 const NEWLINE = 0x0a
+const X = 0x58
+const Q = 0x51
 
 /**
  * Splits one frame's stream: output (passed on as it comes, minus a possible
@@ -131,12 +155,20 @@ export const makeFrameReader = (mark: string, onData: (chunk: Buffer) => void) =
     return { end: last[0] === "Q" ? "Q" : "X", code: Number.parseInt(last.slice(1), 10), cwd, exports, leftovers }
   }
 
+  /** Whether the last record is a complete `X`/`Q` one (exports arrive a line per write: no parse for each). */
+  const ended = (): boolean => {
+    const at = report.lastIndexOf(separator)
+    if (at < 0) return false
+    const kind = report[at + separator.length]
+    return (kind === X || kind === Q) && report.indexOf(NEWLINE, at + separator.length) >= 0
+  }
+
   return {
     /** Feed a chunk; the report once the frame is over. */
     push: (chunk: Buffer): FrameReport | undefined => {
       if (inReport) {
         report = Buffer.concat([report, chunk])
-        return chunk.includes(NEWLINE) ? parse() : undefined
+        return ended() ? parse() : undefined
       }
       const buffer = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
       const at = buffer.indexOf(separator)
