@@ -39,10 +39,13 @@ const MARK_FD = 19
 /** The report records (above). `__hermes_env`: where the exports go (empty: into the stream). */
 const REPORT_FUNCTION = [
   `__hermes_report() {`,
-  `  builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}`,
   `  [ -n "$__hermes_unexport" ] && builtin export -n $__hermes_unexport 2>/dev/null`,
   `  [ -n "$__hermes_env" ] && builtin export -p > "$__hermes_env" 2>/dev/null`,
-  `  if [ -z "$__hermes_env" ] || [ -n "$__hermes_both" ]; then builtin printf 'R\\n' >&${MARK_FD}; builtin export -p >&${MARK_FD}; builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}; fi`,
+  // Both: the file read back and sent in one write (on ssh every write is a packet; `export -p` writes a line each).
+  `  __hermes_x=; [ -n "$__hermes_env" ] && [ -n "$__hermes_both" ] && LC_ALL=C IFS= builtin read -rd '' __hermes_x < "$__hermes_env" 2>/dev/null`,
+  `  if [ -n "$__hermes_x" ]; then builtin printf '\\n%sR\\n%s\\n%s' "$__hermes_mark" "$__hermes_x" "$__hermes_mark" >&${MARK_FD}; __hermes_x=`,
+  `  elif [ -z "$__hermes_env" ] || [ -n "$__hermes_both" ]; then builtin printf '\\n%sR\\n' "$__hermes_mark" >&${MARK_FD}; builtin export -p >&${MARK_FD}; builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}`,
+  `  else builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}; fi`,
   `  builtin printf 'C' >&${MARK_FD}; builtin pwd -P >&${MARK_FD} 2>/dev/null || builtin printf '\\n' >&${MARK_FD}`,
   `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "$__hermes_mark" >&${MARK_FD}`,
   `  builtin printf '\\n%s%s%s\\n' "$__hermes_mark" "$2" "$1" >&${MARK_FD}`,
