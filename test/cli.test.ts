@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { runCli } from "./support/cli.js"
@@ -22,6 +22,23 @@ describe("hermes-effect CLI", () => {
     const table = runCli(["tools", "list", "--toolsets", "todo,nonsense"], { home })
     expect(table.stdout).toMatch(/^TOOL\s+TOOLSET\s+AVAILABLE/)
     expect(table.stdout).toContain("unknown toolsets ignored: nonsense")
+  })
+
+  it("listing the catalogue (tools, toolsets, plugins) neither creates the state database nor needs a sound one", () => {
+    const fresh = tempHome("hermes-effect-cli-catalogue-")
+    for (const args of [["tools", "list", "--json"], ["toolsets", "--json"], ["plugins", "--json"]]) {
+      expect(runCli(args, { home: fresh }).code).toBe(0)
+    }
+    expect(existsSync(join(fresh, "state.db"))).toBe(false)
+    // A damaged state file fails the commands that use it, not a listing.
+    writeFileSync(join(fresh, "state.db"), "not a database at all, and not ours to touch")
+    const listed = runCli(["tools", "list", "--json"], { home: fresh })
+    expect(listed.code).toBe(0)
+    expect((JSON.parse(listed.stdout) as Array<unknown>).length).toBeGreaterThan(10)
+    const call = runCli(["call", "todo", "{}"], { home: fresh })
+    expect(call.code).toBe(1)
+    expect(call.stderr).toContain("state.db")
+    expect(readFileSync(join(fresh, "state.db"), "utf8")).toBe("not a database at all, and not ours to touch")
   })
 
   it("toolsets --json lists Hermes' toolsets with availability", () => {

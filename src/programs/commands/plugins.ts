@@ -2,10 +2,10 @@
 import { Command } from "@effect/cli"
 import { Effect } from "effect"
 import { Plugins } from "../../services/Plugins.js"
-import { jsonOption, table, withRuntime, writeOut } from "./shared.js"
+import { jsonOption, table, withCatalogueRuntime, writeOut } from "./shared.js"
 
 export const pluginsCommand = Command.make("plugins", { json: jsonOption }, (opts) =>
-  withRuntime(Effect.gen(function*() {
+  withCatalogueRuntime(Effect.gen(function*() {
     const statuses = yield* Effect.flatMap(Plugins, (p) => p.status)
     if (opts.json) return yield* writeOut(JSON.stringify(statuses, null, 2))
     if (statuses.length === 0) return yield* writeOut("no plugins found")

@@ -29,6 +29,19 @@ export const writeLineSync = (fd: number, line: string): Effect.Effect<void> =>
 export const withRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) =>
   Effect.provide(program, runtimeLayer({ mcp: { awaitStartup: true } }))
 
+/**
+ * For commands that only read the catalogue (tools, toolsets, plugins): the same runtime on a private in-memory
+ * state database, so listing neither opens nor creates `state.db` (and works while that file is locked or damaged).
+ */
+export const withCatalogueRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) =>
+  Effect.provide(
+    program,
+    runtimeLayer(async () => ({
+      mcp: { awaitStartup: true },
+      database: (await import("../../layers/sql/StateDatabase.js")).StateDatabaseMemory
+    }))
+  )
+
 /** The batch runtime: every call and result is recorded as a `batch` session (see `sessions list`). */
 export const withBatchRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) =>
   Effect.provide(program, runtimeLayer({ mcp: { awaitStartup: true }, recordSessions: { source: "batch" } }))

@@ -2,10 +2,10 @@
 import { Command } from "@effect/cli"
 import { Effect } from "effect"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
-import { disableOption, jsonOption, splitList, table, toolsetsOption, withRuntime, writeOut } from "./shared.js"
+import { disableOption, jsonOption, splitList, table, toolsetsOption, withCatalogueRuntime, writeOut } from "./shared.js"
 
 const list = Command.make("list", { toolsets: toolsetsOption, disable: disableOption, json: jsonOption }, (opts) =>
-  withRuntime(Effect.gen(function*() {
+  withCatalogueRuntime(Effect.gen(function*() {
     const registry = yield* ToolRegistry
     const selection = { enabled: splitList(opts.toolsets), disabled: splitList(opts.disable) }
     const definitions = yield* registry.definitions(selection)

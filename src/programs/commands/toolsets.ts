@@ -2,10 +2,10 @@
 import { Command } from "@effect/cli"
 import { Effect } from "effect"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
-import { jsonOption, table, withRuntime, writeOut } from "./shared.js"
+import { jsonOption, table, withCatalogueRuntime, writeOut } from "./shared.js"
 
 export const toolsetsCommand = Command.make("toolsets", { json: jsonOption }, (opts) =>
-  withRuntime(Effect.gen(function*() {
+  withCatalogueRuntime(Effect.gen(function*() {
     const registry = yield* ToolRegistry
     const toolsets = yield* registry.toolsets()
     if (opts.json) return yield* writeOut(JSON.stringify(toolsets, null, 2))
