@@ -78,9 +78,10 @@ export interface FrameSpec {
  * What is written to the shell for a frame: one short line (every byte of it
  * is a system call) that reads the body by its byte count (so `LC_ALL=C`:
  * under a UTF-8 locale `read` counts characters) and runs it in the shell
- * itself. Nothing in that line is a name a command could have redefined; where
- * `read -N` is refused (bash < 4.1, or a command made `__hermes_frame`
- * read-only) the body is simply read as script.
+ * itself. The line calls no function of ours, which a command could have
+ * redefined. Where `read -N` is refused (bash < 4.1) the body is simply read
+ * as script; a command that makes `__hermes_frame` read-only loses the next
+ * frame to its timeout, after which the shell is replaced.
  */
 export const frameScript = (spec: FrameSpec): string => {
   const body = frameBody(spec)
