@@ -8,39 +8,9 @@
  * settles first stops the other; a timed-out or interrupted effect is
  * interrupted, and awaited, before this returns.
  */
-import { Clock, Context, DefaultServices, Effect, Fiber, Runtime } from "effect"
-import type { Exit } from "effect"
-
-/** The longest delay a JS timer takes; the live Clock treats longer ones as never (as here). */
-const MAX_TIMER_MILLIS = 2 ** 31 - 1
-const LIVE_CLOCK = Context.get(DefaultServices.liveServices, Clock.Clock)
-
-/**
- * Call `onTimeout` once `timeoutMs` pass on the caller's Clock; the returned
- * function cancels it. The live Clock sleeps on a plain timer, so with it the
- * timer is set here: a sleeping fiber per call (forked, then interrupted)
- * cost more CPU than the rest of an MCP call's client side. Any other Clock
- * (TestClock in tests) is slept on in a fiber, as `Effect.sleep` would.
- */
-const startTimer = (
-  parent: Fiber.RuntimeFiber<unknown, unknown>,
-  runtime: () => Runtime.Runtime<never>,
-  timeoutMs: number,
-  onTimeout: () => void
-): () => void => {
-  const clock = Context.get(parent.getFiberRef(DefaultServices.currentServices), Clock.Clock)
-  if (clock === LIVE_CLOCK) {
-    if (!(timeoutMs <= MAX_TIMER_MILLIS)) return () => undefined
-    const handle = setTimeout(onTimeout, timeoutMs)
-    return () => clearTimeout(handle)
-  }
-  const sleeper = Runtime.runFork(runtime())(Effect.sleep(timeoutMs))
-  sleeper.addObserver(onTimeout)
-  return () => {
-    sleeper.removeObserver(onTimeout)
-    sleeper.unsafeInterruptAsFork(parent.id())
-  }
-}
+import { Effect, Fiber, Runtime } from "effect"
+import type { Context, Exit } from "effect"
+import { startClockTimer } from "../../lib/effect/clockTimer.js"
 
 /**
  * The fiber's exit, or undefined when `timeoutMs` passes first on the Effect
@@ -67,7 +37,7 @@ const awaitWithin = <A, E>(
       cancel()
       resume(Effect.succeed(exit))
     }
-    const cancel = startTimer(parent, runtime, timeoutMs, onTimeout)
+    const cancel = startClockTimer(parent, runtime, timeoutMs, onTimeout)
     fiber.addObserver(onExit)
     return Effect.sync(() => {
       if (settled) return

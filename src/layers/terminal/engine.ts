@@ -14,7 +14,7 @@
  * it starts.
  */
 import { posix } from "node:path"
-import { Deferred, Effect, Exit, FiberId, Mailbox } from "effect"
+import { Deferred, Effect, Exit, Mailbox } from "effect"
 import type { Scope } from "effect"
 import type {
   ApprovedCommand,
@@ -26,6 +26,7 @@ import type {
 } from "../../services/TerminalBackend.js"
 import { TerminalError } from "../../services/TerminalBackend.js"
 import { DEFAULT_CAPTURE_BYTES, makeBoundedCapture } from "./boundedCapture.js"
+import { makeEndingRace } from "./endingRace.js"
 import { makeSnapshotReaders } from "./snapshotReaders.js"
 import type { CommandEvents, Launched, Transport } from "./transport.js"
 
@@ -123,13 +124,14 @@ export const makeEnvironment = (
     const run = (command: ApprovedCommand, options: RunOptions = {}): Effect.Effect<RunResult, TerminalError> =>
       Effect.suspend(() => {
         const capture = makeBoundedCapture(options.maxOutputBytes ?? DEFAULT_CAPTURE_BYTES)
-        const ended = Deferred.unsafeMake<number>(FiberId.none)
+        const race = makeEndingRace()
         return Effect.acquireUseRelease(
           Effect.tap(
             begin(command, options, { persist: true, stdin: options.stdin !== undefined }, {
               onData: capture.push,
-              onEnd: (code) => Deferred.unsafeDone(ended, Exit.succeed(code)),
-              onExit: noop
+              // The command is done but something it left may hold its process open.
+              onEnd: transport.reportsEnd ? (code) => race.onEnd(code, HELD_OPEN_MS) : noop,
+              onExit: race.onExit
             }),
             ({ launched }) =>
               Effect.sync(() => {
@@ -141,22 +143,7 @@ export const makeEnvironment = (
           ),
           ({ launched }) =>
             Effect.gen(function*() {
-              type Ending =
-                | { readonly _tag: "Exit"; readonly code: number }
-                | { readonly _tag: "Timeout" }
-                | { readonly _tag: "Interrupt" }
-              const racers: Array<Effect.Effect<Ending>> = [
-                Effect.map(Deferred.await(launched.exited), (code): Ending => ({ _tag: "Exit", code }))
-              ]
-              if (transport.reportsEnd) {
-                // The command is done but something it left holds its process open.
-                racers.push(Effect.map(Effect.zipLeft(Deferred.await(ended), sleepReal(HELD_OPEN_MS)), (code): Ending => ({ _tag: "Exit", code })))
-              }
-              if (options.timeoutMs !== undefined) {
-                racers.push(Effect.as(Effect.sleep(options.timeoutMs), { _tag: "Timeout" } as const))
-              }
-              if (options.interrupt !== undefined) racers.push(Effect.as(options.interrupt, { _tag: "Interrupt" } as const))
-              const ending = yield* Effect.raceAll(racers)
+              const ending = yield* race.await(options.timeoutMs, options.interrupt)
               yield* launched.stop
               if (ending._tag === "Exit") {
                 const problem = launched.problem()
@@ -174,7 +161,10 @@ export const makeEnvironment = (
           (started) =>
             started.launched.stop.pipe(
               Effect.zipRight(settle(started, options.cwd === undefined)),
-              Effect.ensuring(Effect.sync(() => untrack(started)))
+              Effect.ensuring(Effect.sync(() => {
+                race.dispose()
+                untrack(started)
+              }))
             )
         ).pipe(
           // The cwd after the command is only known once its state is collected.
