@@ -4,9 +4,10 @@
  * it records.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { ApprovalAudit } from "../../../services/ApprovalAudit.js"
 import type { ApprovalRecord } from "../../../services/ApprovalAudit.js"
+import { SqliteStatements } from "../../sql/sqliteClient.js"
 
 interface ApprovalRow {
   readonly at: string
@@ -36,12 +37,17 @@ export const ApprovalAuditSql: Layer.Layer<ApprovalAudit, never, SqlClient.SqlCl
   ApprovalAudit,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const statements = yield* Effect.serviceOption(SqliteStatements)
+    const INSERT = "INSERT INTO approvals (at, session_id, task_id, command, path, backend, outcome, decided_by, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    // Every command is recorded before it runs: on SQLite the insert is prepared once and bound in place (no
+    // statement compile and no span per command), elsewhere it goes through the client.
+    const insert = Option.match(statements, {
+      onSome: (st) => st.prepare(INSERT),
+      onNone: () => (params: ReadonlyArray<unknown>) => sql.unsafe(INSERT, params)
+    })
     return ApprovalAudit.of({
       record: (e) =>
-        sql.unsafe(
-          "INSERT INTO approvals (at, session_id, task_id, command, path, backend, outcome, decided_by, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-          [e.at, e.sessionId, e.taskId, e.command, e.path, e.backend, e.outcome, e.decidedBy, e.key]
-        ).pipe(
+        insert([e.at, e.sessionId, e.taskId, e.command, e.path, e.backend, e.outcome, e.decidedBy, e.key]).pipe(
           Effect.asVoid,
           Effect.catchAll((error) => Effect.logWarning(`could not record an approval decision in the state database: ${error.message}`))
         ),
