@@ -38,18 +38,19 @@ const MARK_FD = 19
 
 /** The report records (above). `__hermes_env`: where the exports go (empty: into the stream). */
 const REPORT_FUNCTION = [
+  // One redirection for the whole report (each one costs bash several system calls), to the saved descriptor.
   `__hermes_report() {`,
   `  [ -n "$__hermes_unexport" ] && builtin export -n $__hermes_unexport 2>/dev/null`,
   `  [ -n "$__hermes_env" ] && builtin export -p > "$__hermes_env" 2>/dev/null`,
   // Both: the file read back and sent in one write (on ssh every write is a packet; `export -p` writes a line each).
   `  __hermes_x=; [ -n "$__hermes_env" ] && [ -n "$__hermes_both" ] && LC_ALL=C IFS= builtin read -rd '' __hermes_x < "$__hermes_env" 2>/dev/null`,
-  `  if [ -n "$__hermes_x" ]; then builtin printf '\\n%sR\\n%s\\n%s' "$__hermes_mark" "$__hermes_x" "$__hermes_mark" >&${MARK_FD}; __hermes_x=`,
-  `  elif [ -z "$__hermes_env" ] || [ -n "$__hermes_both" ]; then builtin printf '\\n%sR\\n' "$__hermes_mark" >&${MARK_FD}; builtin export -p >&${MARK_FD}; builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}`,
-  `  else builtin printf '\\n%s' "$__hermes_mark" >&${MARK_FD}; fi`,
-  `  builtin printf 'C' >&${MARK_FD}; builtin pwd -P >&${MARK_FD} 2>/dev/null || builtin printf '\\n' >&${MARK_FD}`,
-  `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "$__hermes_mark" >&${MARK_FD}`,
-  `  builtin printf '\\n%s%s%s\\n' "$__hermes_mark" "$2" "$1" >&${MARK_FD}`,
-  `}`
+  `  if [ -n "$__hermes_x" ]; then builtin printf '\\n%sR\\n%s\\n%s' "$__hermes_mark" "$__hermes_x" "$__hermes_mark"; __hermes_x=`,
+  `  elif [ -z "$__hermes_env" ] || [ -n "$__hermes_both" ]; then builtin printf '\\n%sR\\n' "$__hermes_mark"; builtin export -p; builtin printf '\\n%s' "$__hermes_mark"`,
+  `  else builtin printf '\\n%s' "$__hermes_mark"; fi`,
+  `  builtin printf 'C'; builtin pwd -P 2>/dev/null || builtin printf '\\n'`,
+  `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "$__hermes_mark"`,
+  `  builtin printf '\\n%s%s%s\\n' "$__hermes_mark" "$2" "$1"`,
+  `} >&${MARK_FD}`
 ].join("\n")
 
 /** Sent once when the shell starts: the descriptor for the reports, and the report function for the EXIT trap. */
