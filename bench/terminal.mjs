@@ -77,19 +77,24 @@ export const run = async () => {
   const pcall = (args, taskId = "bench") => persistent.runPromise(pexec.dispatch({ tool: "terminal", args }, { context: { taskId } })).then(parse)
   const pfirst = await pcall(echo)
   if (pfirst.output !== "hi") throw new Error(`unexpected persistent terminal result: ${JSON.stringify(pfirst)}`)
-  const ptool = []
   const praw = []
   for (let i = 0; i < 20; i++) await pcall(echo)
-  const faults = () => process.resourceUsage().minorPageFault
-  let interleavedFaults = 0
-  for (let i = 0; i < 200; i++) {
-    praw.push(await rawSpawn())
-    const f = faults()
-    const t = performance.now()
-    await pcall(echo)
-    ptool.push(performance.now() - t)
-    interleavedFaults += faults() - f
+  /** 200 timed `echo hi` calls, each after `before` (untimed): their times and the minor page faults per call. */
+  const echoes = async (before) => {
+    const times = []
+    let faults = 0
+    for (let i = 0; i < 200; i++) {
+      await before()
+      const f = process.resourceUsage().minorPageFault
+      const t = performance.now()
+      await pcall(echo)
+      times.push(performance.now() - t)
+      faults += process.resourceUsage().minorPageFault - f
+    }
+    return { times, faults: faults / 200 }
   }
+  const interleaved = await echoes(async () => void praw.push(await rawSpawn()))
+  const ptool = interleaved.times
   rows.push({
     name: "terminal `echo hi` (local, persistent shell, median)",
     value: median(ptool),
@@ -101,15 +106,8 @@ export const run = async () => {
   })
   // Back to back, as an agent runs commands in a persistent shell. Interleaved, every call above pays for the spawn
   // before it: spawning forks this process, so afterwards each heap page the call writes faults once (copy on write).
-  const b2b = []
-  let b2bFaults = 0
-  for (let i = 0; i < 200; i++) {
-    const f = faults()
-    const t = performance.now()
-    await pcall(echo)
-    b2b.push(performance.now() - t)
-    b2bFaults += faults() - f
-  }
+  const backToBack = await echoes(async () => undefined)
+  const b2b = backToBack.times
   rows.push({
     name: "terminal `echo hi` (local, persistent shell, back to back, median)",
     value: median(b2b),
@@ -121,11 +119,11 @@ export const run = async () => {
   })
   rows.push({
     name: "minor page faults per persistent `echo hi`, interleaved with spawns",
-    value: interleavedFaults / 200,
+    value: interleaved.faults,
     unit: "faults",
-    baseline: b2bFaults / 200,
+    baseline: backToBack.faults,
     baselineName: "back to back",
-    ratio: interleavedFaults / Math.max(1, b2bFaults),
+    ratio: interleaved.faults / Math.max(1, backToBack.faults),
     target: "reported"
   })
   // A 4 KB command (a heredoc, builtins only): the frame's body is read in one `read -N`, not byte by byte.
