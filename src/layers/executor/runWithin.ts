@@ -10,7 +10,7 @@
  */
 import { Effect, Fiber, Runtime } from "effect"
 import type { Context, Exit } from "effect"
-import { startClockTimer } from "../../lib/effect/clockTimer.js"
+import { runtimeOf, startClockTimer } from "../../lib/effect/clockTimer.js"
 
 /**
  * The fiber's exit, or undefined when `timeoutMs` passes first on the Effect
@@ -59,7 +59,7 @@ export const runWithin = <A, E>(
     const fiber = Runtime.runFork(runtime)(effect, { immediate: true })
     const done = fiber.unsafePoll()
     if (done !== null) return Effect.succeed(done)
-    const clockRuntime = () => Runtime.make({ context: parent.currentContext, fiberRefs, runtimeFlags: status.runtimeFlags })
+    const clockRuntime = () => runtimeOf(parent, status.runtimeFlags)
     return awaitWithin(fiber, timeoutMs, clockRuntime, parent).pipe(
       Effect.onInterrupt(() => Fiber.interrupt(fiber)),
       Effect.flatMap((exit) => (exit !== undefined ? Effect.succeed(exit) : Effect.as(Fiber.interrupt(fiber), undefined)))

@@ -14,7 +14,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import Sqlite from "better-sqlite3"
-import { Context, Effect, Exit, Scope } from "effect"
+import { Context, Effect, Exit, Option, Scope } from "effect"
 
 /** Prepared statements kept per connection (sqlite-node's default). */
 const PREPARE_CACHE = 200
@@ -30,6 +30,14 @@ export interface SqliteStatementsService {
 
 /** Prepared statements on the state database's connection (provided by its layers next to `SqlClient`). */
 export class SqliteStatements extends Context.Tag("hermes-effect/SqliteStatements")<SqliteStatements, SqliteStatementsService>() {}
+
+/** `text` prepared once on the state database's connection when `statements` are there, else run through `sql` (another client). */
+export const preparedOr = <A extends object>(
+  sql: SqlClient.SqlClient,
+  statements: Option.Option<SqliteStatementsService>,
+  text: string
+): (params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, SqlError> =>
+  Option.isSome(statements) ? statements.value.prepare<A>(text) : (params) => sql.unsafe<A>(text, params)
 
 const executeError = (cause: unknown) => new SqlError({ cause, message: "Failed to execute statement" })
 const prepareError = (cause: unknown) => new SqlError({ cause, message: "Failed to prepare statement " })

@@ -4,10 +4,10 @@
  * it records.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { ApprovalAudit } from "../../../services/ApprovalAudit.js"
 import type { ApprovalRecord } from "../../../services/ApprovalAudit.js"
-import { SqliteStatements } from "../../sql/sqliteClient.js"
+import { preparedOr, SqliteStatements } from "../../sql/sqliteClient.js"
 
 interface ApprovalRow {
   readonly at: string
@@ -41,10 +41,7 @@ export const ApprovalAuditSql: Layer.Layer<ApprovalAudit, never, SqlClient.SqlCl
     const INSERT = "INSERT INTO approvals (at, session_id, task_id, command, path, backend, outcome, decided_by, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
     // Every command is recorded before it runs: on SQLite the insert is prepared once and bound in place (no
     // statement compile and no span per command), elsewhere it goes through the client.
-    const insert = Option.match(statements, {
-      onSome: (st) => st.prepare(INSERT),
-      onNone: () => (params: ReadonlyArray<unknown>) => sql.unsafe(INSERT, params)
-    })
+    const insert = preparedOr(sql, statements, INSERT)
     return ApprovalAudit.of({
       record: (e) =>
         insert([e.at, e.sessionId, e.taskId, e.command, e.path, e.backend, e.outcome, e.decidedBy, e.key]).pipe(

@@ -14,6 +14,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { MessageNotFound, SessionNotFound } from "../../../services/SessionStore.js"
 import type { HistoryOptions, NewMessage, SessionStoreError, StoredMessage, Usage } from "../../../services/SessionStore.js"
 import type { SqliteStatementsService } from "../sqliteClient.js"
+import { preparedOr } from "../sqliteClient.js"
 import type { BackgroundIndexer } from "./backgroundIndexer.js"
 import type { GroupCommit } from "./groupCommit.js"
 import { MESSAGE_COLUMNS, messageRows, toolCallsText, toStoredMessage } from "./rows.js"
@@ -49,7 +50,7 @@ export const makeMessages = (
       SELECT ?, base.n + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, ?
       FROM base, (VALUES ${Array.from({ length: n }, (_, i) => `(${i + 1}, ?, ?, ?, ?, ?, ?, ?)`).join(", ")}) AS v ORDER BY v.column1
       RETURNING id, ordinal`
-      run = Option.isSome(statements) ? statements.value.prepare<Inserted>(text) : (params) => sql.unsafe<Inserted>(text, params)
+      run = preparedOr<Inserted>(sql, statements, text)
       if (appendStatements.size < 64) appendStatements.set(n, run)
     }
     return run
