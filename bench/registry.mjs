@@ -59,8 +59,10 @@ export const run = async () => {
   const perOpInFiber = async (effect) => await perOpMicros(() => runtime.runPromise(inFiber(effect)), { rounds: 15, perRound: 1 }) / 1000
   const bare = trivial.handler({ value: 7 })
   const bareGen = trivialGen.handler({ value: 7 })
-  const dispatchUs = await perOpMicros(() => runtime.runPromise(executor.dispatch(call)))
-  const bareUs = await perOpMicros(() => runtime.runPromise(bare))
+  // 15 rounds of 10 000 after as many to warm up: shorter rounds measured the JIT and GC of the layer build.
+  const perRunPromise = { rounds: 15, perRound: 10_000 }
+  const dispatchUs = await perOpMicros(() => runtime.runPromise(executor.dispatch(call)), perRunPromise)
+  const bareUs = await perOpMicros(() => runtime.runPromise(bare), perRunPromise)
   const inFiberUs = await perOpInFiber(executor.dispatch(call))
   const bareInFiberUs = await perOpInFiber(bare)
   const genInFiberUs = await perOpInFiber(executor.dispatch(genCall))
