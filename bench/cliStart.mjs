@@ -1,14 +1,33 @@
 // CLI start-up: cold `tools list --json` and `call todo` (a fresh node process each, on an existing home),
 // each beside `node -e 0` run alternately in the same loop, so the ratio is what our start costs over Node's own.
+// A third row times the smallest @effect/cli program bundled the same way: the floor of the stack itself.
 import { spawnSync } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { build } from "esbuild"
 import { median } from "./_stats.mjs"
 
 const bin = fileURLToPath(new URL("../dist/bin.mjs", import.meta.url))
 const RUNS = 10
+
+/** bench/fixtures/minimalCli.mjs bundled with our bundle's flags (minified ESM for node20, one file). */
+const bundleMinimalCli = async (dir) => {
+  const outfile = join(dir, "minimal-cli.mjs")
+  await build({
+    entryPoints: [fileURLToPath(new URL("./fixtures/minimalCli.mjs", import.meta.url))],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    minify: true,
+    logLevel: "warning",
+    outfile,
+    banner: { js: "import{createRequire as __r}from'node:module';const require=__r(import.meta.url);" }
+  })
+  return outfile
+}
 
 const timed = (args, env) => {
   const t = performance.now()
@@ -24,7 +43,8 @@ export const run = async () => {
   const todo = JSON.stringify({ todos: [{ id: "1", content: "bench", status: "pending" }] })
   const commands = [
     { name: "cold `tools list --json`", args: [bin, "tools", "list", "--json"], target: "≤ 0.15 s" },
-    { name: "cold `call todo`", args: [bin, "call", "todo", todo], target: "≤ 0.2 s" }
+    { name: "cold `call todo`", args: [bin, "call", "todo", todo], target: "≤ 0.2 s" },
+    { name: "cold minimal @effect/cli program (stack floor)", args: [await bundleMinimalCli(home), "tools", "list", "--json"] }
   ]
   // The first run creates the home (state.db, skills); the measured ones start on an existing home.
   for (const c of commands) timed(c.args, env)
