@@ -26,7 +26,6 @@ const HISTORY = 3000 // messages in the session whose whole history is read back
 const HISTORY_READS = 30
 const CONCURRENT = 8 // fibers appending at once in the concurrent part
 const CONCURRENT_MESSAGES = 20_000 // on fresh files, so the searches below see the same 100k rows
-const STALL_TURNS = 8000 // timed one by one, on two more fresh files
 
 // A deterministic corpus of real technical text: lines of the installed packages' docs and type declarations
 // (node_modules/**/*.md, *.d.ts; fixed by the lockfile), shuffled into messages of 10–600 characters (~300 on average).
@@ -105,8 +104,8 @@ const turnOf = (contents, at, n) =>
   })
 
 /** The service: SessionStoreSql on stateDatabaseLayer, driven through a ManagedRuntime as an embedding program would. */
-const service = async (file, options = {}) => {
-  const runtime = ManagedRuntime.make(SessionStoreSql.pipe(Layer.provideMerge(stateDatabaseLayer({ filename: file, ...options }))))
+const service = async (file) => {
+  const runtime = ManagedRuntime.make(SessionStoreSql.pipe(Layer.provideMerge(stateDatabaseLayer({ filename: file }))))
   const store = await runtime.runPromise(SessionStore)
   await runtime.runPromise(Effect.forEach(Array.from({ length: SESSIONS }, (_, i) => i), (i) => store.create({ id: `s${i}`, source: "bench" }), { discard: true }))
   return {
@@ -116,16 +115,6 @@ const service = async (file, options = {}) => {
         (n) => store.append(`s${n % SESSIONS}`, turnOf(messages, n * TURN, n), { inputTokens: 100, outputTokens: 20 }),
         { discard: true }
       )),
-    /** Each turn its own runPromise, timed: the wait a caller sees, checkpoints included (ms per turn). */
-    appendTimed: async (messages, from, to) => {
-      const waits = []
-      for (let n = from; n < to; n++) {
-        const t = performance.now()
-        await runtime.runPromise(store.append(`s${n % SESSIONS}`, turnOf(messages, n * TURN, n)))
-        waits.push(performance.now() - t)
-      }
-      return waits
-    },
     /** The same turns from CONCURRENT fibers at once, as sessions of a batch or a gateway append (they share commits). */
     appendConcurrent: (messages, from, to) =>
       runtime.runPromise(Effect.forEach(
@@ -329,19 +318,6 @@ export const run = async () => {
   rawTurn.close()
   rawGrouped.close()
   await oursConcurrent.close()
-  // The slowest appends: checkpoints (the log copied into the file, 10–15 ms per 1 000 pages here) on the worker
-  // thread (the default) against SQLite's own, inside the commit that fills the log; two fresh files, interleaved.
-  const stallDir = mkdtempSync(join(tmpdir(), "hermes-effect-bench-sessions-stalls-"))
-  const onWorker = await service(join(stallDir, "worker.db"))
-  const inline = await service(join(stallDir, "inline.db"), { walCheckpoint: "inline" })
-  const workerWaits = []
-  const inlineWaits = []
-  for (let from = 0; from < STALL_TURNS; from += block) {
-    workerWaits.push(...await onWorker.appendTimed(messages, from, from + block))
-    inlineWaits.push(...await inline.appendTimed(messages, from, from + block))
-  }
-  await onWorker.close()
-  await inline.close()
   const rawTrigramMs = await timed(() => base.firstSubstringSearch(substrings[0]))
   const ourTrigramMs = await timed(() => ours.firstSubstringSearch(substrings[0]))
   const rawSearch = []
@@ -365,9 +341,7 @@ export const run = async () => {
   base.close()
   await ours.close()
   const rate = (ms) => MESSAGES / (ms / 1000)
-  const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * q)]
-  const p90 = (xs) => quantile(xs, 0.9)
-  const over = (xs, ms) => xs.filter((x) => x > ms).reduce((a, b) => a + b, 0)
+  const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]
   return [
     {
       name: `sessions: append 100k messages (turns of ${TURN}, WAL file)`,
@@ -393,23 +367,6 @@ export const run = async () => {
       baseline: CONCURRENT_MESSAGES / (rawGroupedMs / 1000),
       baselineName: `raw better-sqlite3, same SQL, ${CONCURRENT} turns per transaction`,
       ratio: rawGroupedMs / ourConcurrentMs
-    },
-    // The other appends over 5 ms are the word index catching up (every 2 000 messages), the same on both files.
-    {
-      name: `sessions: time in appends over 5 ms (${STALL_TURNS} turns, one runPromise each)`,
-      value: over(workerWaits, 5),
-      unit: "ms",
-      baseline: over(inlineWaits, 5),
-      baselineName: "checkpoints inline, in the commit (SQLite's default)",
-      ratio: over(workerWaits, 5) / over(inlineWaits, 5)
-    },
-    {
-      name: `sessions: one append, all ${STALL_TURNS} turns (p50)`,
-      value: quantile(workerWaits, 0.5),
-      unit: "ms",
-      baseline: quantile(inlineWaits, 0.5),
-      baselineName: "checkpoints inline",
-      ratio: quantile(workerWaits, 0.5) / quantile(inlineWaits, 0.5)
     },
     {
       name: "sessions: FTS search over 100k messages (median)",

@@ -64,7 +64,7 @@ describe("config defaults", () => {
       max_background: 64,
       sandbox_home_binds: []
     })
-    expect(empty.sessions).toEqual({ busy_timeout_ms: 5000, synchronous: "normal", wal_checkpoint: "worker" })
+    expect(empty.sessions).toEqual({ busy_timeout_ms: 5000, synchronous: "normal" })
     expect(empty.memory).toEqual({ memory_char_limit: 2200, user_char_limit: 1375 })
     expect(empty.mcp_servers).toEqual({})
     expect(empty.files).toEqual({ write_roots: [], read_max_chars: 100_000, search_engine: "auto" })

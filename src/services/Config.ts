@@ -336,9 +336,7 @@ export const SessionsSection = Schema.Struct({
   /** How long a write waits for another process's transaction, milliseconds (default 5000). */
   busy_timeout_ms: withDefault(Schema.Number, 5000),
   /** normal (default; survives a killed process) | full (also survives power loss; slower commits). */
-  synchronous: withDefault(Schema.Literal("normal", "full"), "normal"),
-  /** worker (default; a thread copies the log into the file, off the event loop) | inline (SQLite's own, in the commit). */
-  wal_checkpoint: withDefault(Schema.Literal("worker", "inline"), "worker")
+  synchronous: withDefault(Schema.Literal("normal", "full"), "normal")
 }, Extra)
 
 /** `memory:` — the memory tool's two stores (Hermes' keys). */

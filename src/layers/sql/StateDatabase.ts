@@ -21,7 +21,6 @@ import { Config } from "../../services/Config.js"
 import { StateDatabaseError } from "../../services/StateDatabase.js"
 import { APPLICATION_ID, MIGRATIONS_TABLE, SCHEMA_VERSION, migrations } from "./migrations.js"
 import { makeSqliteClient, SqliteStatements } from "./sqliteClient.js"
-import { startWalCheckpointer } from "./walCheckpointer.js"
 
 export interface StateDatabaseOptions {
   /** A file path, or ":memory:" for a private in-memory database. */
@@ -30,8 +29,6 @@ export interface StateDatabaseOptions {
   readonly busyTimeoutMs?: number | undefined
   /** Default "normal": commits survive a killed process; "full" also survives power loss. */
   readonly synchronous?: "normal" | "full" | undefined
-  /** Who checkpoints the log (default "worker": a thread, see walCheckpointer.ts; "inline": the commit that fills it). */
-  readonly walCheckpoint?: "worker" | "inline" | undefined
 }
 
 export const MEMORY_DATABASE = ":memory:"
@@ -199,13 +196,6 @@ const open = (options: StateDatabaseOptions) =>
       Effect.mapError(onSqlError)
     )
     yield* migrate(file, client).pipe(Effect.mapError(onSqlError))
-    if (!inMemory && options.walCheckpoint !== "inline") {
-      const [page] = yield* client.unsafe<{ readonly page_size: number }>("PRAGMA page_size").pipe(Effect.mapError(onSqlError))
-      yield* startWalCheckpointer({
-        filename: file,
-        setAutocheckpoint: (pages) => Effect.asVoid(client.unsafe(`PRAGMA wal_autocheckpoint = ${Math.floor(pages)}`))
-      }, page?.page_size ?? 4096).pipe(Effect.mapError(onSqlError))
-    }
     return Context.make(SqliteClient.SqliteClient, client).pipe(Context.add(SqlClient.SqlClient, client), Context.add(SqliteStatements, statements))
   })
 
@@ -224,8 +214,7 @@ export const StateDatabaseLive: Layer.Layer<SqliteClient.SqliteClient | SqlClien
       return stateDatabaseLayer({
         filename: config.home.database,
         busyTimeoutMs: sessions.busy_timeout_ms,
-        synchronous: sessions.synchronous,
-        walCheckpoint: sessions.wal_checkpoint
+        synchronous: sessions.synchronous
       })
     })
   )
