@@ -11,7 +11,7 @@ import type { ToolError, ToolFailure } from "../../services/ToolError.js"
 import type { RegisteredTool } from "../../services/ToolRegistry.js"
 import { defectText } from "./decodeArguments.js"
 import { OverlayMap } from "./overlayMap.js"
-import { runWithin } from "./runWithin.js"
+import { runWithinThen } from "./runWithin.js"
 
 /** The tool's own timeout for these arguments, else the configured one. */
 export const timeoutMsFor = (tool: RegisteredTool, args: unknown, callTimeoutMs: number): number => {
@@ -65,11 +65,8 @@ export const runHandler = (tool: RegisteredTool, args: unknown, context: ToolCal
   const effect = tool.handler(args) as Effect.Effect<ToolOutput, ToolFailure>
   // The handler promised ToolOutput and ToolFailure: an Exit it returns carries those.
   if (Exit.isExit(effect)) return classify(tool.name, effect as Exit.Exit<ToolOutput, ToolFailure>)
-  return Effect.flatMap(
-    runWithin(effect, timeoutMs, (caller) => handlerContext(tool, context, caller)),
-    (exit) =>
-      exit !== undefined
-        ? classify(tool.name, exit)
-        : Effect.fail(new ToolTimeout({ tool: tool.name, seconds: Math.round(timeoutMs / 100) / 10 }))
-  )
+  return runWithinThen(effect, timeoutMs, (caller) => handlerContext(tool, context, caller), (exit) =>
+    exit !== undefined
+      ? classify(tool.name, exit)
+      : Effect.fail(new ToolTimeout({ tool: tool.name, seconds: Math.round(timeoutMs / 100) / 10 })))
 }
