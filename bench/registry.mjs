@@ -26,6 +26,13 @@ const trivialGen = defineTool({
     })
 })
 
+/** The same tool answering through a Promise (as MCP, web and file tools do): dispatch runs it in its own fiber under a timer. */
+const trivialAsync = defineTool({
+  ...trivial,
+  name: "bench_echo_async",
+  handler: (args) => Effect.promise(() => Promise.resolve(`value ${args.value}`))
+})
+
 /** A stand-in for each hermes-cli tool, with a schema of typical size. */
 const stub = (name) =>
   defineTool({
@@ -53,6 +60,7 @@ export const run = async () => {
   // 1. Full dispatch of a trivial tool: parse, coerce, decode, hooks, handler under timeout, fold. Two handlers:
   // `Effect.succeed` (already finished: read without a fiber) and `Effect.gen` (runs in its own fiber).
   await runtime.runPromise(registerTool(trivialGen))
+  await runtime.runPromise(registerTool(trivialAsync))
   const call = { tool: "bench_echo", args: "{\"value\": \"7\", \"label\": \"x\"}" }
   const genCall = { ...call, tool: "bench_echo_gen" }
   const inFiber = (effect) => Effect.forEach(Array.from({ length: 1000 }), () => effect, { discard: true })
@@ -67,9 +75,12 @@ export const run = async () => {
   const bareInFiberUs = await perOpInFiber(bare)
   const genInFiberUs = await perOpInFiber(executor.dispatch(genCall))
   const bareGenInFiberUs = await perOpInFiber(bareGen)
+  const asyncInFiberUs = await perOpInFiber(executor.dispatch({ ...call, tool: "bench_echo_async" }))
+  const bareAsyncInFiberUs = await perOpInFiber(trivialAsync.handler({ value: 7 }))
   rows.push({ name: "dispatch trivial tool (runPromise per call)", value: dispatchUs, unit: "µs", baseline: bareUs, baselineName: "bare handler via runPromise", ratio: dispatchUs / bareUs, target: "≤ 4 µs" })
   rows.push({ name: "dispatch trivial tool (inside one fiber)", value: inFiberUs, unit: "µs", baseline: bareInFiberUs, baselineName: "bare handler in the fiber", ratio: inFiberUs / bareInFiberUs, target: "≤ 3 µs" })
   rows.push({ name: "dispatch trivial Effect.gen tool (inside one fiber)", value: genInFiberUs, unit: "µs", baseline: bareGenInFiberUs, baselineName: "bare handler in the fiber", ratio: genInFiberUs / bareGenInFiberUs })
+  rows.push({ name: "dispatch trivial Promise tool (inside one fiber)", value: asyncInFiberUs, unit: "µs", baseline: bareAsyncInFiberUs, baselineName: "bare handler in the fiber", ratio: asyncInFiberUs / bareAsyncInFiberUs })
 
   // 2. Definitions for hermes-cli, uncached: each round bumps the registry generation first.
   const core = Toolsets.HERMES_CORE_TOOLS
