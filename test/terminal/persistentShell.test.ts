@@ -154,6 +154,19 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
       expect(text(yield* run(t, "echo still-framed"))).toBe("still-framed\n")
     }))
 
+  it.effect("a program a command planted in the shell's hash table is gone by the next call", () =>
+    Effect.gen(function*() {
+      const t = task()
+      // Within the call the planted name works (as in any bash); the next call looks every name up afresh.
+      const planted = yield* run(t, "hash -p /bin/echo hermes-planted-a; BASH_CMDS[hermes-planted-b]=/bin/echo; hermes-planted-a one; hermes-planted-b two")
+      expect(text(planted)).toBe("one\ntwo\n")
+      for (const name of ["hermes-planted-a", "hermes-planted-b"]) {
+        const later = yield* run(t, `${name} x`)
+        expect([name, later.exitCode]).toEqual([name, 127])
+      }
+      expect(text(yield* run(t, "hash -l 2>&1 | grep -c planted; true"))).toBe("0\n")
+    }))
+
   it.effect("interrupting the fiber stops the command; the next call works", () =>
     Effect.gen(function*() {
       const t = task()

@@ -99,6 +99,44 @@ describe("command words resolved from the line", () => {
   })
 })
 
+describe("calls of the line's own functions, read with their arguments", () => {
+  // The body alone looks harmless (`rm "$@"`); the call supplies what makes it dangerous.
+  const dangerous: ReadonlyArray<readonly [string, boolean]> = [
+    ["ls() { command rm \"$@\"; }; ls -rf /", true],
+    ["view() { /bin/rm \"$@\"; }\nview -r /", true],
+    ["tidy() { rm -r -- \"$1\"; }; tidy /", true],
+    ["f() { shift; rm -r -- \"$1\"; }; f x /", true],
+    ["f() { shift 2; rm -rf \"$1\"; }; f a b /", true],
+    ["g() { h \"$@\"; }; h() { command rm \"$@\"; }; g -rf /", true],
+    ["d() { rm -rf \"${1:?missing}\"; }; d /", true],
+    ["k() { kill -9 $*; }; k -1", true],
+    ["function wipe { dd if=/dev/zero of=\"$1\"; }; wipe /dev/sda", true],
+    ["t() { : > \"$1\"; rm \"$1\"; }; t /etc/passwd", false],
+    ["s() { \"$@\"; }; s reboot", true]
+  ]
+  it.each(dangerous)("%s", (command, hardline) => {
+    const d = detect(command)
+    expect(d.dangerous || d.hardline, command).toBe(true)
+    if (hardline) expect(d.hardline, command).toBe(true)
+  })
+
+  it("ordinary helpers stay quiet, and a line with very many calls is not followed silently", () => {
+    for (const command of [
+      "mk() { mkdir -p \"$1\" && cd \"$1\"; }; mk build",
+      "log() { echo \"[$1] $2\"; }; log info starting; log warn done",
+      "count() { wc -l \"$@\"; }; count src/*.ts",
+      "greet() { printf 'hi %s\\n' \"$1\"; }; greet world"
+    ]) {
+      const d = detect(command)
+      expect([command, d.dangerous, d.hardline]).toEqual([command, false, false])
+    }
+    const helpers = `p() { echo "$1"; }; ${Array.from({ length: 100 }, (_, i) => `p ${i}`).join("; ")}`
+    expect(detect(helpers).dangerous).toBe(false)
+    const many = `p() { echo "$1"; }; ${Array.from({ length: 300 }, (_, i) => `p ${i}`).join("; ")}`
+    expect(detect(many).dangerous).toBe(true)
+  })
+})
+
 describe("command words that cannot be known before they run", () => {
   // Dangerous, and hardline because the arguments fit a hardline rule whatever the program.
   const hardline: ReadonlyArray<readonly [string, string]> = [

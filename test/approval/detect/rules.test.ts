@@ -375,6 +375,59 @@ describe("terminal writes onto files other programs run", () => {
   })
 })
 
+describe("commands that change what a command name runs", () => {
+  it("the hash table, the alias table, loadable builtins, and setters whose target is named at run time", () => {
+    expectTable([
+      ["hash -p /usr/bin/rm ls", D.rebindName],
+      ["hash -p \"$(command -v rm)\" view", D.rebindName],
+      ["builtin hash -tp /bin/rm lsblk", D.rebindName],
+      ["command hash -dp /bin/rm cat", D.rebindName],
+      ["BASH_CMDS[ls]=/usr/bin/rm", D.rebindName],
+      ["BASH_CMDS+=([ls]=/usr/bin/rm)", D.rebindName],
+      ["x=1 BASH_CMDS[git]=/tmp/x/git make", D.rebindName],
+      ["read -r 'BASH_CMDS[ls]' <<< /usr/bin/rm", D.rebindName],
+      ["printf -v 'BASH_CMDS[ls]' %s /usr/bin/rm", D.rebindName],
+      ["declare -A BASH_ALIASES=([ls]='ls -la')", D.rebindName],
+      ["declare -n table=BASH_CMDS; table[ls]=/usr/bin/rm", D.rebindName],
+      ["eval 'BASH_ALIASES[ll]=ls'", D.rebindName],
+      ["enable -f ./builtins.so tidy", D.rebindName],
+      ["n=$(printf BASH_%s CMDS); printf -v \"$n[ls]\" %s /usr/bin/rm", D.rebindName],
+      ["read -r \"$target\" <<< /usr/bin/rm", D.rebindName],
+      ["mapfile -t \"$name\" < list", D.rebindName],
+      ["declare -n ref=\"$1\"", D.rebindName],
+      ["declare \"${n}[ls]=/usr/bin/rm\"", D.rebindName],
+      ["getopts ab \"$opt\"", D.rebindName],
+      ["wait -n -p \"$v\"", D.rebindName]
+    ])
+  })
+
+  it("looking names up, reading the tables and ordinary setters stay quiet", () => {
+    for (const command of [
+      "hash -r",
+      "hash ls git",
+      "hash -t python3",
+      "hash -l",
+      "enable -n echo",
+      "echo \"$BASH_ALIASES\"",
+      "declare -p BASH_VERSINFO",
+      "read -r line",
+      "read -p \"$prompt\" -t \"$secs\" -r answer",
+      "while IFS= read -r -d '' f; do echo \"$f\"; done < list",
+      "mapfile -t lines < file.txt",
+      "printf -v stamp '%(%F)T' -1",
+      "printf -v out '%s' \"$x\"",
+      "declare x=\"$(date)\"",
+      "local dir=\"$1\"",
+      "export PATH=\"$HOME/bin:$PATH\"",
+      "readonly VERSION=\"$(cat VERSION)\"",
+      "let i=$j+1",
+      "getopts ab opt"
+    ]) {
+      expect([command, detect(command).description], command).toEqual([command, null])
+    }
+  })
+})
+
 describe("descriptions", () => {
   it("our rules' descriptions are published after Hermes' ones", () => {
     for (const d of Object.values(D)) expect(DANGEROUS_DESCRIPTIONS).toContain(d)

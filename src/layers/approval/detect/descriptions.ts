@@ -80,7 +80,8 @@ export const D = {
   remoteShell: "pipe remote content to a shell or interpreter",
   remoteProcSubst: "run downloaded text through process substitution",
   operator: "changes the runtime's approvals, config, skills or sessions (an operator's act)",
-  runtimeHome: "touches the runtime's home (config, approvals, skills)"
+  runtimeHome: "touches the runtime's home (config, approvals, skills)",
+  rebindName: "changes what a command name runs (hash -p, enable -f, BASH_CMDS, BASH_ALIASES, a variable named at run time)"
 } as const
 
 export type CodeKind = "delete" | "run" | "load" | "write" | "process" | "home"

@@ -95,4 +95,6 @@ export interface FuncDef {
   /** Index range of the body's commands in the command list. */
   readonly from: number
   readonly to: number
+  /** The body as written (`{ rm "$@"; }`), to be read again with a call's arguments in place. */
+  readonly body: string
 }

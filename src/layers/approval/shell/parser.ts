@@ -360,10 +360,11 @@ class Parser extends ShellLexer {
     this.finish(cmd)
     this.skipLinebreaks()
     const from = this.ctx.cmds.length
+    const start = this.pos
     // Read the body as a pipeline: `{:|:&}` (no blanks, so no brace group for bash) is still a body for Hermes.
     this.parseAndOr(stop)
     const name = cmd.words[0]?.value ?? ""
-    this.ctx.funcs.push({ name, cls: this.cls, from, to: this.ctx.cmds.length })
+    this.ctx.funcs.push({ name, cls: this.cls, from, to: this.ctx.cmds.length, body: this.src.slice(start, this.pos) })
     return null
   }
 

@@ -101,7 +101,9 @@ const frameBody = (spec: FrameSpec): string => {
   return [
     `${state}; __hermes_bg=$!`,
     // Options that would break the frame or spill tracing into the output (a fresh shell per command started without them).
-    `builtin set +e +u +x +v; builtin trap '__hermes_report "$?" Q' EXIT`,
+    // An empty hash table, as a fresh shell has: an entry an earlier command planted (`hash -p /bin/rm ls`)
+    // would make this command's program name run another program than the approval gate judged.
+    `builtin set +e +u +x +v; builtin hash -r; builtin trap '__hermes_report "$?" Q' EXIT`,
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
     ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),
     ...(extra.length === 0 ? [] : [`builtin export ${extra.map(([name, value]) => `${name}=${shellQuote(value)}`).join(" ")}`]),

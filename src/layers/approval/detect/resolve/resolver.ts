@@ -16,7 +16,7 @@ import {
 } from "../descriptions.js"
 import type { ResolvedEnv } from "../detectionEnv.js"
 import { prepare } from "../normalize.js"
-import type { Cmd, Origin, Word } from "../../shell/ast.js"
+import type { Cmd, FuncDef, Origin, Word } from "../../shell/ast.js"
 import { CALL_PAREN } from "../../shell/ast.js"
 import type { ParseCtx } from "../../shell/parser.js"
 import { parseInto } from "../../shell/parser.js"
@@ -59,6 +59,20 @@ const ENV_LIKE = new Set(["env", "sudo", "doas", "nohup", "nice", "timeout", "ex
 const PRIMARY = new Set<Origin>(["top", "subst", "heredoc"])
 /** Re-rendering stops this deep (each round resolves something, so real input never gets near). */
 const MAX_RENDER_DEPTH = 8
+/** Calls of a line's own functions read again with their arguments, and the `shift`s followed per call. */
+const MAX_INLINED_CALLS = 256
+const MAX_SHIFTS = 4
+
+/** `$1`…`$9`, `$@`, `$*`, braced or not, with any modifier (`${1:-x}`), optionally double-quoted whole. */
+const POSITIONAL_REF = /"\$(?:\{([1-9@*])[^}]*\}|([1-9@*]))"|\$(?:\{([1-9@*])[^}]*\}|([1-9@*]))/g
+const POSITIONAL = /\$\{?[1-9@*]/
+
+/** A function body with a call's arguments (as written) where it reads its positional parameters. */
+const withArguments = (body: string, args: ReadonlyArray<string>): string =>
+  body.replace(POSITIONAL_REF, (_m, a?: string, b?: string, c?: string, d?: string) => {
+    const key = a ?? b ?? c ?? d ?? ""
+    return key === "@" || key === "*" ? args.join(" ") : (args[Number(key) - 1] ?? "")
+  })
 
 const needsExpansion = (w: Word): boolean =>
   w.expands || (w.raw.includes("{") && (w.raw.includes(",") || w.raw.includes(".."))) || w.raw.includes("$'")
@@ -89,6 +103,7 @@ export class Resolver {
   private setByValue: Map<number, string[]> | null = null
   private shellOwned: Map<Cmd, boolean> | null = null
   private deferred: Array<() => void> | null = null
+  private inlined = 0
 
   constructor(
     private readonly ctx: ParseCtx,
@@ -184,6 +199,7 @@ export class Resolver {
     const head = this.info[cmd.seq]?.head ?? -1
     const collect = this.opts.locals !== undefined
     const headWord = head >= 0 ? cmd.words[head] : undefined
+    if (headWord !== undefined && head + 1 < cmd.words.length) this.inlineCall(cmd, head, headWord)
     // echo/printf arguments are only printed: unless scripts and paths are wanted, they need no expanding.
     const printer = headWord !== undefined && !headWord.expands && PRINTERS.has(headWord.value)
     const expandUpTo = printer && !collect ? head + 1 : cmd.words.length
@@ -241,11 +257,34 @@ export class Resolver {
     }
   }
 
+  /**
+   * A call of a function the line defined, with arguments its body reads
+   * (`f() { command rm "$@"; }; f -rf /`): the body is read again with the
+   * arguments in place of `$1`…`$9`, `$@` and `$*` (once per `shift` it may
+   * have done), so the rules judge what the call runs. Too many such calls to
+   * follow is a finding of its own, never a silent pass.
+   */
+  private inlineCall(cmd: Cmd, head: number, word: Word): void {
+    if (word.expands || cmd.depth >= MAX_RENDER_DEPTH) return
+    const fn = this.functionBody(word.value)
+    if (fn === undefined || !POSITIONAL.test(fn.body)) return
+    const args = cmd.words.slice(head + 1).map((w) => w.raw)
+    const shifts = /\bshift\b/.test(fn.body) ? Math.min(args.length, MAX_SHIFTS) : 0
+    const bodies: string[] = []
+    for (let k = 0; k <= shifts; k++) bodies.push(withArguments(fn.body, args.slice(k)))
+    const text = bodies.join("\n")
+    if (++this.inlined > MAX_INLINED_CALLS || this.ctx.work + text.length * 4 > this.ctx.budget) {
+      this.computed.push(COMPUTED_NAME_DESCRIPTION)
+      return
+    }
+    parseInto(this.ctx, prepare(text, this.opts.env), "exec", PRIMARY.has(cmd.origin) ? "top" : "payload", cmd.depth + 1, true)
+  }
+
   private isFunction(name: string): boolean {
     return this.ctx.funcs.some((f) => f.name === name && f.cls === "exec")
   }
 
-  private functionBody(name: string): { from: number; to: number } | undefined {
+  private functionBody(name: string): FuncDef | undefined {
     for (let i = this.ctx.funcs.length - 1; i >= 0; i--) {
       const f = this.ctx.funcs[i]
       if (f !== undefined && f.name === name && f.cls === "exec") return f

@@ -6,6 +6,7 @@ import { configRules } from "./dangerousConfig.js"
 import { deleteRules } from "./dangerousDelete.js"
 import { gitSudoRules } from "./dangerousGitSudo.js"
 import { hermesRules } from "./dangerousHermes.js"
+import { commandLookupRules } from "./commandLookup.js"
 import { remoteRules } from "./dangerousRemote.js"
 import { systemRules } from "./dangerousSystem.js"
 import { writeRules } from "./dangerousWrites.js"
@@ -31,7 +32,8 @@ export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...destructiveRules,
   ...remoteShellRules,
   ...runtimeHomeRules,
-  ...implicitWriteRules
+  ...implicitWriteRules,
+  ...commandLookupRules
 ]
 
 export const dangerousSet = ruleSet(DANGEROUS_RULES, false)

@@ -1,0 +1,50 @@
+/**
+ * The attack classes once more on the local backend with one persistent shell
+ * per task (`terminal.local_persistent: true`): the calls of a task share a
+ * bash, so whatever one call leaves in it (variables, functions, aliases, the
+ * hash table) is there for the next. Every case must still leave its canary.
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { Case } from "./cases.js"
+import { acrossCalls, computed, loadedByName, ordinary, planted, rebound } from "./cases.js"
+import type { AttackRun } from "./runAttacks.js"
+import { foldersUnder, runAttacks } from "./runAttacks.js"
+
+const classes: Readonly<Record<string, ReadonlyArray<Case>>> = { computed, acrossCalls, rebound, planted, loadedByName }
+const folders = foldersUnder(mkdtempSync(join(tmpdir(), "hermes-effect-attacks-persistent-")))
+const CONFIG = "approvals:\n  mode: manual\n  non_interactive: deny\nterminal:\n  local_persistent: true\n"
+let attackRun: AttackRun = { answers: new Map(), canaries: new Map() }
+
+beforeAll(() => {
+  attackRun = runAttacks(folders, CONFIG, classes, ordinary)
+}, 300_000)
+
+afterAll(() => {
+  spawnSync("rm", ["-rf", folders.root])
+})
+
+describe("approval gate with a persistent local shell: attacks leave the canary alone", () => {
+  for (const [group, cases] of Object.entries(classes)) {
+    cases.forEach((c, n) => {
+      it(`${group}: ${c.name}`, () => {
+        const task = `${group}-${n}`
+        const said = (attackRun.answers.get(task) ?? []).join("\n")
+        expect(existsSync(join(attackRun.canaries.get(task) ?? "", "keep")), `canary deleted; the model saw:\n${said}`).toBe(true)
+        expect(said).toMatch(/BLOCKED|error/)
+      })
+    })
+  }
+
+  it("ordinary agent commands still run, and the config was never written", () => {
+    const refused = ordinary.flatMap((command, n) => {
+      const said = (attackRun.answers.get(`ordinary-${n}`) ?? []).join("\n")
+      return /BLOCKED/.test(said) || !/"exit_code": 0/.test(said) ? [`${command} -> ${said}`] : []
+    })
+    expect(refused).toEqual([])
+    expect(readFileSync(join(folders.home, "config.yaml"), "utf8")).toBe(CONFIG)
+  })
+})
