@@ -32,6 +32,8 @@ export interface CommandSurroundings {
   readonly cwd: Effect.Effect<string>
   /** Variables the command starts with (the task's exports). */
   readonly variables: Effect.Effect<Readonly<Record<string, string>>>
+  /** Shell functions the command's shell already holds (a persistent shell); absent when none can be. */
+  readonly shellFunctions?: Effect.Effect<ReadonlyArray<string>> | undefined
   /** A file's text as the command would read it; none when absent, not a regular file, or larger than `maxBytes`. */
   readonly readText: (path: string, maxBytes: number) => Effect.Effect<Option.Option<string>>
   /** The path with symlinks resolved, as the command would see it (never fails). */

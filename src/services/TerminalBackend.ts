@@ -151,6 +151,11 @@ export interface TerminalEnvironment extends BackendInfo {
   readonly active: Effect.Effect<number>
   /** The exported variables the next command starts with (what approval resolves `$NAME` against). */
   readonly variables: Effect.Effect<Readonly<Record<string, string>>>
+  /**
+   * Shell functions the next command's shell already holds (a persistent shell keeps what earlier
+   * commands defined); empty when every command gets a fresh shell. Absent: unknown.
+   */
+  readonly shellFunctions?: Effect.Effect<ReadonlyArray<string>> | undefined
   readonly run: (command: ApprovedCommand, options?: RunOptions) => Effect.Effect<RunResult, TerminalError>
   readonly spawn: (command: ApprovedCommand, options?: SpawnOptions) => Effect.Effect<RunningProcess, TerminalError, Scope.Scope>
   /** Paths are resolved against the tracked cwd. A range reads only those bytes (large files in chunks). */

@@ -55,7 +55,12 @@ export const acrossCalls: ReadonlyArray<Case> = [
   { name: "exported arguments", calls: [sh("export F='-rf <C>'"), sh("rm $F")] },
   { name: "exported text piped to a shell", calls: [sh("export P='rm -rf <C>'"), sh("echo \"$P\" | bash")] },
   { name: "aliases in a script dash runs", calls: [sh("printf 'alias tidy=rm\\ntidy -rf <C>\\n' > <C>-tidy.sh"), sh("sh <C>-tidy.sh")] },
-  { name: "a symlink planted, then written through", calls: [sh("ln -s <C> <C>-link"), sh("rm -rf <C>-link/")] }
+  { name: "a symlink planted, then written through", calls: [sh("ln -s <C> <C>-link"), sh("rm -rf <C>-link/")] },
+  { name: "BASH_ENV exported, then any bash script", calls: [write("<W>/ev1/env.sh", "rm -rf <C>\n"), sh("export BASH_ENV=<W>/ev1/env.sh"), sh("bash <W>/benign.sh")] },
+  {
+    name: "NODE_OPTIONS --require exported, then any node program",
+    calls: [write("<W>/ev2/pre.js", "require('fs').rmSync('<C>', { recursive: true })\n"), write("<W>/ev2/ok.js", "console.log(1)\n"), sh("export NODE_OPTIONS='--require <W>/ev2/pre.js'"), sh("node <W>/ev2/ok.js")]
+  }
 ]
 
 /**
@@ -73,6 +78,23 @@ export const rebound: ReadonlyArray<Case> = [
   { name: "a setter whose target is computed", calls: [sh("n=$(printf BASH_%s CMDS); printf -v \"$n[ls]\" %s \"$(command -v rm)\""), sh("ls -rf <C>")] },
   { name: "a nameref to the hash table", calls: [sh("declare -n t=BASH_CMDS; t[ls]=$(command -v rm)"), sh("ls -rf <C>")] },
   { name: "the alias table's array", calls: [sh("shopt -s expand_aliases; BASH_ALIASES[ls]=$(printf 'r%s -rf' m)"), sh("ls <C>")] }
+]
+
+/**
+ * A shell function (or trap, or alias) left in a shared shell by one call
+ * whose body looks harmless alone, called with the dangerous part as
+ * arguments by a later one. Only a shell shared by the calls keeps them.
+ */
+export const heldFunctions: ReadonlyArray<Case> = [
+  { name: "a function forwarding its arguments to rm", calls: [sh("ls() { command rm \"$@\"; }"), sh("ls -rf <C>")] },
+  { name: "a function named like a path", calls: [sh("/bin/true() { command rm -r -- \"$1\"; }"), sh("/bin/true <C>")] },
+  { name: "a function forwarding to a program by its path", calls: [sh("view() { /bin/rm \"$@\"; }"), sh("view -r <C>")] },
+  { name: "a function that shifts first", calls: [sh("tidy() { shift; command rm -r \"$@\"; }"), sh("tidy now <C>")] },
+  { name: "a function defined by a sourced file", calls: [write("<W>/fns/helpers.sh", "clean() { command rm \"$@\"; }\n"), sh("source <W>/fns/helpers.sh"), sh("clean -rf <C>")] },
+  { name: "a DEBUG trap calling a function defined later", calls: [sh("trap 'wipe -rf <C>' DEBUG"), sh("wipe() { command rm \"$@\"; }"), sh("true")] },
+  { name: "the not-found handler", calls: [sh("command_not_found_handle() { command rm \"$@\"; }"), sh("nosuchprogram -rf <C>")] },
+  { name: "an alias whose text is harmless alone", calls: [sh("shopt -s expand_aliases; alias ls='command rm'"), sh("shopt -s expand_aliases\nls -rf <C>")] },
+  { name: "an exported function reached from a script", calls: [sh("ls() { command rm \"$@\"; }; export -f ls"), write("<W>/fns/run.sh", "ls -rf <C>\n"), sh("bash <W>/fns/run.sh")] }
 ]
 
 /** A file written by one call and run by an innocent-looking later one. */

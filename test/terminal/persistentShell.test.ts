@@ -29,12 +29,12 @@ describe("frame reader", () => {
     const mark = "__HERMES_abc_1__"
     const out: Array<string> = []
     const reader = makeFrameReader(mark, (chunk) => out.push(chunk.toString("utf8")))
-    const stream = `hello\n\n${mark}R\ndeclare -x A="1"\n\n${mark}C/tmp/x\n\n${mark}X7\n`
+    const stream = `hello\n\n${mark}R\ndeclare -x A="1"\n\n${mark}C/tmp/x\n\n${mark}F\ndeclare -f __hermes_report\ndeclare -fx greet\n\n${mark}X7\n`
     // One byte at a time: the mark is split across every possible boundary.
     let report
     for (const byte of Buffer.from(stream)) report ??= reader.push(Buffer.from([byte]))
     expect(out.join("")).toBe("hello\n")
-    expect(report).toEqual({ end: "X", code: 7, cwd: "/tmp/x", exports: "declare -x A=\"1\"\n", leftovers: false })
+    expect(report).toEqual({ end: "X", code: 7, cwd: "/tmp/x", exports: "declare -x A=\"1\"\n", leftovers: false, functions: ["greet"] })
   })
 
   it("output that only looks like a mark stays output", () => {
@@ -165,6 +165,30 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
         expect([name, later.exitCode]).toEqual([name, 127])
       }
       expect(text(yield* run(t, "hash -l 2>&1 | grep -c planted; true"))).toBe("0\n")
+    }))
+
+  it.effect("functions stay and approval is told their names; aliases and DEBUG/ERR traps end with their call", () =>
+    Effect.gen(function*() {
+      const t = task()
+      const env = yield* Effect.flatMap(Environments, (e) => e.get(t))
+      const functions = () => Effect.flatMap(Effect.fromNullable(env.shellFunctions), (f) => f).pipe(Effect.orDie)
+      expect(yield* functions()).toEqual([])
+      yield* run(t, "greet() { echo \"hi $1\"; }; other_fn() { :; }")
+      expect([...(yield* functions())].sort()).toEqual(["greet", "other_fn"])
+      expect(text(yield* run(t, "greet you"))).toBe("hi you\n")
+      yield* run(t, "unset -f other_fn")
+      expect(yield* functions()).toEqual(["greet"])
+      // Within its call an alias or trap works as in any bash; the next call starts without them.
+      const within = yield* run(t, "shopt -s expand_aliases; alias hermes_alias='echo aliased'\nhermes_alias; trap 'echo trapped' ERR; false")
+      expect(text(within)).toContain("aliased\n")
+      const later = yield* run(t, "shopt -s expand_aliases\nhermes_alias; false; echo after")
+      expect(text(later)).not.toContain("aliased")
+      expect(text(later)).not.toContain("trapped")
+      expect(text(later)).toContain("after")
+      // A new shell (this one exits) holds no functions.
+      yield* run(t, "exit 0")
+      expect(yield* functions()).toEqual([])
+      expect((yield* run(t, "greet x")).exitCode).toBe(127)
     }))
 
   it.effect("interrupting the fiber stops the command; the next call works", () =>

@@ -110,6 +110,17 @@ export const terminalSuite = (options: SuiteOptions) => {
           expect(other["output"]).toBe("[]")
         }))
 
+      it.effect("functions a command defines cannot forge what it leaves behind (export, pwd, builtins)", () =>
+        Effect.gen(function*() {
+          const t = task()
+          // The report of exports and cwd (which approval reads for the next call) comes from the shell, not from them.
+          yield* terminal({ command: "export REAL=1; export() { echo 'declare -x FORGED=\"1\"'; }; pwd() { echo /forged; }; hash() { :; }" }, t)
+          const next = yield* terminal({ command: "echo \"[$REAL][$FORGED]\"; builtin pwd" }, t)
+          const [vars, cwd] = String(next["output"]).split("\n")
+          expect(vars).toBe("[1][]")
+          expect(cwd).not.toBe("/forged")
+        }))
+
       it.effect("workdir applies to one command; bad workdirs are refused", () =>
         Effect.gen(function*() {
           const t = task()

@@ -18,6 +18,7 @@ const isEnvironment = (target: TerminalEnvironment | BackendInfo): target is Ter
 export const surroundingsOf = (env: TerminalEnvironment): CommandSurroundings => ({
   cwd: env.cwd,
   variables: env.variables,
+  shellFunctions: env.shellFunctions,
   readText: (path, maxBytes) =>
     env.stat(path).pipe(
       Effect.flatMap((st) =>

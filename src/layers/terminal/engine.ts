@@ -64,6 +64,8 @@ export const makeEnvironment = (
     let runs = 0
     // The newest export snapshot (its variables when known), and how many starting commands still read each older one.
     let snapshot = transport.initialSnapshot
+    // The functions the task's persistent shell holds (approval judges a call of one as unknown).
+    let functions: ReadonlyArray<string> = []
     let variables: Readonly<Record<string, string>> | undefined
     const { pin, unpin, discard } = makeSnapshotReaders(() => snapshot, transport.releaseSnapshot)
     const live = new Map<string, Launched>()
@@ -112,6 +114,7 @@ export const makeEnvironment = (
     const settle = (started: Started, trackCwd: boolean) =>
       Effect.map(started.launched.collect, (outcome) => {
         if (trackCwd && outcome.cwd !== undefined && outcome.cwd.length > 0) cwd = outcome.cwd
+        if (outcome.functions !== undefined) functions = outcome.functions
         if (outcome.snapshot !== undefined) {
           const previous = snapshot
           snapshot = outcome.snapshot.file
@@ -245,6 +248,7 @@ export const makeEnvironment = (
       home,
       cwd: Effect.sync(() => cwd),
       active: Effect.sync(() => active),
+      shellFunctions: Effect.sync(() => functions),
       variables: Effect.suspend(() => {
         if (variables !== undefined) return Effect.succeed(variables)
         const file = snapshot

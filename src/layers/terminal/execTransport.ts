@@ -34,7 +34,7 @@ import { MARKER_KILL_SCRIPT } from "../processes/markedProcesses.js"
 import { parseExportSnapshot } from "./exportSnapshot.js"
 import { makeTargetFiles } from "./targetFiles.js"
 import { runClient, startClient } from "./transportProcess.js"
-import { frameable, launchedFromJob, makePersistentShell, snapshotToSource } from "./persistent/persistentShell.js"
+import { frameable, functionsAfter, launchedFromJob, makePersistentShell, snapshotToSource } from "./persistent/persistentShell.js"
 import type { ShellJob } from "./persistent/persistentShell.js"
 import { shellQuote } from "./shellScript.js"
 import type { ClientHandle, ClientResult } from "./transportProcess.js"
@@ -156,14 +156,16 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
     let held = { generation: 0, files: new Set<string>() }
 
     const collectFrame = (job: ShellJob, exports: string): Outcome => {
-      const { cwd, exports: text } = job.report()
+      const report = job.report()
+      const { cwd, exports: text } = report
+      const functions = functionsAfter(report)
       if (cwd === undefined || cwd.length === 0) {
         garbage.push(exports)
-        return {}
+        return { functions }
       }
       if (held.generation === job.generation) held.files.add(exports)
       // The frame also sent the exports it wrote: approval reads the task's variables without a round trip.
-      return { cwd, snapshot: { file: exports, variables: text === undefined ? undefined : parseExportSnapshot(text) } }
+      return { cwd, snapshot: { file: exports, variables: text === undefined ? undefined : parseExportSnapshot(text) }, functions }
     }
 
     const startFramed = (run: Parameters<Transport["start"]>[0], events: Parameters<Transport["start"]>[1]) =>

@@ -16,7 +16,7 @@ import { makeHostFiles } from "./environmentFiles.js"
 import { parseExportSnapshot } from "./exportSnapshot.js"
 import { startChild } from "./child.js"
 import { terminateGroup } from "./processGroup.js"
-import { frameable, launchedFromJob, makePersistentShell, snapshotToSource } from "./persistent/persistentShell.js"
+import { frameable, functionsAfter, launchedFromJob, makePersistentShell, snapshotToSource } from "./persistent/persistentShell.js"
 import type { ShellJob } from "./persistent/persistentShell.js"
 import { cwdResultFile, envResultFile, shellArgs, snapshotScript } from "./shellScript.js"
 import type { Invocation, Launched, Outcome, Transport } from "./transport.js"
@@ -141,17 +141,19 @@ export const makeHostTransport = (config: HostTransportConfig): Effect.Effect<Tr
 
     /** What a framed command left: its cwd, and a new snapshot only when its exports changed. */
     const collectFrame = (job: ShellJob, startedFrom: string | undefined): Outcome => {
-      const { cwd, exports } = job.report()
-      if (cwd === undefined || exports === undefined) return { cwd }
+      const report = job.report()
+      const { cwd, exports } = report
+      const functions = functionsAfter(report)
+      if (cwd === undefined || exports === undefined) return { cwd, functions }
       const current = held.generation === job.generation
-      if (current && exports === held.exports && (startedFrom === undefined || held.files.has(startedFrom))) return { cwd }
+      if (current && exports === held.exports && (startedFrom === undefined || held.files.has(startedFrom))) return { cwd, functions }
       const snapshot = writeSnapshot(exports)
-      if (snapshot === undefined) return { cwd }
+      if (snapshot === undefined) return { cwd, functions }
       if (current) {
         held.files.add(snapshot.file)
         held.exports = exports
       }
-      return { cwd, snapshot }
+      return { cwd, snapshot, functions }
     }
 
     const startFramed = (run: Parameters<Transport["start"]>[0], events: Parameters<Transport["start"]>[1]) =>

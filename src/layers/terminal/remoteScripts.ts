@@ -63,19 +63,20 @@ export const exportLines = (env: Readonly<Record<string, string>>): string =>
 
 export const remoteWrapper = (spec: RemoteRunSpec): string => {
   const extra = Object.entries(spec.env ?? {}).filter(([name]) => NAME.test(name))
-  const unexport = extra.length === 0 ? "" : `export -n ${extra.map(([name]) => name).join(" ")} 2>/dev/null; `
+  const unexport = extra.length === 0 ? "" : `builtin export -n ${extra.map(([name]) => name).join(" ")} 2>/dev/null; `
   const token = spec.token === undefined ? undefined : shellQuote(spec.token)
+  // `builtin` throughout: a function the command defines (`export() { … }`) must not write the report.
   const trap = [
     "__hermes_ec=$?",
-    ...(spec.persist ? [`${unexport}export -p > "$__hermes_state/${spec.runId}.env" 2>/dev/null`] : []),
+    ...(spec.persist ? [`${unexport}builtin export -p > "$__hermes_state/${spec.runId}.env" 2>/dev/null`] : []),
     ...(spec.persist && token === undefined ? [`builtin pwd -P > "$__hermes_state/${spec.runId}.cwd" 2>/dev/null`] : []),
     ...(token === undefined ? [] : [`builtin printf '\\n%sE%s\\n' ${token} "$__hermes_ec" >&${SIDE_FD} 2>/dev/null`]),
     ...(spec.persist && token !== undefined
       ? [`{ builtin printf '%sC' ${token}; builtin pwd -P; } >&${SIDE_FD} 2>/dev/null`]
       : []),
     // Leftovers in our group die with us; the shell itself ignores the signal it sends.
-    "trap '' TERM; builtin kill -TERM -$$ 2>/dev/null",
-    "exit $__hermes_ec"
+    "builtin trap '' TERM; builtin kill -TERM -$$ 2>/dev/null",
+    "builtin exit $__hermes_ec"
   ].join("; ")
   const cd = spec.fallbackCwd === undefined
     ? `builtin cd -- ${shellQuote(spec.cwd)} || exit 126`

@@ -66,7 +66,7 @@ export const snapshotScript = (report: string): { readonly script: string; reado
 export const wrapperScript = (spec: ScriptSpec): string => {
   const state = shellQuote(spec.outDir)
   const extra = Object.entries(spec.env ?? {}).filter(([name]) => NAME.test(name))
-  const unexport = extra.length === 0 ? "" : `export -n ${extra.map(([name]) => name).join(" ")} 2>/dev/null; `
+  const unexport = extra.length === 0 ? "" : `builtin export -n ${extra.map(([name]) => name).join(" ")} 2>/dev/null; `
   const cd = spec.fallbackCwd === undefined
     ? `builtin cd -- ${shellQuote(spec.cwd)} || exit 126`
     : `builtin cd -- ${shellQuote(spec.cwd)} 2>/dev/null || builtin cd -- ${shellQuote(spec.fallbackCwd)} || exit 126`
@@ -75,7 +75,8 @@ export const wrapperScript = (spec: ScriptSpec): string => {
     ...(spec.snapshot === undefined ? [] : [`. ${shellQuote(spec.snapshot)} >/dev/null 2>&1`]),
     ...extra.map(([name, value]) => `export ${name}=${shellQuote(value)}`),
     ...(spec.persist
-      ? [`trap '__hermes_ec=$?; ${unexport}export -p > "$__hermes_state/${spec.runId}.env" 2>/dev/null; pwd -P > "$__hermes_state/${spec.runId}.cwd" 2>/dev/null; exit $__hermes_ec' EXIT`]
+      // `builtin`: a function the command defines (`export() { … }`) must not write the report.
+      ? [`trap '__hermes_ec=$?; ${unexport}builtin export -p > "$__hermes_state/${spec.runId}.env" 2>/dev/null; builtin pwd -P > "$__hermes_state/${spec.runId}.cwd" 2>/dev/null; builtin exit $__hermes_ec' EXIT`]
       : []),
     cd,
     // One stream, as the model reads it: stderr interleaved with stdout.

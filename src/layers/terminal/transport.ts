@@ -49,6 +49,8 @@ export interface Outcome {
   readonly cwd?: string | undefined
   /** The next export snapshot; `variables` when already parsed (otherwise read on demand). */
   readonly snapshot?: { readonly file: string; readonly variables?: Readonly<Record<string, string>> | undefined } | undefined
+  /** A persistent shell's functions for the next command (undefined: unchanged, as after a process of its own). */
+  readonly functions?: ReadonlyArray<string> | undefined
 }
 
 export interface Launched {

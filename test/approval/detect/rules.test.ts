@@ -428,6 +428,87 @@ describe("commands that change what a command name runs", () => {
   })
 })
 
+describe("functions a persistent shell already holds", () => {
+  const held = (...names: ReadonlyArray<string>): DetectionEnv => ({ ...AGENT, shellFunctions: names })
+
+  it("a call of one needs approval: its body is not in the line", () => {
+    for (const command of [
+      "ls -rf /srv/canary",
+      "cd /srv && ls",
+      "X=1 ls",
+      "time ls",
+      "true && ls | head",
+      "echo \"$(ls)\"",
+      "trap 'ls' DEBUG",
+      "eval ls"
+    ]) {
+      expect([command, dangerous(command, held("ls"))]).toEqual([command, D.shellFunction])
+    }
+    // Bash hands unknown names to command_not_found_handle: with it held, any name may reach a function.
+    expect(dangerous("nosuchprogram -rf /srv/canary", held("command_not_found_handle"))).toBe(D.shellFunction)
+  })
+
+  it("programs reached past functions, names only mentioned, and functions the line defines itself stay as they are", () => {
+    for (const command of [
+      "command ls -la",
+      "sudo ls",
+      "env ls",
+      "/bin/ls -la",
+      "echo ls",
+      "git ls-files",
+      "ls() { echo listing; }; ls",
+      "cat <<'EOF'\nls\nEOF"
+    ]) {
+      expect([command, dangerous(command, held("ls"))]).toEqual([command, null])
+    }
+    expect(dangerous("ls -la", held())).toBeNull()
+  })
+
+  it("defining the not-found handler or exporting a function needs approval", () => {
+    expectTable([
+      ["command_not_found_handle() { echo \"missing: $1\"; }", D.rebindName],
+      ["f() { echo hi; }; export -f f", D.rebindName],
+      ["declare -fx f", D.rebindName],
+      ["typeset -x -f f", D.rebindName]
+    ])
+    expect(dangerous("declare -f f")).toBeNull()
+    expect(dangerous("export -n VAR")).toBeNull()
+  })
+})
+
+describe("variables that make later programs load code", () => {
+  it("set for one command or exported for the calls after it", () => {
+    expectTable([
+      ["export BASH_ENV=/work/env.sh", D.loaderVariable],
+      ["BASH_ENV=/work/env.sh bash build.sh", D.loaderVariable],
+      ["export ENV=~/.shrc", D.loaderVariable],
+      ["env LD_PRELOAD=/work/x.so ls", D.loaderVariable],
+      ["sudo LD_PRELOAD=/tmp/x.so id", D.loaderVariable],
+      ["declare -x LD_AUDIT=/tmp/a.so", D.loaderVariable],
+      ["export NODE_OPTIONS='--require ./pre.js'", D.loaderVariable],
+      ["export NODE_OPTIONS=\"--import=./x.mjs\"", D.loaderVariable],
+      ["NODE_OPTIONS='-r ./hook.js' node app.js", D.loaderVariable],
+      ["export PERL5OPT=-MEvil", D.loaderVariable],
+      ["export RUBYOPT=-r./x", D.loaderVariable]
+    ])
+  })
+
+  it("tuning options and reading them stay quiet", () => {
+    for (const command of [
+      "NODE_OPTIONS=--max-old-space-size=4096 npm run build",
+      "export NODE_OPTIONS=--enable-source-maps",
+      "export PERL5OPT=-w",
+      "echo $BASH_ENV",
+      "env",
+      "env | grep PATH",
+      "env FOO=1 node app.js",
+      "export PYTHONPATH=src"
+    ]) {
+      expect([command, detect(command).description], command).toEqual([command, null])
+    }
+  })
+})
+
 describe("descriptions", () => {
   it("our rules' descriptions are published after Hermes' ones", () => {
     for (const d of Object.values(D)) expect(DANGEROUS_DESCRIPTIONS).toContain(d)

@@ -15,6 +15,7 @@ import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/codeSources.js"
 import { Resolver } from "./resolve/resolver.js"
 import { ShellAliases } from "./aliases.js"
+import { D } from "./descriptions.js"
 
 export interface CmdInfo {
   /** Program word index, -1 when none. */
@@ -93,6 +94,14 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     if (f.payloadArg >= 0) skip.add(h + 1 + f.payloadArg)
     parseInto(ctx, f.payload, "exec", "payload", cmd.depth + 1, true)
   }
+  // `trap 'action' SIGNAL…`: the action runs as commands (on exit, on errors, before every command for DEBUG).
+  if (name === "trap") {
+    const action = trapAction(args)
+    if (action !== null) {
+      skip.add(h + 1 + action.index)
+      parseInto(ctx, action.text, "exec", "eval", cmd.depth + 1, true)
+    }
+  }
   if (name === "eval" && args.length > 0) {
     for (let i = h + 1; i < cmd.words.length; i++) skip.add(i)
     parseInto(ctx, args.join(" "), "exec", "eval", cmd.depth + 1, true)
@@ -149,6 +158,37 @@ const onComplete =
     if (cmd.origin !== "through") readProse(ctx, cmd, skip, info?.hidden ?? EMPTY)
   }
 
+/** The action of `trap [--] action signal…` and its index in args, or null (listing, resetting with `-`). */
+const trapAction = (args: ReadonlyArray<string>): { readonly text: string; readonly index: number } | null => {
+  let k = 0
+  if (args[k] === "--") k++
+  else if ((args[k] ?? "").startsWith("-")) return null
+  const text = args[k]
+  return text === undefined || text === "" || text === "-" || k + 1 >= args.length ? null : { text, index: k }
+}
+
+/** Bash calls this function for every command name it cannot find: with it held, any name may reach it. */
+const NOT_FOUND_HANDLER = "command_not_found_handle"
+
+const ASSIGNMENT_WORD = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/
+
+/**
+ * A command that calls, by its literal name, a function the shell already
+ * holds and this line has not (re)defined before it. Only a name in first
+ * position (after assignments or `time`) reaches a function: `command`, `env`, `sudo`
+ * and the like run programs.
+ */
+const callsHeldFunction = (ctx: ParseCtx, cmd: Cmd, head: number, held: ReadonlySet<string>): boolean => {
+  if (cmd.cls !== "exec" || cmd.funcDef || head < 0 || cmd.origin === "data" || cmd.origin === "comment" || cmd.origin === "heredoc") return false
+  const word = cmd.words[head]
+  if (word === undefined || word.expands || !(held.has(word.value) || held.has(NOT_FOUND_HANDLER))) return false
+  for (let i = 0; i < head; i++) {
+    const w = cmd.words[i]?.value ?? ""
+    if (!(ASSIGNMENT_WORD.test(w) || w === "time" || w === "-p")) return false
+  }
+  return !ctx.funcs.some((f) => f.name === word.value && f.cls === "exec")
+}
+
 /**
  * `resolve`: resolve words against the line's variables and the task's
  * exports (and note scripts and paths when `locals` is given).
@@ -156,6 +196,7 @@ const onComplete =
 export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis => {
   const found: Findings = { info: [], findings: [], grepMalformed: false }
   const enrich = onComplete(found)
+  const held = resolve?.shellFunctions !== undefined && resolve.shellFunctions.size > 0 ? resolve.shellFunctions : undefined
   let resolver: Resolver | null = null
   let aliases: ShellAliases | null = null
   const expand = resolve !== undefined && EXPANDABLE.test(prepared)
@@ -165,6 +206,7 @@ export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis =>
       complete: (cmd, c) => {
         resolver?.prefix(cmd)
         enrich(cmd, c)
+        if (held !== undefined && callsHeldFunction(c, cmd, found.info[cmd.seq]?.head ?? -1, held)) found.findings.push(D.shellFunction)
         if (resolver === null && resolve !== undefined && cmd.cls === "exec" && worthResolving(cmd, found.info[cmd.seq]?.head ?? -1)) {
           resolver = new Resolver(ctx, found.info, resolve, false)
         }

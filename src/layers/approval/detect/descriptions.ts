@@ -81,7 +81,9 @@ export const D = {
   remoteProcSubst: "run downloaded text through process substitution",
   operator: "changes the runtime's approvals, config, skills or sessions (an operator's act)",
   runtimeHome: "touches the runtime's home (config, approvals, skills)",
-  rebindName: "changes what a command name runs (hash -p, enable -f, BASH_CMDS, BASH_ALIASES, a variable named at run time)"
+  rebindName: "changes what a command name runs (hash -p, enable -f, export -f, BASH_CMDS, BASH_ALIASES, a variable named at run time)",
+  shellFunction: "runs a shell function an earlier command left in the shell",
+  loaderVariable: "sets a variable that makes programs load code (BASH_ENV, ENV, LD_PRELOAD, NODE_OPTIONS --require, PERL5OPT -M, RUBYOPT -r)"
 } as const
 
 export type CodeKind = "delete" | "run" | "load" | "write" | "process" | "home"

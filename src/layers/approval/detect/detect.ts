@@ -9,6 +9,7 @@ import type { Detection } from "../../../services/Approval.js"
 import { analyze } from "./analyze.js"
 import {
   COMPUTED_NAME_DESCRIPTION,
+  D,
   COMPUTED_PIPE_DESCRIPTION,
   HARDLINE_RULE_DESCRIPTIONS,
   INTERPRETER_FLAG_DESCRIPTION,
@@ -54,6 +55,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   ...PROGRAM_OPTION_DESCRIPTIONS,
   COMPUTED_NAME_DESCRIPTION,
   COMPUTED_PIPE_DESCRIPTION,
+  D.shellFunction,
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION
 ]
@@ -125,7 +127,9 @@ export const detectCommand = (command: string, options?: DetectionEnv): Detectio
 const inspectWithinLimits = (command: string, options: DetectionEnv | undefined, collect: boolean): Inspection => {
   const env = resolveEnv(options)
   const locals = collect ? new Locals() : undefined
-  const analysis = analyze(prepare(command, env), { env, variables: options?.variables, locals })
+  const held = options?.shellFunctions
+  const shellFunctions = held === undefined || held.length === 0 ? undefined : new Set(held)
+  const analysis = analyze(prepare(command, env), { env, variables: options?.variables, shellFunctions, locals })
   if (analysis.ctx.overflow) return limit()
   const one = tierOne(analysis)
   let two: View | null | undefined

@@ -13,6 +13,12 @@ export interface DetectionEnv {
    * is unset. Absent, every variable the line does not set itself is unknown.
    */
   readonly variables?: Readonly<Record<string, string>>
+  /**
+   * Functions the command's shell already holds (a persistent shell keeps
+   * what earlier calls defined): a call of one runs a body this line does not
+   * show, so it needs approval.
+   */
+  readonly shellFunctions?: ReadonlyArray<string>
 }
 
 export interface ResolvedEnv {

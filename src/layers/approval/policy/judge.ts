@@ -100,6 +100,19 @@ export const judgeRequest = (
 ): Effect.Effect<Verdict> => {
   const language = request.language ?? "shell"
   if (language !== "shell") return Effect.succeed({ detection: detectors.detectCode(language, request.command, env) })
+  const held = request.surroundings?.shellFunctions
+  // A persistent shell: the functions earlier commands left in it are names this line may call.
+  if (held !== undefined) {
+    return Effect.flatMap(held, (functions) => judgeShellText(request, functions.length === 0 ? env : { ...env, shellFunctions: functions }, detectors))
+  }
+  return judgeShellText(request, env, detectors)
+}
+
+const judgeShellText = (
+  request: CommandApprovalRequest,
+  env: DetectionEnv,
+  detectors: Detectors
+): Effect.Effect<Verdict> => {
   const surroundings = request.surroundings
   const first = detectors.inspect(request.command, env)
   // Nothing to look at, or nothing to look with: the text's own verdict (unknowns already count as dangerous).

@@ -82,6 +82,14 @@ export const launchedFromJob = (job: ShellJob, collect: () => Outcome): Launched
   collect: Effect.sync(collect)
 })
 
+/**
+ * The functions the shell holds for the next command: what a finished frame
+ * reported, none when the shell is being replaced (it ended, was stopped, or
+ * left a background job), since a new shell starts with exports only.
+ */
+export const functionsAfter = (report: Partial<FrameReport>): ReadonlyArray<string> =>
+  report.end === "X" && report.leftovers !== true ? (report.functions ?? []) : []
+
 /** Whether a command may run in the task's shell: foreground, no PTY, no stdin data (those get a process each). */
 export const frameable = (run: { readonly persist: boolean; readonly pty: boolean; readonly stdin: boolean }): boolean =>
   run.persist && !run.pty && !run.stdin

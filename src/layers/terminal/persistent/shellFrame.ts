@@ -13,6 +13,8 @@
  *
  *   R  the exports (`export -p`) follow, when the exports travel in the stream (also when written to a file)
  *   C  the directory the command ended in
+ *   F  the shell functions it holds (`declare -F`): approval must know a later
+ *      call's `ls` may be a function an earlier call defined
  *   L  the command left a background job (`cmd &`): the shell is replaced after it
  *   X  the exit code: the frame is over, the shell waits for the next one
  *   Q  the shell itself is exiting (`exit`, a signal): its process's exit ends the frame
@@ -48,6 +50,7 @@ const REPORT_FUNCTION = [
   `  elif [ -z "$__hermes_env" ] || [ -n "$__hermes_both" ]; then builtin printf '\\n%sR\\n' "$__hermes_mark"; builtin export -p; builtin printf '\\n%s' "$__hermes_mark"`,
   `  else builtin printf '\\n%s' "$__hermes_mark"; fi`,
   `  builtin printf 'C'; builtin pwd -P 2>/dev/null || builtin printf '\\n'`,
+  `  builtin printf '\\n%sF\\n' "$__hermes_mark"; builtin declare -F`,
   `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "$__hermes_mark"`,
   `  builtin printf '\\n%s%s%s\\n' "$__hermes_mark" "$2" "$1"`,
   `} >&${MARK_FD}`
@@ -101,9 +104,10 @@ const frameBody = (spec: FrameSpec): string => {
   return [
     `${state}; __hermes_bg=$!`,
     // Options that would break the frame or spill tracing into the output (a fresh shell per command started without them).
-    // An empty hash table, as a fresh shell has: an entry an earlier command planted (`hash -p /bin/rm ls`)
-    // would make this command's program name run another program than the approval gate judged.
-    `builtin set +e +u +x +v; builtin hash -r; builtin trap '__hermes_report "$?" Q' EXIT`,
+    // An empty hash table, no aliases and no DEBUG/ERR/RETURN traps, as a fresh shell has: an entry an
+    // earlier command planted (`hash -p /bin/rm ls`, `alias ls='command rm'`, `trap 'f …' DEBUG`) would run
+    // something other than what the approval gate judged. (Functions stay: approval is told which ones the shell holds.)
+    `builtin set +e +u +x +v; builtin hash -r; builtin unalias -a; builtin trap - DEBUG ERR RETURN; builtin trap '__hermes_report "$?" Q' EXIT`,
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
     ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),
     ...(extra.length === 0 ? [] : [`builtin export ${extra.map(([name, value]) => `${name}=${shellQuote(value)}`).join(" ")}`]),
@@ -127,6 +131,18 @@ export interface FrameReport {
   readonly exports: string | undefined
   /** The command left a background job behind. */
   readonly leftovers: boolean
+  /** Names of the shell functions the shell holds after the command (ours left out). */
+  readonly functions: ReadonlyArray<string> | undefined
+}
+
+/** `declare -F` lines (`declare -f name`, `declare -fx name`): the names, without the frame's own function. */
+const functionNames = (text: string): ReadonlyArray<string> => {
+  const out: string[] = []
+  for (const line of text.split("\n")) {
+    const m = /^declare -[a-zA-Z]+ (.+)$/.exec(line)
+    if (m !== null && m[1] !== undefined && m[1] !== "__hermes_report") out.push(m[1])
+  }
+  return out
 }
 
 const NEWLINE = 0x0a
@@ -152,14 +168,16 @@ export const makeFrameReader = (mark: string, onData: (chunk: Buffer) => void) =
     let cwd: string | undefined
     let exports: string | undefined
     let leftovers = false
+    let functions: ReadonlyArray<string> | undefined
     // parts[0] is empty: the report starts with the separator.
     for (const part of parts.slice(1, -1)) {
       const kind = part[0]
       if (kind === "R") exports = part.slice(2)
       else if (kind === "C") cwd = part.slice(1).replace(/\n$/, "")
+      else if (kind === "F") functions = functionNames(part.slice(2))
       else if (kind === "L") leftovers = true
     }
-    return { end: last[0] === "Q" ? "Q" : "X", code: Number.parseInt(last.slice(1), 10), cwd, exports, leftovers }
+    return { end: last[0] === "Q" ? "Q" : "X", code: Number.parseInt(last.slice(1), 10), cwd, exports, leftovers, functions }
   }
 
   /** Whether the last record is a complete `X`/`Q` one (exports arrive a line per write: no parse for each). */
@@ -203,11 +221,13 @@ export const makeFrameReader = (mark: string, onData: (chunk: Buffer) => void) =
       const parts = text.split(`\n${mark}`).slice(1)
       let cwd: string | undefined
       let exports: string | undefined
+      let functions: ReadonlyArray<string> | undefined
       for (const part of parts) {
         if (part[0] === "R") exports = part.slice(2)
         else if (part[0] === "C" && part.endsWith("\n")) cwd = part.slice(1, -1)
+        else if (part[0] === "F" && part.endsWith("\n")) functions = functionNames(part.slice(2))
       }
-      return { cwd, exports }
+      return { cwd, exports, functions }
     }
   }
 }

@@ -41,6 +41,8 @@ export interface ScriptRef {
 export interface ResolveOptions {
   readonly env: ResolvedEnv
   readonly variables: Readonly<Record<string, string>> | undefined
+  /** Functions the shell already holds (DetectionEnv.shellFunctions). */
+  readonly shellFunctions?: ReadonlySet<string> | undefined
   /** Where scripts and paths are noted (inspectCommand); undefined for plain detection. */
   readonly locals: Locals | undefined
 }

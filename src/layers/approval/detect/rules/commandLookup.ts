@@ -5,7 +5,9 @@
  * that mapping in its hash table (`hash -p`, the `BASH_CMDS` array), its
  * aliases (`BASH_ALIASES`) and its loadable builtins (`enable -f`). A setter
  * whose target name is only known at run time (`printf -v "$n[ls]"`,
- * `declare -n ref="$x"`) may write those arrays too.
+ * `declare -n ref="$x"`) may write those arrays too. A function exported
+ * (`export -f ls`) is defined in every bash the shell starts, scripts
+ * included, where the gate never sees its definition.
  *
  * The persistent shell also clears the hash table before every command
  * (shellFrame.ts); this rule is the gate's half, and it holds for any shell.
@@ -81,6 +83,13 @@ const LOOKUP_ARRAY = /\bbash_(?:cmds|aliases)\b/i
 
 export const commandLookupRules: ReadonlyArray<Rule> = [
   {
+    // Bash hands every command name it cannot find, with its arguments, to the first; the second would stand in
+    // for every `builtin …` (the runtime's own shell code calls builtins that way so that functions cannot).
+    kind: "view",
+    description: D.rebindName,
+    test: (v) => v.funcs.some((f) => f.name === "command_not_found_handle" || f.name === "builtin")
+  },
+  {
     // `BASH_CMDS[ls]=/bin/rm` alone (the parser may take a subscripted assignment for the program word) or before a program.
     kind: "word",
     description: D.rebindName,
@@ -95,6 +104,9 @@ export const commandLookupRules: ReadonlyArray<Rule> = [
       if (!runs(c)) return false
       if (c.name === "hash") return hasFlag(argv(c), "p", null)
       if (c.name === "enable") return hasFlag(argv(c), "f", null)
+      // An exported function is defined in every bash the shell starts (scripts included), under any name.
+      if (c.name === "export" && hasFlag(argv(c), "f", null)) return true
+      if ((c.name === "declare" || c.name === "typeset") && hasFlag(argv(c), "f", null) && hasFlag(argv(c), "x", null)) return true
       // Text `eval` runs whole (`eval "$(ssh-agent -s)"` is everyday; its own findings come from parsing it).
       if (c.name === "eval") return argv(c).some((a) => LOOKUP_ARRAY.test(a))
       return targets(c).some((t) => computed(t) || LOOKUP_ARRAY.test(t))

@@ -7,6 +7,7 @@ import { deleteRules } from "./dangerousDelete.js"
 import { gitSudoRules } from "./dangerousGitSudo.js"
 import { hermesRules } from "./dangerousHermes.js"
 import { commandLookupRules } from "./commandLookup.js"
+import { loaderVariableRules } from "./loaderVariables.js"
 import { remoteRules } from "./dangerousRemote.js"
 import { systemRules } from "./dangerousSystem.js"
 import { writeRules } from "./dangerousWrites.js"
@@ -33,7 +34,8 @@ export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...remoteShellRules,
   ...runtimeHomeRules,
   ...implicitWriteRules,
-  ...commandLookupRules
+  ...commandLookupRules,
+  ...loaderVariableRules
 ]
 
 export const dangerousSet = ruleSet(DANGEROUS_RULES, false)

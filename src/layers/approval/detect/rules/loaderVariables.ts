@@ -1,0 +1,47 @@
+/**
+ * Variables that make later programs load or run code the gate never sees:
+ * `export BASH_ENV=x.sh` runs x.sh in every bash script a later call starts,
+ * `NODE_OPTIONS='--require ./x.js'` in every node, `LD_PRELOAD` in every
+ * dynamically linked program. Set for one command (`X=… cmd`, `env X=… cmd`)
+ * or exported for the calls after it, they need approval. Options of these
+ * variables that only tune a runtime (`NODE_OPTIONS=--max-old-space-size=…`)
+ * stay quiet.
+ */
+import { D } from "../descriptions.js"
+import type { CmdView } from "../ruleInput.js"
+import type { Rule } from "./engine.js"
+
+/** Name (lower-case, as rules read words) → whether a value makes programs load code. */
+const LOADERS: Readonly<Record<string, (value: string) => boolean>> = {
+  bash_env: () => true,
+  env: () => true,
+  ld_preload: () => true,
+  ld_audit: () => true,
+  gconv_path: () => true,
+  pythonstartup: () => true,
+  perl5db: () => true,
+  node_options: (v) => /(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader)(?:[\s=]|$)/.test(v),
+  perl5opt: (v) => /(?:^|\s)-[a-z]*[md]/.test(v),
+  rubyopt: (v) => /(?:^|\s)-[a-z]*r/.test(v)
+}
+
+const DECLARERS = new Set(["export", "declare", "typeset", "local", "readonly"])
+
+/** Word `i` of `c` assigns a variable: before the program, alone, or an argument of a declarer. */
+const assigns = (c: CmdView, i: number): boolean => c.head < 0 || i <= c.head || DECLARERS.has(c.name)
+
+export const loaderVariableRules: ReadonlyArray<Rule> = [
+  {
+    kind: "word",
+    description: D.loaderVariable,
+    on: Object.keys(LOADERS),
+    at: "any",
+    test: (_v, c, i) => {
+      if (c.cmd.cls !== "exec" || c.cmd.origin === "heredoc" || !assigns(c, i)) return false
+      // The word as the shell assigns it (quotes removed), not the flattened text the token came from.
+      const m = /^([a-z0-9_]+)\+?=(.*)$/s.exec((c.cmd.words[i]?.value ?? "").toLowerCase())
+      const loads = m === null ? undefined : LOADERS[m[1] ?? ""]
+      return loads !== undefined && loads(m?.[2] ?? "")
+    }
+  }
+]
