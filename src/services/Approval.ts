@@ -32,8 +32,11 @@ export interface CommandSurroundings {
   readonly cwd: Effect.Effect<string>
   /** Variables the command starts with (the task's exports). */
   readonly variables: Effect.Effect<Readonly<Record<string, string>>>
-  /** Shell functions the command's shell already holds (a persistent shell); absent when none can be. */
-  readonly shellFunctions?: Effect.Effect<ReadonlyArray<string>> | undefined
+  /**
+   * The functions the command's shell already holds when it is a persistent shell that earlier commands ran
+   * in (it keeps their plain variables too, so a name not exported may hold anything); undefined otherwise.
+   */
+  readonly shellFunctions?: Effect.Effect<ReadonlyArray<string> | undefined> | undefined
   /** A file's text as the command would read it; none when absent, not a regular file, or larger than `maxBytes`. */
   readonly readText: (path: string, maxBytes: number) => Effect.Effect<Option.Option<string>>
   /** The path with symlinks resolved, as the command would see it (never fails). */

@@ -152,10 +152,10 @@ export interface TerminalEnvironment extends BackendInfo {
   /** The exported variables the next command starts with (what approval resolves `$NAME` against). */
   readonly variables: Effect.Effect<Readonly<Record<string, string>>>
   /**
-   * Shell functions the next command's shell already holds (a persistent shell keeps what earlier
-   * commands defined); empty when every command gets a fresh shell. Absent: unknown.
+   * The shell functions the next command's shell already holds, once a command has run in a persistent shell
+   * (which also keeps plain, unexported variables); undefined while every command so far started a fresh shell.
    */
-  readonly shellFunctions?: Effect.Effect<ReadonlyArray<string>> | undefined
+  readonly shellFunctions?: Effect.Effect<ReadonlyArray<string> | undefined> | undefined
   readonly run: (command: ApprovedCommand, options?: RunOptions) => Effect.Effect<RunResult, TerminalError>
   readonly spawn: (command: ApprovedCommand, options?: SpawnOptions) => Effect.Effect<RunningProcess, TerminalError, Scope.Scope>
   /** Paths are resolved against the tracked cwd. A range reads only those bytes (large files in chunks). */

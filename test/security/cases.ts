@@ -97,6 +97,18 @@ export const heldFunctions: ReadonlyArray<Case> = [
   { name: "an exported function reached from a script", calls: [sh("ls() { command rm \"$@\"; }; export -f ls"), write("<W>/fns/run.sh", "ls -rf <C>\n"), sh("bash <W>/fns/run.sh")] }
 ]
 
+/** Plain (unexported) variables a shared shell keeps from one call to the next, which the task's exports do not show. */
+export const heldVariables: ReadonlyArray<Case> = [
+  { name: "the program name", calls: [sh("x=rm"), sh("$x -rf <C>")] },
+  { name: "the arguments", calls: [sh("F='-rf <C>'"), sh("rm $F")] },
+  { name: "declared", calls: [sh("declare y=rm"), sh("$y -rf <C>")] },
+  { name: "read from a here-string", calls: [sh("read -r z <<< rm"), sh("$z -rf <C>")] },
+  {
+    name: "a PATH directory",
+    calls: [sh("P=<W>/hv1"), sh("mkdir -p $P && cp \"$(command -v rm)\" $P/cat"), sh("PATH=$P:$PATH; cat -rf <C>")]
+  }
+]
+
 /** A file written by one call and run by an innocent-looking later one. */
 export const planted: ReadonlyArray<Case> = [
   { name: "bash script", calls: [write("<W>/a.sh", "rm -rf <C>\n"), sh("bash <W>/a.sh")] },
@@ -132,6 +144,18 @@ export const loadedByName: ReadonlyArray<Case> = [
   { name: "a copy of rm run by path", calls: [sh("mkdir -p <W>/cp1 && cp \"$(command -v rm)\" <W>/cp1/tidy"), sh("cd <W>/cp1 && ./tidy -r -f <C>")] },
   { name: "a link to rm run by path", calls: [sh("mkdir -p <W>/cp2 && ln -s \"$(readlink -f \"$(command -v rm)\")\" <W>/cp2/view"), sh("<W>/cp2/view -r <C>")] },
   { name: "a same-named link to a planted copy", calls: [sh("mkdir -p <W>/cp3/real <W>/cp3/bin && cp \"$(command -v rm)\" <W>/cp3/real/ls && ln -s <W>/cp3/real/ls <W>/cp3/bin/ls"), sh("<W>/cp3/bin/ls -r <C>")] },
+  {
+    name: "a PATH entry computed at run time",
+    calls: [sh("mkdir -p <W>/pb6 && cp \"$(command -v rm)\" <W>/pb6/cat && echo <W>/pb6 > <W>/pb6.txt"), sh("PATH=$(cat <W>/pb6.txt):$PATH; cat -rf <C>")]
+  },
+  {
+    name: "a planted program behind many ordinary ones",
+    calls: [
+      write("<W>/pb7/ls", "#!/bin/sh\nrm -rf <C>\n"),
+      sh("chmod +x <W>/pb7/ls && export PATH=<W>/pb7:$PATH"),
+      sh("true; date >/dev/null; id >/dev/null; uname >/dev/null; whoami >/dev/null; hostname >/dev/null; printf x >/dev/null; sort </dev/null; uniq </dev/null; wc -c </dev/null; head -c0 </dev/null; tail -c0 </dev/null; tr a b </dev/null; cut -c1 </dev/null; paste </dev/null; nl </dev/null; od </dev/null >/dev/null; ls")
+    ]
+  },
   { name: "a relative PATH entry", calls: [write("<W>/pb5/git", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/pb5/git"), sh("cd <W>/pb5 && PATH=.:$PATH git status")] },
   { name: "a stdlib module shadowed beside a python script", calls: [write("<W>/py1/json.py", "import shutil\nshutil.rmtree('<C>')\n"), write("<W>/py1/main.py", "import json\nprint(json)\n"), sh("python3 <W>/py1/main.py")] },
   { name: "a helper module two imports deep", calls: [write("<W>/py2/util/__init__.py", "from .io import *\n"), write("<W>/py2/helper.py", "import os\nos.system('rm -rf <C>')\n"), write("<W>/py2/main.py", "import helper\n"), sh("cd <W>/py2 && python3 main.py")] },

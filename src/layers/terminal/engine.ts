@@ -64,8 +64,9 @@ export const makeEnvironment = (
     let runs = 0
     // The newest export snapshot (its variables when known), and how many starting commands still read each older one.
     let snapshot = transport.initialSnapshot
-    // The functions the task's persistent shell holds (approval judges a call of one as unknown).
-    let functions: ReadonlyArray<string> = []
+    // The functions the task's persistent shell holds (approval judges a call of one as unknown); undefined until a
+    // command has run in one (it then keeps plain variables too).
+    let functions: ReadonlyArray<string> | undefined
     let variables: Readonly<Record<string, string>> | undefined
     const { pin, unpin, discard } = makeSnapshotReaders(() => snapshot, transport.releaseSnapshot)
     const live = new Map<string, Launched>()

@@ -242,6 +242,28 @@ describe("the task's exported variables", () => {
   })
 })
 
+describe("a persistent shell's plain variables", () => {
+  // The shell keeps what earlier calls set without exporting it; approval only sees the exports.
+  const kept = (variables: Record<string, string>): DetectionEnv => ({ ...TESTER, variables, shellKeepsVariables: true })
+
+  it("a name not exported is unknown, not unset", () => {
+    expect(detect("$x -rf /srv/c", kept({})).description).toBe(COMPUTED)
+    expect(detect("$x -rf /", kept({})).hardline).toBe(true)
+    expect(detect("rm $F", kept({})).description).toBe("runs a deleting program with arguments from a variable an earlier command left in the shell")
+    expect(detect("find $D -delete", kept({})).dangerous).toBe(true)
+    // Exported names resolve as before; so do names the line sets itself.
+    expect(detect("$A -rf /srv/c", kept({ A: "rm" })).description).toBe("delete in root path")
+    expect(detect("x=ls; $x -la", kept({})).dangerous).toBe(false)
+    expect(detect("echo \"$greeting\"", kept({})).dangerous).toBe(false)
+    expect(detect("cd \"$dir\" && ls", kept({})).dangerous).toBe(false)
+  })
+
+  it("with every command in a fresh shell, a name not exported is unset", () => {
+    expect(detect("$x -rf /srv/c", withVars({})).dangerous).toBe(false)
+    expect(detect("rm $F", withVars({})).dangerous).toBe(false)
+  })
+})
+
 describe("text fed to a shell or interpreter on stdin", () => {
   const literal: ReadonlyArray<readonly [string, boolean]> = [
     ["printf \"\\x72\\x6d -rf /x\" | bash", false],

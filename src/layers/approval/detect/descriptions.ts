@@ -83,6 +83,7 @@ export const D = {
   runtimeHome: "touches the runtime's home (config, approvals, skills)",
   rebindName: "changes what a command name runs (hash -p, enable -f, export -f, BASH_CMDS, BASH_ALIASES, a variable named at run time)",
   shellFunction: "runs a shell function an earlier command left in the shell",
+  heldArguments: "runs a deleting program with arguments from a variable an earlier command left in the shell",
   loaderVariable: "sets a variable that makes programs load code (BASH_ENV, ENV, LD_PRELOAD, NODE_OPTIONS --require, PERL5OPT -M, RUBYOPT -r)"
 } as const
 

@@ -56,6 +56,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   COMPUTED_NAME_DESCRIPTION,
   COMPUTED_PIPE_DESCRIPTION,
   D.shellFunction,
+  D.heldArguments,
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION
 ]
@@ -93,6 +94,8 @@ export interface Inspection {
   readonly computedMove: boolean
   /** Bare program names the line runs, and directories a `PATH=` in the line adds (planted programs). */
   readonly programs: ReadonlyArray<string>
+  /** The line runs more distinct programs than `programs` lists. */
+  readonly programsCapped: boolean
   readonly pathDirs: ReadonlyArray<string>
 }
 
@@ -105,6 +108,7 @@ const limit = (): Inspection => ({
   moves: [],
   computedMove: false,
   programs: [],
+  programsCapped: false,
   pathDirs: []
 })
 
@@ -129,7 +133,13 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
   const locals = collect ? new Locals() : undefined
   const held = options?.shellFunctions
   const shellFunctions = held === undefined || held.length === 0 ? undefined : new Set(held)
-  const analysis = analyze(prepare(command, env), { env, variables: options?.variables, shellFunctions, locals })
+  const analysis = analyze(prepare(command, env), {
+    env,
+    variables: options?.variables,
+    shellFunctions,
+    shellKeepsVariables: options?.shellKeepsVariables,
+    locals
+  })
   if (analysis.ctx.overflow) return limit()
   const one = tierOne(analysis)
   let two: View | null | undefined
@@ -157,6 +167,7 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
     moves: locals?.moves ?? [],
     computedMove: locals?.computedMove ?? false,
     programs: locals?.programs ?? [],
+    programsCapped: locals?.programsCapped ?? false,
     pathDirs: locals?.pathDirs ?? []
   }
 }

@@ -19,6 +19,11 @@ export interface DetectionEnv {
    * show, so it needs approval.
    */
   readonly shellFunctions?: ReadonlyArray<string>
+  /**
+   * The shell keeps plain variables from earlier calls (a persistent shell): a name
+   * missing from `variables` is unknown rather than unset.
+   */
+  readonly shellKeepsVariables?: boolean
 }
 
 export interface ResolvedEnv {

@@ -103,7 +103,9 @@ export const judgeRequest = (
   const held = request.surroundings?.shellFunctions
   // A persistent shell: the functions earlier commands left in it are names this line may call.
   if (held !== undefined) {
-    return Effect.flatMap(held, (functions) => judgeShellText(request, functions.length === 0 ? env : { ...env, shellFunctions: functions }, detectors))
+    return Effect.flatMap(held, (functions) =>
+      judgeShellText(request, functions === undefined ? env : { ...env, shellFunctions: functions, shellKeepsVariables: true }, detectors)
+    )
   }
   return judgeShellText(request, env, detectors)
 }
@@ -144,6 +146,9 @@ export const trustedPathDirs = (path: string | undefined): ReadonlyArray<string>
   return out
 }
 
+/** A PATH entry that cannot be known before the command runs. */
+const UNKNOWN_DIR = "$unknown"
+
 /** PATH entries a program may come from that the operator did not put there (relative ones are the cwd's). */
 const addedPathDirs = (
   path: string | undefined,
@@ -153,8 +158,13 @@ const addedPathDirs = (
   trusted: ReadonlyArray<string>
 ): ReadonlyArray<string> => {
   const out: Array<string> = []
-  for (const entry of [...lineDirs, ...(path ?? "").split(":")]) {
-    if (entry.includes("$")) continue
+  for (const raw of [...lineDirs, ...(path ?? "").split(":")]) {
+    const entry = raw.replace(/\$\{?PWD\}?(?![A-Za-z0-9_])/g, cwd)
+    // Still holding an expansion: a directory only known when the command runs (a variable an earlier call left).
+    if (entry.includes("$")) {
+      if (!out.includes(UNKNOWN_DIR)) out.push(UNKNOWN_DIR)
+      continue
+    }
     const dir = normalize(joinPath(cwd, entry === "" ? "." : entry, env.home))
     if (!trusted.includes(dir) && !out.includes(dir)) out.push(dir)
   }
@@ -186,6 +196,13 @@ const judgeWith = (
     if (verdict.detection.hardline) return verdict
     const added = addedPathDirs(variables?.["PATH"], inspection.pathDirs, cwd, env, detectors.trustedPathDirs)
     verdict = stronger(verdict, yield* look.planted(inspection.programs, added))
+    // Programs the look above could not cover: too many to list, or a directory only known at run time.
+    if (added.length > 0 && (inspection.programsCapped || (added.includes(UNKNOWN_DIR) && inspection.programs.length > 0))) {
+      verdict = stronger(verdict, {
+        detection: dangerous(PLANTED_PROGRAM_DESCRIPTION),
+        note: inspection.programsCapped ? "more programs than can be looked up" : "a PATH directory only known when the command runs"
+      })
+    }
     if (verdict.detection.hardline) return verdict
     verdict = stronger(verdict, yield* look.runners(inspection.runners, cwd))
     if (verdict.detection.hardline) return verdict
@@ -318,6 +335,7 @@ class Looker {
       if (dirs.length === 0) return verdict
       for (const program of programs) {
         for (const dir of dirs) {
+          if (dir === UNKNOWN_DIR) continue
           const path = `${dir}/${program}`
           const kind = yield* self.surroundings.fileKind(path)
           if (kind === "missing" || kind === "directory") continue

@@ -38,6 +38,9 @@ export interface RunnerRef {
   readonly sure: boolean
 }
 
+/** Program names looked up on a PATH the task changed, per line. */
+const MAX_PROGRAMS = 16
+
 export class Locals {
   readonly scripts: ScriptRef[] = []
   readonly paths: string[] = []
@@ -48,6 +51,8 @@ export class Locals {
   computedMove = false
   /** Bare program names the line runs: a directory the task put on PATH may hold a planted one. */
   readonly programs: string[] = []
+  /** More distinct programs ran than `programs` lists (a PATH the task changed is then judged as unknown). */
+  programsCapped = false
   /** Directories a `PATH=` assignment in the line names. */
   readonly pathDirs: string[] = []
   /** undefined: where the command starts; null: somewhere not known before it runs. */
@@ -94,7 +99,10 @@ export class Locals {
     if (head < 0) return
     const program = word(head)
     if (program.text.includes("/")) this.script(cmd, program.text, program.known, "unknown")
-    else if (program.known && this.programs.length < 16 && !this.programs.includes(program.text)) this.programs.push(program.text)
+    else if (program.known && !this.programs.includes(program.text)) {
+      if (this.programs.length < MAX_PROGRAMS) this.programs.push(program.text)
+      else this.programsCapped = true
+    }
     if (name === "export" || name === "declare" || name === "typeset" || name === "env") {
       for (let i = head + 1; i < cmd.words.length; i++) this.notePath(word(i))
     }
@@ -111,11 +119,15 @@ export class Locals {
     else if (name === "popd") this.cwd = null
   }
 
-  /** `PATH=dir:…`: the literal directories it puts on the search path. */
+  /** `PATH=dir:…`: the directories it puts on the search path (one still holding an expansion is kept as written). */
   private notePath(t: WordText): void {
     if (!t.text.startsWith("PATH=")) return
     for (const dir of t.text.slice(5).split(":")) {
-      if (dir === "" || dir.includes("$")) continue
+      if (dir === "" || /^\$\{?PATH\}?$/.test(dir)) continue
+      if (dir.includes("$")) {
+        if (!this.pathDirs.includes(dir)) this.pathDirs.push(dir)
+        continue
+      }
       const placed = this.place(dir)
       if (!this.pathDirs.includes(placed.path)) this.pathDirs.push(placed.path)
     }

@@ -10,6 +10,7 @@
 import type { CodeLanguage } from "../../../../services/Approval.js"
 import type { CmdInfo } from "../analyze.js"
 import {
+  D,
   COMPUTED_NAME_DESCRIPTION,
   COMPUTED_PIPE_DESCRIPTION,
   INTERPRETER_HEREDOC_DESCRIPTION
@@ -43,6 +44,8 @@ export interface ResolveOptions {
   readonly variables: Readonly<Record<string, string>> | undefined
   /** Functions the shell already holds (DetectionEnv.shellFunctions). */
   readonly shellFunctions?: ReadonlySet<string> | undefined
+  /** DetectionEnv.shellKeepsVariables. */
+  readonly shellKeepsVariables?: boolean | undefined
   /** Where scripts and paths are noted (inspectCommand); undefined for plain detection. */
   readonly locals: Locals | undefined
 }
@@ -59,6 +62,8 @@ const FILTERS = new Set(["base64", "xxd", "rev", "tr", "cat"])
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/
 const ENV_LIKE = new Set(["env", "sudo", "doas", "nohup", "nice", "timeout", "exec", "command"])
 const PRIMARY = new Set<Origin>(["top", "subst", "heredoc"])
+/** Programs whose arguments alone can make them destroy data (`rm $F`, with F='-rf /' kept in the shell). */
+const DELETERS = new Set(["rm", "rmdir", "unlink", "shred", "truncate", "mv", "dd", "chmod", "chown", "chgrp", "find", "rsync", "kill", "pkill", "killall", "git", "tar", "xargs"])
 /** Re-rendering stops this deep (each round resolves something, so real input never gets near). */
 const MAX_RENDER_DEPTH = 8
 /** Calls of a line's own functions read again with their arguments, and the `shift`s followed per call. */
@@ -116,7 +121,7 @@ export class Resolver {
   ) {}
 
   private get scope(): Scope {
-    return (this.scopeValue ??= new Scope(this.ctx.frames, this.opts.variables))
+    return (this.scopeValue ??= new Scope(this.ctx.frames, this.opts.variables, this.opts.shellKeepsVariables === true))
   }
 
   private get setBy(): Map<number, string[]> {
@@ -219,9 +224,12 @@ export class Resolver {
     }
     if (cmd.origin === "heredoc" && !this.heredocIsShell(cmd)) return
     const ex = this.expander(cmd)
+    const held = this.opts.shellKeepsVariables === true ? this.scope.heldLookups : 0
     const words = expand ? cmd.words.map((w, i) => (i < expandUpTo && needsExpansion(w) ? ex.word(w) : null)) : null
     const targets = expand ? cmd.redirs.map((r) => (r.target !== null && needsExpansion(r.target) ? ex.word(r.target) : null)) : null
     const name = head >= 0 ? this.programName(cmd, head, words) : ""
+    // A deleting program whose arguments come from a variable the shell kept from an earlier call, unseen here.
+    if (this.opts.shellKeepsVariables === true && this.scope.heldLookups > held && DELETERS.has(name)) this.computed.push(D.heldArguments)
 
     let rendered = false
     if (words !== null && targets !== null) rendered = this.rerender(cmd, head, name, words, targets)

@@ -60,11 +60,15 @@ export interface Lookup {
 
 export class Scope {
   private readonly entries = new Map<number, Entry[]>()
+  /** Lookups of a name the shell may hold unexported (see `unexportedUnknown`), so far. */
+  heldLookups = 0
 
   constructor(
     private readonly frames: ReadonlyArray<Frame>,
     /** The task's exported variables; undefined when the caller did not give them. */
-    private readonly variables: Readonly<Record<string, string>> | undefined
+    private readonly variables: Readonly<Record<string, string>> | undefined,
+    /** A persistent shell keeps plain variables too: a name not exported is unknown, not unset. */
+    private readonly unexportedUnknown = false
   ) {}
 
   private base(name: string): Lookup {
@@ -72,6 +76,10 @@ export class Scope {
     if (SHELL_MANAGED.has(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return { values: null, fromOutside: false }
     if (this.variables === undefined) return { values: null, fromOutside: true }
     const v = this.variables[name]
+    if (v === undefined && this.unexportedUnknown) {
+      this.heldLookups++
+      return { values: null, fromOutside: false }
+    }
     // The exports are everything the command starts with: a name not among them is unset.
     return { values: [v ?? ""], fromOutside: false }
   }
