@@ -94,6 +94,8 @@ export const heldFunctions: ReadonlyArray<Case> = [
   { name: "a DEBUG trap calling a function defined later", calls: [sh("trap 'wipe -rf <C>' DEBUG"), sh("wipe() { command rm \"$@\"; }"), sh("true")] },
   { name: "the not-found handler", calls: [sh("command_not_found_handle() { command rm \"$@\"; }"), sh("nosuchprogram -rf <C>")] },
   { name: "an alias whose text is harmless alone", calls: [sh("shopt -s expand_aliases; alias ls='command rm'"), sh("shopt -s expand_aliases\nls -rf <C>")] },
+  { name: "a PS4 holding a command substitution, traced later", calls: [sh("PS4='$(${x}m -rf <C>)'"), sh("x=r; set -x; true")] },
+  { name: "a PS4 read from input, traced later", calls: [sh("read -r PS4 <<< '$(${x}m -rf <C>)'"), sh("x=r; set -x; true")] },
   { name: "an exported function reached from a script", calls: [sh("ls() { command rm \"$@\"; }; export -f ls"), write("<W>/fns/run.sh", "ls -rf <C>\n"), sh("bash <W>/fns/run.sh")] }
 ]
 

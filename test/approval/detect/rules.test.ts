@@ -489,7 +489,12 @@ describe("variables that make later programs load code", () => {
       ["export NODE_OPTIONS=\"--import=./x.mjs\"", D.loaderVariable],
       ["NODE_OPTIONS='-r ./hook.js' node app.js", D.loaderVariable],
       ["export PERL5OPT=-MEvil", D.loaderVariable],
-      ["export RUBYOPT=-r./x", D.loaderVariable]
+      ["export RUBYOPT=-r./x", D.loaderVariable],
+      ["PS4='$(${x}m -rf /srv/c)'", D.loaderVariable],
+      ["export PS4='`tidy`'", D.loaderVariable],
+      ["read -r PS4 <<< \"$line\"", D.loaderVariable],
+      ["printf -v BASH_ENV %s /work/env.sh", D.loaderVariable],
+      ["PROMPT_COMMAND='sync-history'", D.loaderVariable]
     ])
   })
 
@@ -497,6 +502,8 @@ describe("variables that make later programs load code", () => {
     for (const command of [
       "NODE_OPTIONS=--max-old-space-size=4096 npm run build",
       "export NODE_OPTIONS=--enable-source-maps",
+      "PS4='+ ${BASH_SOURCE}:${LINENO}: '",
+      "export PS4='+ '",
       "export PERL5OPT=-w",
       "echo $BASH_ENV",
       "env",

@@ -84,7 +84,7 @@ export const D = {
   rebindName: "changes what a command name runs (hash -p, enable -f, export -f, BASH_CMDS, BASH_ALIASES, a variable named at run time)",
   shellFunction: "runs a shell function an earlier command left in the shell",
   heldArguments: "runs a deleting program with arguments from a variable an earlier command left in the shell",
-  loaderVariable: "sets a variable that makes programs load code (BASH_ENV, ENV, LD_PRELOAD, NODE_OPTIONS --require, PERL5OPT -M, RUBYOPT -r)"
+  loaderVariable: "sets a variable that makes programs load or run code (BASH_ENV, ENV, LD_PRELOAD, NODE_OPTIONS --require, PERL5OPT -M, RUBYOPT -r, a prompt such as PS4 holding $(…))"
 } as const
 
 export type CodeKind = "delete" | "run" | "load" | "write" | "process" | "home"

@@ -104,10 +104,13 @@ const frameBody = (spec: FrameSpec): string => {
   return [
     `${state}; __hermes_bg=$!`,
     // Options that would break the frame or spill tracing into the output (a fresh shell per command started without them).
-    // An empty hash table, no aliases and no DEBUG/ERR/RETURN traps, as a fresh shell has: an entry an
-    // earlier command planted (`hash -p /bin/rm ls`, `alias ls='command rm'`, `trap 'f …' DEBUG`) would run
-    // something other than what the approval gate judged. (Functions stay: approval is told which ones the shell holds.)
+    // An empty hash table, no aliases, no DEBUG/ERR/RETURN traps and the default PS4, as a fresh shell has: what
+    // an earlier command planted (`hash -p /bin/rm ls`, `alias ls='command rm'`, `trap 'f …' DEBUG`, a PS4 holding
+    // `$(…)` that `set -x` runs) would run something other than what the approval gate judged. (Functions stay:
+    // approval is told which ones the shell holds.)
     `builtin set +e +u +x +v; builtin hash -r; builtin unalias -a; builtin trap - DEBUG ERR RETURN; builtin trap '__hermes_report "$?" Q' EXIT`,
+    // A line of its own: a read-only PS4 fails this line only.
+    `PS4='+ '`,
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
     ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),
     ...(extra.length === 0 ? [] : [`builtin export ${extra.map(([name, value]) => `${name}=${shellQuote(value)}`).join(" ")}`]),

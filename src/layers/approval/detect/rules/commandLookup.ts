@@ -32,7 +32,7 @@ const computed = (w: string): boolean => w.includes("$") || w.includes("`")
  * `declare NAME=…` (with -n, the value names one too), `getopts spec NAME`,
  * `wait -p NAME`.
  */
-const targets = (c: CmdView): ReadonlyArray<string> => {
+export const variableTargets = (c: CmdView): ReadonlyArray<string> => {
   const args = argv(c)
   const out: string[] = []
   switch (c.name) {
@@ -109,7 +109,7 @@ export const commandLookupRules: ReadonlyArray<Rule> = [
       if ((c.name === "declare" || c.name === "typeset") && hasFlag(argv(c), "f", null) && hasFlag(argv(c), "x", null)) return true
       // Text `eval` runs whole (`eval "$(ssh-agent -s)"` is everyday; its own findings come from parsing it).
       if (c.name === "eval") return argv(c).some((a) => LOOKUP_ARRAY.test(a))
-      return targets(c).some((t) => computed(t) || LOOKUP_ARRAY.test(t))
+      return variableTargets(c).some((t) => computed(t) || LOOKUP_ARRAY.test(t))
     }
   }
 ]

@@ -5,11 +5,21 @@
  * dynamically linked program. Set for one command (`X=… cmd`, `env X=… cmd`)
  * or exported for the calls after it, they need approval. Options of these
  * variables that only tune a runtime (`NODE_OPTIONS=--max-old-space-size=…`)
- * stay quiet.
+ * stay quiet. The shell's prompts run the command substitutions they hold
+ * each time they are shown (`PS4` before every traced command under
+ * `set -x`): one holding `$(…)` counts too, and so does a builtin that
+ * fills one of these variables from input (`read -r PS4 <<< …`).
  */
 import { D } from "../descriptions.js"
 import type { CmdView } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
+import { variableTargets } from "./commandLookup.js"
+import { runs } from "./operands.js"
+
+/** A prompt runs the command substitutions it holds when shown. */
+function substitutes(value: string): boolean {
+  return value.includes("$(") || value.includes("`")
+}
 
 /** Name (lower-case, as rules read words) → whether a value makes programs load code. */
 const LOADERS: Readonly<Record<string, (value: string) => boolean>> = {
@@ -22,15 +32,29 @@ const LOADERS: Readonly<Record<string, (value: string) => boolean>> = {
   perl5db: () => true,
   node_options: (v) => /(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader)(?:[\s=]|$)/.test(v),
   perl5opt: (v) => /(?:^|\s)-[a-z]*[md]/.test(v),
-  rubyopt: (v) => /(?:^|\s)-[a-z]*r/.test(v)
+  rubyopt: (v) => /(?:^|\s)-[a-z]*r/.test(v),
+  ps0: substitutes,
+  ps1: substitutes,
+  ps2: substitutes,
+  ps3: substitutes,
+  ps4: substitutes,
+  prompt_command: () => true
 }
 
 const DECLARERS = new Set(["export", "declare", "typeset", "local", "readonly"])
+/** Builtins that set a named variable from input or at run time (declarers show the value: the word rule reads it). */
+const FROM_INPUT = new Set(["read", "mapfile", "readarray", "printf", "getopts", "wait"])
 
 /** Word `i` of `c` assigns a variable: before the program, alone, or an argument of a declarer. */
 const assigns = (c: CmdView, i: number): boolean => c.head < 0 || i <= c.head || DECLARERS.has(c.name)
 
 export const loaderVariableRules: ReadonlyArray<Rule> = [
+  {
+    // `read -r PS4 <<< …`, `printf -v BASH_ENV …`: a value the line does not show.
+    kind: "program",
+    description: D.loaderVariable,
+    test: (_v, c) => runs(c) && FROM_INPUT.has(c.name) && variableTargets(c).some((t) => LOADERS[t.toLowerCase()] !== undefined)
+  },
   {
     kind: "word",
     description: D.loaderVariable,
