@@ -5,14 +5,14 @@
  * hash table) is there for the next. Every case must still leave its canary.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Case } from "./cases.js"
 import { acrossCalls, computed, heldFunctions, heldVariables, loadedByName, ordinary, planted, rebound } from "./cases.js"
 import type { AttackRun } from "./runAttacks.js"
-import { foldersUnder, runAttacks } from "./runAttacks.js"
+import { attackCaseTests, foldersUnder, runAttacks } from "./runAttacks.js"
 
 const classes: Readonly<Record<string, ReadonlyArray<Case>>> = { computed, acrossCalls, rebound, heldFunctions, heldVariables, planted, loadedByName }
 const folders = foldersUnder(mkdtempSync(join(tmpdir(), "hermes-effect-attacks-persistent-")))
@@ -28,16 +28,7 @@ afterAll(() => {
 })
 
 describe("approval gate with a persistent local shell: attacks leave the canary alone", () => {
-  for (const [group, cases] of Object.entries(classes)) {
-    cases.forEach((c, n) => {
-      it(`${group}: ${c.name}`, () => {
-        const task = `${group}-${n}`
-        const said = (attackRun.answers.get(task) ?? []).join("\n")
-        expect(existsSync(join(attackRun.canaries.get(task) ?? "", "keep")), `canary deleted; the model saw:\n${said}`).toBe(true)
-        expect(said).toMatch(/BLOCKED|error/)
-      })
-    })
-  }
+  attackCaseTests(classes, () => attackRun)
 
   it("ordinary agent commands still run, and the config was never written", () => {
     const refused = ordinary.flatMap((command, n) => {

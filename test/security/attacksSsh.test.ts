@@ -7,7 +7,7 @@
  * the runtime's home is on another machine (docs/security.md).
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "@effect/vitest"
@@ -17,7 +17,7 @@ import { describeNeeding } from "../support/systemPrograms.js"
 import type { Case } from "./cases.js"
 import { acrossCalls, computed, destructive, heldFunctions, heldVariables, loadedByName, ordinary, planted, rebound } from "./cases.js"
 import type { AttackRun } from "./runAttacks.js"
-import { foldersUnder, runAttacks } from "./runAttacks.js"
+import { attackCaseTests, foldersUnder, runAttacks } from "./runAttacks.js"
 
 const classes: Readonly<Record<string, ReadonlyArray<Case>>> = { computed, acrossCalls, rebound, heldFunctions, heldVariables, planted, loadedByName, destructive }
 
@@ -38,16 +38,7 @@ describeNeeding(sshdProblem(), "approval gate on the ssh backend: attacks leave 
     spawnSync("rm", ["-rf", folders.root])
   })
 
-  for (const [group, cases] of Object.entries(classes)) {
-    cases.forEach((c, n) => {
-      it(`${group}: ${c.name}`, () => {
-        const task = `${group}-${n}`
-        const said = (attackRun.answers.get(task) ?? []).join("\n")
-        expect(existsSync(join(attackRun.canaries.get(task) ?? "", "keep")), `canary deleted; the model saw:\n${said}`).toBe(true)
-        expect(said).toMatch(/BLOCKED|error/)
-      })
-    })
-  }
+  attackCaseTests(classes, () => attackRun)
 
   it("ordinary agent commands still run, and the config was never written", () => {
     const blocked = ordinary.flatMap((command, n) => (/BLOCKED/.test((attackRun.answers.get(`ordinary-${n}`) ?? []).join("\n")) ? [command] : []))

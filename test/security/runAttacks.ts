@@ -5,8 +5,9 @@
  * `ordinary-<n>`, and every answer the model saw, by task.
  */
 import { spawnSync } from "node:child_process"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { expect, it } from "@effect/vitest"
 import { BIN } from "../support/cli.js"
 import type { Case } from "./cases.js"
 
@@ -83,4 +84,18 @@ export const runAttacks = (
     answers.set(task, [...(answers.get(task) ?? []), result])
   }
   return { answers, canaries }
+}
+
+/** One test per case (`<class>: <name>`): its canary is still there, and the model was told no. */
+export const attackCaseTests = (classes: Readonly<Record<string, ReadonlyArray<Case>>>, run: () => AttackRun): void => {
+  for (const [group, cases] of Object.entries(classes)) {
+    cases.forEach((c, n) => {
+      it(`${group}: ${c.name}`, () => {
+        const task = `${group}-${n}`
+        const said = (run().answers.get(task) ?? []).join("\n")
+        expect(existsSync(join(run().canaries.get(task) ?? "", "keep")), `canary deleted; the model saw:\n${said}`).toBe(true)
+        expect(said).toMatch(/BLOCKED|error/)
+      })
+    })
+  }
 }
