@@ -12,7 +12,8 @@ import { MAX_VALUES } from "./variableScope.js"
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=/
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
-const DECLARERS = new Set(["export", "declare", "typeset", "local", "readonly"])
+/** Builtins whose arguments declare variables (`export NAME=value`). */
+export const DECLARERS: ReadonlySet<string> = new Set(["export", "declare", "typeset", "local", "readonly"])
 /** Builtins whose prefix assignments stay in the shell (POSIX special builtins). */
 const SPECIAL_BUILTINS = new Set([":", ".", "source", "eval", "exec", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"])
 const ARITH_TARGET = /([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^\]]*\]\s*)?(?:[-+*/%&|^]|<<|>>)?=(?!=)|([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g

@@ -14,11 +14,10 @@
  */
 import { D } from "../descriptions.js"
 import type { CmdView } from "../ruleInput.js"
+import { DECLARERS } from "../resolve/variableEffects.js"
 import type { Rule } from "./engine.js"
 import { argv, hasFlag, isOption, runs } from "./operands.js"
 
-/** Builtins whose arguments name variables they set. */
-const DECLARERS = new Set(["declare", "typeset", "local", "export", "readonly"])
 
 /** Options whose value is the next word (`read -p "$prompt" line`); read's `-a` names an array. */
 const READ_VALUED = new Set(["-d", "-i", "-n", "-N", "-p", "-t", "-u"])

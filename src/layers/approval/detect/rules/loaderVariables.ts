@@ -12,6 +12,7 @@
  */
 import { D } from "../descriptions.js"
 import type { CmdView } from "../ruleInput.js"
+import { DECLARERS } from "../resolve/variableEffects.js"
 import type { Rule } from "./engine.js"
 import { variableTargets } from "./commandLookup.js"
 import { runs } from "./operands.js"
@@ -41,7 +42,6 @@ const LOADERS: Readonly<Record<string, (value: string) => boolean>> = {
   prompt_command: () => true
 }
 
-const DECLARERS = new Set(["export", "declare", "typeset", "local", "readonly"])
 /** Builtins that set a named variable from input or at run time (declarers show the value: the word rule reads it). */
 const FROM_INPUT = new Set(["read", "mapfile", "readarray", "printf", "getopts", "wait"])
 
