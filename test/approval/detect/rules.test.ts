@@ -516,6 +516,132 @@ describe("variables that make later programs load code", () => {
   })
 })
 
+describe("variables and options that name a program another program runs", () => {
+  it("a variable naming a planted program, or pointing a program at planted configuration", () => {
+    expectTable([
+      ["PAGER=./x git log", D.programVariable],
+      ["export MANPAGER='sh -c \"col -b\"'", D.programVariable],
+      ["EDITOR=/work/ed.sh git commit", D.programVariable],
+      ["export VISUAL='vim -S /work/x.vim'", D.programVariable],
+      ["LESSOPEN='|/work/pre.sh %s' less notes.txt", D.programVariable],
+      ["env LESSCLOSE=/work/x less f", D.programVariable],
+      ["SHELL=/work/x script -qc ls /dev/null", D.programVariable],
+      ["SHELL=python3 flock /tmp/l -c true", D.programVariable],
+      ["npm_config_script_shell=/work/x npm test", D.programVariable],
+      ["export NPM_CONFIG_USERCONFIG=/work/npmrc", D.programVariable],
+      ["BROWSER=./open.sh python3 -m webbrowser http://x", D.programVariable],
+      ["RSYNC_RSH='ssh -o ProxyCommand=./p' rsync -a d h:d", D.programVariable],
+      ["SSH_ASKPASS=/work/ask ssh h", D.programVariable],
+      ["export TAR_OPTIONS='--to-command=./x'", D.programVariable],
+      ["TAR_OPTIONS=-Ifoo.sh tar xf a.tar", D.programVariable],
+      ["MAKEFLAGS='SHELL=./x' make", D.programVariable],
+      ["RUSTC_WRAPPER=./w cargo build", D.programVariable],
+      ["PYTHONWARNINGS=ignore::planted.Warn python3 app.py", D.programVariable],
+      ["PYTHONBREAKPOINT=os.system python3 app.py", D.programVariable],
+      ["PYTHONHOME=/work/py python3 app.py", D.programVariable],
+      ["PYTHONUSERBASE=/work/u python3 app.py", D.programVariable],
+      ["LD_LIBRARY_PATH=. ls", D.programVariable],
+      ["export LD_LIBRARY_PATH=/work/lib:$LD_LIBRARY_PATH", D.programVariable],
+      ["HOME=/work/h git status", D.programVariable],
+      ["export XDG_CONFIG_HOME=/work/cfg", D.programVariable],
+      ["ZDOTDIR=/work/z zsh -i", D.programVariable],
+      ["GIT_DIR=/work/bare git status", D.programVariable],
+      ["declare -x GIT_COMMON_DIR=/work/c", D.programVariable],
+      ["read -r PAGER <<< \"$p\"", D.programVariable],
+      ["P=./x; PAGER=$P git log", D.programVariable]
+    ])
+  })
+
+  it("an option making a program run another, or read a planted configuration", () => {
+    expectTable([
+      ["tar xf a.tar --to-command=./x", D.programOption],
+      ["tar --to-c ./x -xf a.tar", D.programOption],
+      ["tar -I ./x -xf a.tar", D.programOption],
+      ["tar -xf a.tar -I./x", D.programOption],
+      ["tar -xvIf ./x a.tar", D.programOption],
+      ["tar xIf ./x a.tar", D.programOption],
+      ["gtar --use-compress-program='sh x.sh' -xf a", D.programOption],
+      ["tar -cf a.tar --checkpoint=1 --checkpoint-action=exec=./x d", D.programOption],
+      ["tar -F ./next.sh -cf a.tar d", D.programOption],
+      ["rsync -e ./x a h:b", D.programOption],
+      ["rsync -avze 'sh x.sh' a h:b", D.programOption],
+      ["rsync --rsh='ssh -F ./cfg' a h:b", D.programOption],
+      ["ssh -o ProxyCommand=./x h", D.programOption],
+      ["ssh -oLocalCommand=./x -oPermitLocalCommand=yes h", D.programOption],
+      ["ssh -o 'KnownHostsCommand ./x' h", D.programOption],
+      ["ssh -F ./planted.cfg h", D.programOption],
+      ["scp -S ./x a h:b", D.programOption],
+      ["sftp -o ProxyCommand=./x h", D.programOption],
+      ["make SHELL=./x", D.programOption],
+      ["make -C d SHELL:='python3 x.py' all", D.programOption],
+      ["make --eval='all: ; @true'", D.programOption],
+      ["npm test --script-shell=./x", D.programOption],
+      ["pnpm run build --script-shell ./x", D.programOption],
+      ["npm test --userconfig ./npmrc", D.programOption],
+      ["npm test --node-options='--require ./x.js'", D.programOption],
+      ["zip -T -TT ./x a.zip f", D.programOption],
+      ["zip --unzip-command ./x -T a.zip f", D.programOption],
+      ["git --git-dir=/work/bare --work-tree=. status", D.programOption],
+      ["git --git-dir /work/bare log", D.programOption]
+    ])
+  })
+
+  it("well-known programs of the expected kind, the usual places, and reading the variables stay quiet", () => {
+    for (const command of [
+      "PAGER=less git log",
+      "export PAGER='less -R'",
+      "PAGER=cat man ls",
+      "GIT_PAGER=cat git log",
+      "EDITOR=vim git commit",
+      "export VISUAL='code --wait'",
+      "GIT_EDITOR=true git rebase --continue",
+      "EDITOR=: git merge --continue",
+      "LESSOPEN= less f",
+      "SHELL=/bin/bash script -qc ls /dev/null",
+      "export SHELL=zsh",
+      "npm_config_script_shell=bash npm test",
+      "RSYNC_RSH='ssh -p 2222' rsync -a d h:d",
+      "export TAR_OPTIONS=--no-same-owner",
+      "RUSTC_WRAPPER=sccache cargo build",
+      "PYTHONWARNINGS=ignore::DeprecationWarning python3 app.py",
+      "PYTHONBREAKPOINT=0 python3 app.py",
+      "export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH",
+      "HOME=~ git status",
+      "export XDG_CONFIG_HOME=$HOME/.config",
+      "GIT_DIR=repo/.git git log",
+      "GIT_DIR=.git git status",
+      "echo $PAGER $EDITOR $HOME",
+      "cd $HOME",
+      "tar -czf a.tgz d",
+      "tar xzf a.tgz -C d",
+      "tar xvf a.tar",
+      "tar -I zstd -xf a.tar.zst",
+      "tar --use-compress-program='zstd -19 -T0' -cf a.tar.zst d",
+      "tar -cf a.tar --checkpoint=1000 d",
+      "rsync -avz a h:b",
+      "rsync -avze ssh a h:b",
+      "rsync -e 'ssh -p 2222 -o StrictHostKeyChecking=no' a h:b",
+      "ssh -o StrictHostKeyChecking=no h ls",
+      "ssh -o ProxyCommand=none h",
+      "ssh -F /dev/null h",
+      "ssh -J jump h",
+      "scp -P 2222 a h:b",
+      "make -j4 all",
+      "make SHELL=/bin/bash test",
+      "make CC=gcc",
+      "npm test",
+      "npm test --script-shell bash",
+      "npm run build -- --watch",
+      "zip -r a.zip d",
+      "git -C sub status",
+      "git --git-dir=.git log",
+      "git --no-pager log"
+    ]) {
+      expect([command, detect(command).description], command).toEqual([command, null])
+    }
+  })
+})
+
 describe("descriptions", () => {
   it("our rules' descriptions are published after Hermes' ones", () => {
     for (const d of Object.values(D)) expect(DANGEROUS_DESCRIPTIONS).toContain(d)

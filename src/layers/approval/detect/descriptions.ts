@@ -84,7 +84,11 @@ export const D = {
   rebindName: "changes what a command name runs (hash -p, enable -f, export -f, BASH_CMDS, BASH_ALIASES, a variable named at run time)",
   shellFunction: "runs a shell function an earlier command left in the shell",
   heldArguments: "runs a deleting program with arguments from a variable an earlier command left in the shell",
-  loaderVariable: "sets a variable that makes programs load or run code (BASH_ENV, ENV, LD_PRELOAD, NODE_OPTIONS --require, PERL5OPT -M, RUBYOPT -r, a prompt such as PS4 holding $(…))"
+  loaderVariable: "sets a variable that makes programs load or run code (BASH_ENV, ENV, LD_PRELOAD, NODE_OPTIONS --require, PERL5OPT -M, RUBYOPT -r, a prompt such as PS4 holding $(…))",
+  programVariable:
+    "sets a variable naming a program other programs run, or where they read code or configuration (PAGER, EDITOR, LESSOPEN, SHELL, npm_config_script_shell, HOME, XDG_CONFIG_HOME, GIT_DIR, LD_LIBRARY_PATH…)",
+  programOption:
+    "an option that makes the program run another program or read a planted configuration (tar --to-command/-I, rsync -e, scp -S, make SHELL=, npm --script-shell, git --git-dir, zip -TT)"
 } as const
 
 export type CodeKind = "delete" | "run" | "load" | "write" | "process" | "home"

@@ -27,7 +27,7 @@ import { DANGEROUS_RULES, dangerousSet } from "./rules/dangerous.js"
 import type { RuleEnv, RuleSet } from "./rules/engine.js"
 import { firstMatch } from "./rules/engine.js"
 import { hardlineSet } from "./rules/hardline.js"
-import type { RunnerRef } from "./resolve/localFiles.js"
+import type { GitDirRef, RunnerRef } from "./resolve/localFiles.js"
 import type { ScriptRef } from "./resolve/resolver.js"
 import { Locals } from "./resolve/localFiles.js"
 import { wildcardHardline } from "./resolve/wildcard.js"
@@ -97,6 +97,8 @@ export interface Inspection {
   /** The line runs more distinct programs than `programs` lists. */
   readonly programsCapped: boolean
   readonly pathDirs: ReadonlyArray<string>
+  /** Where `git` commands start (a planted bare repository found from there would have its config read). */
+  readonly gitDirs: ReadonlyArray<GitDirRef>
 }
 
 const limit = (): Inspection => ({
@@ -109,7 +111,8 @@ const limit = (): Inspection => ({
   computedMove: false,
   programs: [],
   programsCapped: false,
-  pathDirs: []
+  pathDirs: [],
+  gitDirs: []
 })
 
 const guarded = (command: string, options: DetectionEnv | undefined, collect: boolean): Inspection => {
@@ -168,6 +171,7 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
     computedMove: locals?.computedMove ?? false,
     programs: locals?.programs ?? [],
     programsCapped: locals?.programsCapped ?? false,
-    pathDirs: locals?.pathDirs ?? []
+    pathDirs: locals?.pathDirs ?? [],
+    gitDirs: locals?.gitDirs ?? []
   }
 }

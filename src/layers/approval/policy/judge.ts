@@ -12,7 +12,7 @@ import type { CodeLanguage, CommandApprovalRequest, CommandSurroundings, Detecti
 import { D, PARSER_LIMIT_DESCRIPTION } from "../detect/descriptions.js"
 import type { DetectionEnv } from "../detect/detectionEnv.js"
 import type { Inspection } from "../detect/detect.js"
-import type { RunnerRef } from "../detect/resolve/localFiles.js"
+import type { GitDirRef, RunnerRef } from "../detect/resolve/localFiles.js"
 import type { ScriptRef } from "../detect/resolve/resolver.js"
 import { makeRecipes, packageScriptText } from "./projectRunners.js"
 
@@ -42,6 +42,8 @@ export const MOVE_DIRECTORY_DESCRIPTION = D.moveDir
 export const UNINSTALLED_BINARY_DESCRIPTION = "runs a compiled program that is not an installed one (its bytes tell nothing)"
 export const PLANTED_PROGRAM_DESCRIPTION = "runs a program from a directory the task put on PATH"
 export const UNKNOWN_PROJECT_DIR_DESCRIPTION = "runs project scripts (make, npm) in a directory not known before it runs"
+export const PLANTED_REPOSITORY_DESCRIPTION =
+  "runs git in a repository whose configuration is not under a .git directory (a bare repository or a .git file pointing elsewhere)"
 
 /** Scripts larger than this are not read: judged unreadable. */
 export const MAX_SCRIPT_BYTES = 2 * 1024 * 1024
@@ -121,7 +123,8 @@ const judgeShellText = (
   if (surroundings === undefined) return Effect.succeed({ detection: first.detection })
   if (first.detection.hardline) return Effect.succeed({ detection: first.detection })
   const nothingToLook = first.unresolved.length === 0 && first.scripts.length === 0 && first.paths.length === 0 &&
-    first.runners.length === 0 && first.moves.length === 0 && !first.computedMove && first.programs.length === 0
+    first.runners.length === 0 && first.moves.length === 0 && !first.computedMove && first.programs.length === 0 &&
+    first.gitDirs.length === 0
   if (nothingToLook) return Effect.succeed({ detection: first.detection })
   return judgeWith(request.command, first, env, detectors, surroundings)
 }
@@ -206,6 +209,7 @@ const judgeWith = (
     if (verdict.detection.hardline) return verdict
     verdict = stronger(verdict, yield* look.runners(inspection.runners, cwd))
     if (verdict.detection.hardline) return verdict
+    verdict = stronger(verdict, yield* look.repositories(inspection.gitDirs, cwd))
     // A directory moved from outside the working directory is gone from where everything expects it;
     // renaming one inside the project (`mv build dist`) is ordinary work.
     if (inspection.computedMove) {
@@ -355,6 +359,44 @@ class Looker {
         if (verdict.detection.hardline) return verdict
       }
       return verdict
+    })
+  }
+
+  /**
+   * The repository git finds from where it starts, and whose config it will
+   * read (and run: core.fsmonitor, `!` aliases, pagers). A write to a
+   * `.git` directory's config or hooks needs approval already; a bare
+   * repository not named `*.git` (its config is plain `config`), or a `.git`
+   * file sending git to a directory outside any `.git`, is how a planted
+   * config would be reached without one, so git there needs approval.
+   */
+  repositories(refs: ReadonlyArray<GitDirRef>, cwd: string): Effect.Effect<Verdict> {
+    const self = this
+    return Effect.gen(function*() {
+      for (const ref of refs) {
+        if (!ref.sure) return { detection: dangerous(PLANTED_REPOSITORY_DESCRIPTION), note: "git starts in a directory only known when it runs" }
+        let dir = normalize(joinPath(cwd, ref.dir, self.env.home))
+        for (let level = 0; level < 64; level++) {
+          const dotGit = yield* self.surroundings.fileKind(`${dir === "/" ? "" : dir}/.git`)
+          if (dotGit === "directory") break
+          if (dotGit === "file") {
+            const text = yield* self.read(`${dir === "/" ? "" : dir}/.git`)
+            const named = text !== "too-large" && Option.isSome(text) ? /^gitdir:\s*(.+?)\s*$/m.exec(text.value)?.[1] : undefined
+            const target = named === undefined ? undefined : normalize(joinPath(dir, named, self.env.home))
+            if (target === undefined || !/\.git(?:\/|$)/.test(target)) {
+              return { detection: dangerous(PLANTED_REPOSITORY_DESCRIPTION), note: `${dir}/.git points to ${named ?? "an unreadable place"}` }
+            }
+            break
+          }
+          if (!dir.endsWith(".git") && (yield* self.surroundings.fileKind(`${dir}/HEAD`)) === "file" &&
+            (yield* self.surroundings.fileKind(`${dir}/objects`)) === "directory") {
+            return { detection: dangerous(PLANTED_REPOSITORY_DESCRIPTION), note: `${dir} is a bare repository` }
+          }
+          if (dir === "/") break
+          dir = posix.dirname(dir)
+        }
+      }
+      return { detection: SAFE }
     })
   }
 

@@ -38,6 +38,12 @@ export interface RunnerRef {
   readonly sure: boolean
 }
 
+/** The directory a `git` command starts in (`-C` followed); unknown when not `sure`. */
+export interface GitDirRef {
+  readonly dir: string
+  readonly sure: boolean
+}
+
 /** Program names looked up on a PATH the task changed, per line. */
 const MAX_PROGRAMS = 16
 
@@ -53,6 +59,8 @@ export class Locals {
   readonly programs: string[] = []
   /** More distinct programs ran than `programs` lists (a PATH the task changed is then judged as unknown). */
   programsCapped = false
+  /** Where `git` commands start: git reads the configuration of the repository it finds from there. */
+  readonly gitDirs: GitDirRef[] = []
   /** Directories a `PATH=` assignment in the line names. */
   readonly pathDirs: string[] = []
   /** undefined: where the command starts; null: somewhere not known before it runs. */
@@ -115,6 +123,7 @@ export class Locals {
       const placed = this.place(runner.dir ?? ".")
       this.runners.push({ runner, dir: placed.path, sure: placed.sure })
     }
+    if (name === "git") this.noteGit(args, (i) => word(head + 1 + i).known)
     if (CD.has(name)) this.cd(cmd, head, word)
     else if (name === "popd") this.cwd = null
   }
@@ -169,6 +178,23 @@ export class Locals {
         if (file !== undefined) this.script(null, file, true, "shell")
       }
     }
+  }
+
+  /** `git [-C dir]…`: the directory git starts its repository search from. */
+  private noteGit(args: ReadonlyArray<string>, known: (i: number) => boolean): void {
+    let dir = "."
+    let sure = true
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] ?? ""
+      if (!a.startsWith("-")) break
+      if (a === "-C" && i + 1 < args.length) {
+        const next = args[++i] ?? ""
+        sure &&= known(i)
+        dir = next.startsWith("/") || next.startsWith("~") ? next : join(dir, next)
+      } else if (a === "-c" || a === "--git-dir" || a === "--work-tree" || a === "--namespace" || a === "--config-env") i++
+    }
+    const placed = sure ? this.place(dir) : { path: dir, sure: false }
+    if (!this.gitDirs.some((g) => g.dir === placed.path && g.sure === placed.sure)) this.gitDirs.push({ dir: placed.path, sure: placed.sure })
   }
 
   private noteMove(args: ReadonlyArray<string>, known: (i: number) => boolean): void {

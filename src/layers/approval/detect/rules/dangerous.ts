@@ -17,6 +17,7 @@ import { ruleSet } from "./engine.js"
 import { gitExecRules } from "./gitExec.js"
 import { implicitWriteRules } from "./implicitWrites.js"
 import { operatorRules } from "./operator.js"
+import { programOptionRules } from "./programOptions.js"
 import { remoteShellRules } from "./remoteShell.js"
 import { runtimeHomeRules } from "./runtimeHome.js"
 
@@ -35,7 +36,8 @@ export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...runtimeHomeRules,
   ...implicitWriteRules,
   ...commandLookupRules,
-  ...loaderVariableRules
+  ...loaderVariableRules,
+  ...programOptionRules
 ]
 
 export const dangerousSet = ruleSet(DANGEROUS_RULES, false)

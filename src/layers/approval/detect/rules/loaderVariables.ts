@@ -13,9 +13,10 @@
 import { D } from "../descriptions.js"
 import type { CmdView } from "../ruleInput.js"
 import { DECLARERS } from "../resolve/variableEffects.js"
-import type { Rule } from "./engine.js"
+import type { Rule, RuleEnv } from "./engine.js"
 import { variableTargets } from "./commandLookup.js"
 import { runs } from "./operands.js"
+import { PROGRAM_VARIABLES } from "./programVariables.js"
 
 /** A prompt runs the command substitutions it holds when shown. */
 function substitutes(value: string): boolean {
@@ -48,24 +49,37 @@ const FROM_INPUT = new Set(["read", "mapfile", "readarray", "printf", "getopts",
 /** Word `i` of `c` assigns a variable: before the program, alone, or an argument of a declarer. */
 const assigns = (c: CmdView, i: number): boolean => c.head < 0 || i <= c.head || DECLARERS.has(c.name)
 
-export const loaderVariableRules: ReadonlyArray<Rule> = [
+/** `name=value` as the shell assigns it (quotes removed), with the name lower-cased as rules read words. */
+const assignment = (c: CmdView, i: number): readonly [string, string] | null => {
+  const m = /^([A-Za-z0-9_]+)\+?=(.*)$/s.exec(c.cmd.words[i]?.value ?? "")
+  return m === null ? null : [(m[1] ?? "").toLowerCase(), m[2] ?? ""]
+}
+
+/** The two rules of one table: a setter filling a listed variable from input, and an assignment whose value the table flags. */
+const variableRules = (description: string, table: Readonly<Record<string, (value: string, env: RuleEnv) => boolean>>): ReadonlyArray<Rule> => [
   {
     // `read -r PS4 <<< …`, `printf -v BASH_ENV …`: a value the line does not show.
     kind: "program",
-    description: D.loaderVariable,
-    test: (_v, c) => runs(c) && FROM_INPUT.has(c.name) && variableTargets(c).some((t) => LOADERS[t.toLowerCase()] !== undefined)
+    description,
+    test: (_v, c) => runs(c) && FROM_INPUT.has(c.name) && variableTargets(c).some((t) => table[t.toLowerCase()] !== undefined)
   },
   {
     kind: "word",
-    description: D.loaderVariable,
-    on: Object.keys(LOADERS),
+    description,
+    on: Object.keys(table),
     at: "any",
-    test: (_v, c, i) => {
+    test: (_v, c, i, env) => {
       if (c.cmd.cls !== "exec" || c.cmd.origin === "heredoc" || !assigns(c, i)) return false
-      // The word as the shell assigns it (quotes removed), not the flattened text the token came from.
-      const m = /^([a-z0-9_]+)\+?=(.*)$/s.exec((c.cmd.words[i]?.value ?? "").toLowerCase())
-      const loads = m === null ? undefined : LOADERS[m[1] ?? ""]
-      return loads !== undefined && loads(m?.[2] ?? "")
+      const a = assignment(c, i)
+      const flags = a === null ? undefined : table[a[0]]
+      return flags !== undefined && flags(a?.[1] ?? "", env)
     }
   }
+]
+
+const lowerCased = Object.fromEntries(Object.entries(LOADERS).map(([name, loads]) => [name, (value: string) => loads(value.toLowerCase())]))
+
+export const loaderVariableRules: ReadonlyArray<Rule> = [
+  ...variableRules(D.loaderVariable, lowerCased),
+  ...variableRules(D.programVariable, PROGRAM_VARIABLES)
 ]

@@ -1,0 +1,156 @@
+/**
+ * Options that make an innocent program run another one the gate never
+ * sees: `tar --to-command=./x`, `tar -I ./x`, `rsync -e ./x`,
+ * `ssh -o ProxyCommand=./x`, `ssh -F ./planted.cfg`, `make SHELL=./x`,
+ * `npm test --script-shell=./x`, `zip -TT ./x`, `git --git-dir=./bare`
+ * (whose planted `config` is not under a `.git` directory, so writing it
+ * asked nothing). A value naming a well-known program of the expected kind
+ * (`tar -I zstd`, `rsync -e 'ssh -p 2222'`) stays quiet.
+ */
+import { D } from "../descriptions.js"
+import type { CmdView } from "../ruleInput.js"
+import type { Rule } from "./engine.js"
+import { argv, runs } from "./operands.js"
+import { plainProgram } from "./programValues.js"
+import { gitDir } from "./programVariables.js"
+
+/** A value test: true when the value runs code the gate does not see (null: the option had no value). */
+type Flags = (value: string | null) => boolean
+
+const always: Flags = () => true
+
+/** A long option, the shortest prefix getopt accepts for it, and its value test. */
+interface LongOption {
+  readonly name: string
+  readonly min: number
+  readonly flags: Flags
+}
+
+const long = (name: string, shortest: string, flags: Flags): LongOption => ({ name, min: shortest.length, flags })
+
+/** One program's options: long ones that run code, short letters that do, and every short letter taking a value. */
+interface Options {
+  readonly long: ReadonlyArray<LongOption>
+  readonly short: Readonly<Record<string, Flags>>
+  readonly valued: string
+  /** The first argument may be a dash-less bundle (`tar xIf …`) whose letters take the words after it in turn. */
+  readonly traditional?: boolean
+}
+
+const notPlain = (kind: Parameters<typeof plainProgram>[1]): Flags => (value) => value === null || !plainProgram(value, kind)
+
+/** ssh's `-o Key=value` keys that run a local command, or load more configuration. */
+const SSH_RUNS = /^\s*(?:proxycommand|localcommand|knownhostscommand|include)\s*[= ]\s*(.*)$/is
+const sshOption: Flags = (value) => {
+  const m = SSH_RUNS.exec(value ?? "")
+  return m !== null && (m[1] ?? "").trim().toLowerCase() !== "none"
+}
+/** `ssh -F file`: a configuration file may hold a ProxyCommand or `Match exec`; /dev/null (no configuration) does not. */
+const sshConfig: Flags = (value) => value !== "/dev/null"
+
+const SSH: Options = { long: [], short: { o: sshOption, F: sshConfig }, valued: "BbcDEeFIiJLlmOoPpQRSWw" }
+
+const OPTIONS: Readonly<Record<string, Options>> = {
+  tar: {
+    long: [
+      long("--to-command", "--to-c", always),
+      long("--use-compress-program", "--use", notPlain("compressor")),
+      long("--info-script", "--info", always),
+      long("--new-volume-script", "--new-v", always),
+      long("--rsh-command", "--rsh", always),
+      long("--checkpoint-action", "--checkpoint-", (v) => v === null || v.includes("exec"))
+    ],
+    short: { I: notPlain("compressor"), F: always },
+    valued: "bCfFgHIKLNTVX",
+    traditional: true
+  },
+  rsync: { long: [long("--rsh", "--rsh", notPlain("rsh"))], short: { e: notPlain("rsh") }, valued: "BefMT@" },
+  ssh: SSH,
+  scp: { long: [], short: { ...SSH.short, S: notPlain("rsh") }, valued: "cDFiJlmoPSX" },
+  sftp: { long: [], short: { ...SSH.short, S: notPlain("rsh") }, valued: "BbcDFiJlloPRSs" },
+  zip: { long: [long("--unzip-command", "--unzip-c", always)], short: {}, valued: "" },
+  npm: {
+    long: [
+      long("--script-shell", "--script-s", notPlain("shell")),
+      long("--userconfig", "--userc", always),
+      long("--globalconfig", "--globalc", always),
+      long("--node-options", "--node-o", (v) => /(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader)(?:[\s=]|$)/.test(v ?? ""))
+    ],
+    short: {},
+    valued: ""
+  }
+}
+for (const alias of ["gtar", "bsdtar"]) (OPTIONS as Record<string, Options>)[alias] = OPTIONS["tar"]!
+for (const alias of ["pnpm", "yarn", "npx"]) (OPTIONS as Record<string, Options>)[alias] = OPTIONS["npm"]!
+
+/** The words after a dash-less first bundle, handed to its value-taking letters in turn. */
+const traditionalBundle = (o: Options, args: ReadonlyArray<string>): boolean => {
+  const first = args[0] ?? ""
+  if (first === "" || first.startsWith("-")) return false
+  let next = 1
+  for (const letter of first) {
+    if (!o.valued.includes(letter)) continue
+    const value = args[next++] ?? null
+    if (o.short[letter]?.(value) === true) return true
+  }
+  return false
+}
+
+const runsProgram = (o: Options, args: ReadonlyArray<string>): boolean => {
+  if (o.traditional === true && traditionalBundle(o, args)) return true
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "--") return false
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=")
+      const name = eq < 0 ? a : a.slice(0, eq)
+      const option = o.long.find((l) => name.length >= l.min && l.name.startsWith(name))
+      if (option === undefined) continue
+      const value = eq >= 0 ? a.slice(eq + 1) : (args[++i] ?? null)
+      if (option.flags(value)) return true
+      continue
+    }
+    if (!a.startsWith("-") || a.length < 2) continue
+    // In a short bundle the first value-taking letter owns the rest of it, or the next word when it is last.
+    for (let k = 1; k < a.length; k++) {
+      const letter = a[k] ?? ""
+      if (!o.valued.includes(letter)) continue
+      const value = k < a.length - 1 ? a.slice(k + 1) : (args[++i] ?? null)
+      if (o.short[letter]?.(value) === true) return true
+      break
+    }
+  }
+  return false
+}
+
+/** `make SHELL=…` (a command-line variable make runs every recipe with), `make --eval …`. */
+const makeRuns = (args: ReadonlyArray<string>): boolean =>
+  args.some((a) => {
+    const m = /^SHELL\s*:{0,2}=(.*)$/s.exec(a)
+    return (m !== null && !plainProgram(m[1] ?? "", "shell")) || a === "-E" || a.startsWith("--eval")
+  })
+
+/** `git --git-dir=…` among git's own options, naming a directory not called `*.git`. */
+const gitRuns = (args: ReadonlyArray<string>): boolean => {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (!a.startsWith("-")) return false
+    if (a === "--git-dir") return gitDir(args[i + 1] ?? "")
+    if (a.startsWith("--git-dir=")) return gitDir(a.slice("--git-dir=".length))
+    if (a === "-C" || a === "-c" || a === "--work-tree" || a === "--namespace" || a === "--config-env") i++
+  }
+  return false
+}
+
+const test = (c: CmdView): boolean => {
+  if (!runs(c)) return false
+  const name = c.name
+  if (name === "make" || name === "gmake") return makeRuns(argv(c))
+  if (name === "git") return gitRuns(argv(c))
+  // zip's two-letter `-TT cmd` (test the archive with cmd).
+  if (name === "zip" && argv(c).some((a) => a === "-TT" || a.startsWith("-TT="))) return true
+  const o = OPTIONS[name]
+  return o !== undefined && runsProgram(o, argv(c))
+}
+
+export const programOptionRules: ReadonlyArray<Rule> = [{ kind: "program", description: D.programOption, test: (_v, c) => test(c) }]

@@ -1,0 +1,81 @@
+/**
+ * Variables whose value other programs run or read their configuration
+ * from: `PAGER=./x git log`, `LESSOPEN='|./x %s' less f`,
+ * `npm_config_script_shell=./x npm test`, `SHELL=./x script -c ls`,
+ * `XDG_CONFIG_HOME=./cfg git status` (a planted git/config),
+ * `GIT_DIR=./bare git status` (a planted config not under a `.git`
+ * directory), `LD_LIBRARY_PATH=.` (a planted libc), `PYTHONWARNINGS`
+ * naming a module to import. A value that names a well-known program of
+ * the expected kind, or the usual place, stays quiet.
+ */
+import type { RuleEnv } from "./engine.js"
+import type { ProgramKind } from "./programValues.js"
+import { plainProgram } from "./programValues.js"
+
+type ValueTest = (value: string, env: RuleEnv) => boolean
+
+const naming = (kind: ProgramKind): ValueTest => (value) => !plainProgram(value, kind)
+const always: ValueTest = (value) => value !== ""
+
+/** The value is the user's home, or `suffix` under it, however it is spelled. */
+const homeOr = (suffix: string): ValueTest => (value, env) => {
+  const v = value.replace(/\/+$/, "")
+  if (v === "") return false
+  const spellings = ["~", "$HOME", "${HOME}", ...(env.home === undefined ? [] : [env.home.replace(/\/+$/, "")])]
+  return !spellings.some((h) => v === `${h}${suffix}`)
+}
+
+/** A git directory named `*.git`: writes to its config and hooks need approval already. */
+export const gitDir = (value: string): boolean => {
+  const v = value.replace(/\/+$/, "")
+  return v !== "" && !/(?:^|\/)[^/]*\.git$/.test(v)
+}
+
+/** Library directories the operator installed (`/usr/lib…`, `/lib…`, `/opt/…`), or the inherited value. */
+const libraryDirs: ValueTest = (value) =>
+  value.split(":").some((d) => d !== "" && !/^\$\{?LD_LIBRARY_PATH\}?$/.test(d) && !/^\/(?:usr|lib\d*|opt)\//.test(d))
+
+/** `action:message:category:module:lineno`: a dotted category is imported by name. */
+const warningsImport: ValueTest = (value) => value.split(",").some((entry) => (entry.split(":")[2] ?? "").includes("."))
+
+/** Options that make tar run a program (GNU tar reads TAR_OPTIONS before its arguments). */
+const TAR_RUNS = /--to-command|--use-compress-program|--info-script|--new-volume-script|--rsh-command|--checkpoint-action|(?:^|\s)-[A-Za-z]*[IF]/
+
+/** Name (lower-case) → whether the value runs code the gate does not see. */
+export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = {
+  pager: naming("pager"),
+  manpager: naming("pager"),
+  systemd_pager: naming("pager"),
+  editor: naming("editor"),
+  visual: naming("editor"),
+  sudo_editor: naming("editor"),
+  systemd_editor: naming("editor"),
+  fcedit: naming("editor"),
+  browser: naming("browser"),
+  lessopen: always,
+  lessclose: always,
+  ssh_askpass: naming("askpass"),
+  sudo_askpass: naming("askpass"),
+  rsync_rsh: naming("rsh"),
+  cvs_rsh: naming("rsh"),
+  shell: naming("shell"),
+  npm_config_script_shell: naming("shell"),
+  npm_config_userconfig: always,
+  npm_config_globalconfig: always,
+  npm_config_prefix: always,
+  rustc_wrapper: naming("wrapper"),
+  cargo_build_rustc_wrapper: naming("wrapper"),
+  tar_options: (value) => TAR_RUNS.test(value),
+  makeflags: (value) => /(?:^|\s)(?:SHELL\s*:{0,2}=|--eval|-E)/.test(value),
+  pythonbreakpoint: (value) => !["", "0", "pdb.set_trace"].includes(value),
+  pythonwarnings: warningsImport,
+  pythonhome: (value) => value !== "" && !/^\/usr(?:\/local)?\/?$/.test(value),
+  pythonuserbase: homeOr("/.local"),
+  ld_library_path: libraryDirs,
+  home: homeOr(""),
+  zdotdir: homeOr(""),
+  xdg_config_home: homeOr("/.config"),
+  cargo_home: homeOr("/.cargo"),
+  git_dir: gitDir,
+  git_common_dir: gitDir
+}
