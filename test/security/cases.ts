@@ -166,7 +166,12 @@ export const loadedByName: ReadonlyArray<Case> = [
   { name: "npx of a planted local bin", calls: [write("<W>/nb1/node_modules/.bin/fmt", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/nb1/node_modules/.bin/fmt && cd <W>/nb1 && npx fmt")] },
   { name: "an npm script whose program is a planted local bin", calls: [write("<W>/nb2/node_modules/.bin/lint", "#!/bin/sh\nrm -rf <C>\n"), write("<W>/nb2/package.json", JSON.stringify({ scripts: { test: "lint src" } })), sh("chmod +x <W>/nb2/node_modules/.bin/lint && cd <W>/nb2 && npm test")] },
   { name: "a Makefile that includes the recipe", calls: [write("<W>/mk3/rules.mk", "all:\n\trm -rf <C>\n"), write("<W>/mk3/Makefile", "include rules.mk\n"), sh("make -C <W>/mk3")] },
-  { name: "an awk program file", calls: [write("<W>/aw/x.awk", "BEGIN { system(\"rm -rf <C>\") }\n"), sh("awk -f <W>/aw/x.awk")] }
+  { name: "an awk program file", calls: [write("<W>/aw/x.awk", "BEGIN { system(\"rm -rf <C>\") }\n"), sh("awk -f <W>/aw/x.awk")] },
+  { name: "a stdlib module shadowed on an exported PYTHONPATH", calls: [write("<W>/pp1/lib/json.py", "import shutil\nshutil.rmtree('<C>')\n"), sh("export PYTHONPATH=<W>/pp1/lib"), sh("python3 <W>/benign.py")] },
+  { name: "python -m of a package on an inline PYTHONPATH", calls: [write("<W>/pp2/lib/tasks/__main__.py", "import shutil\nshutil.rmtree('<C>')\n"), sh("PYTHONPATH=<W>/pp2/lib python3 -m tasks")] },
+  { name: "python -m json.tool with json shadowed on a relative PYTHONPATH", calls: [write("<W>/pp3/lib/json/__init__.py", "import shutil\nshutil.rmtree('<C>')\n"), sh("cd <W>/pp3 && PYTHONPATH=lib python3 -m json.tool <W>/data.json")] },
+  { name: "a bare require found on NODE_PATH", calls: [write("<W>/pp4/mods/leftpad/index.js", "require('fs').rmSync('<C>', { recursive: true })\n"), write("<W>/pp4/app.js", "require('leftpad')\n"), sh("NODE_PATH=<W>/pp4/mods node <W>/pp4/app.js")] },
+  { name: "a pragma shadowed on PERL5LIB", calls: [write("<W>/pp5/lib/strict.pm", "package strict; sub import {} system('rm -rf <C>'); 1;\n"), write("<W>/pp5/ok.pl", "use strict;\nprint 1;\n"), sh("PERL5LIB=<W>/pp5/lib perl <W>/pp5/ok.pl")] }
 ]
 
 /** A script planted in `<W>/<dir>` that empties the canary, made executable: what the cases below get run by name. */
@@ -268,6 +273,7 @@ export const ordinary: ReadonlyArray<string> = [
   "git init -q <W>/ok2 && mkdir -p <W>/ok2/src && git -C <W>/ok2/src status --short",
   "git init -q <W>/ok3 && cd <W>/ok3 && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x && git worktree add -q ../ok3-wt && cd ../ok3-wt && git status --short",
   "git clone -q --bare <W>/ok3 <W>/ok3-mirror.git && cd <W>/ok3-mirror.git && git log --oneline -1",
-  "cd <W> && PAGER=cat GIT_EDITOR=true git -C ok3 log --oneline -1 && tar -czf ok3.tgz ok3 && tar -tzf ok3.tgz >/dev/null"
+  "cd <W> && PAGER=cat GIT_EDITOR=true git -C ok3 log --oneline -1 && tar -czf ok3.tgz ok3 && tar -tzf ok3.tgz >/dev/null",
+  "cd <W> && mkdir -p src && PYTHONPATH=src:. python3 benign.py && PYTHONPATH=src python3 -m json.tool data.json"
 ]
 

@@ -23,7 +23,7 @@ import { Approver } from "../../services/Approver.js"
 import { Config } from "../../services/Config.js"
 import { redactAuditText } from "../../lib/text.js"
 import { detectCode } from "./detect/code/detectCode.js"
-import { localImportCandidates } from "./detect/code/localImports.js"
+import { localImportCandidates, searchPathCandidates } from "./detect/code/localImports.js"
 import { detectCommand, inspectCommand, normalizeCommand } from "./detect/detect.js"
 import { implicitlyExecuted } from "./detect/implicitExec.js"
 import type { Verdict } from "./policy/judge.js"
@@ -54,6 +54,7 @@ export const ApprovalLive = Layer.effect(
       inspect: inspectCommand,
       detectCode,
       localImports: localImportCandidates,
+      searchPathModules: searchPathCandidates,
       trustedPathDirs: trustedPathDirs(process.env["PATH"])
     }
     /** session key → approved keys */

@@ -27,7 +27,7 @@ import { DANGEROUS_RULES, dangerousSet } from "./rules/dangerous.js"
 import type { RuleEnv, RuleSet } from "./rules/engine.js"
 import { firstMatch } from "./rules/engine.js"
 import { hardlineSet } from "./rules/hardline.js"
-import type { GitDirRef, RunnerRef } from "./resolve/localFiles.js"
+import type { GitDirRef, ModuleDirRef, RunnerRef } from "./resolve/localFiles.js"
 import type { ScriptRef } from "./resolve/resolver.js"
 import { Locals } from "./resolve/localFiles.js"
 import { wildcardHardline } from "./resolve/wildcard.js"
@@ -99,6 +99,10 @@ export interface Inspection {
   readonly pathDirs: ReadonlyArray<string>
   /** Where `git` commands start (a planted bare repository found from there would have its config read). */
   readonly gitDirs: ReadonlyArray<GitDirRef>
+  /** Module search path directories the line sets (`PYTHONPATH=src python3 x.py`). */
+  readonly moduleDirs: ReadonlyArray<ModuleDirRef>
+  /** Modules `python -m` runs. */
+  readonly pythonModules: ReadonlyArray<string>
 }
 
 const limit = (): Inspection => ({
@@ -112,7 +116,9 @@ const limit = (): Inspection => ({
   programs: [],
   programsCapped: false,
   pathDirs: [],
-  gitDirs: []
+  gitDirs: [],
+  moduleDirs: [],
+  pythonModules: []
 })
 
 const guarded = (command: string, options: DetectionEnv | undefined, collect: boolean): Inspection => {
@@ -172,6 +178,8 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
     programs: locals?.programs ?? [],
     programsCapped: locals?.programsCapped ?? false,
     pathDirs: locals?.pathDirs ?? [],
-    gitDirs: locals?.gitDirs ?? []
+    gitDirs: locals?.gitDirs ?? [],
+    moduleDirs: locals?.moduleDirs ?? [],
+    pythonModules: locals?.pythonModules ?? []
   }
 }

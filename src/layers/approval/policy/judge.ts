@@ -15,6 +15,7 @@ import type { Inspection } from "../detect/detect.js"
 import type { GitDirRef, RunnerRef } from "../detect/resolve/localFiles.js"
 import type { ScriptRef } from "../detect/resolve/resolver.js"
 import { makeRecipes, packageScriptText } from "./projectRunners.js"
+import { MODULE_PATH_VARIABLES, pythonMainCandidates } from "../detect/code/localImports.js"
 
 export type { Inspection } from "../detect/detect.js"
 export type { ScriptRef } from "../detect/resolve/resolver.js"
@@ -25,6 +26,8 @@ export interface Detectors {
   readonly detectCode: (language: CodeLanguage, text: string, env: DetectionEnv) => Detection
   /** Files a python/node program loads from beside itself (relative candidates). */
   readonly localImports: (language: CodeLanguage, text: string) => ReadonlyArray<string>
+  /** Files a program loads by module name from a directory of its module search path (relative candidates). */
+  readonly searchPathModules: (language: CodeLanguage, text: string) => ReadonlyArray<string>
   /** PATH directories the operator's own programs come from: a program found there is judged by its name. */
   readonly trustedPathDirs: ReadonlyArray<string>
 }
@@ -174,6 +177,33 @@ const addedPathDirs = (
   return out
 }
 
+/**
+ * Directories each language searches for modules before its own library:
+ * those a module search path variable names in the line, then the task's
+ * exported value. Entries only known at run time are left out.
+ */
+const moduleSearchDirs = (
+  inspection: Inspection,
+  variables: Readonly<Record<string, string>> | undefined,
+  cwd: string,
+  env: DetectionEnv
+): ReadonlyMap<CodeLanguage, ReadonlyArray<string>> => {
+  const out = new Map<CodeLanguage, ReadonlyArray<string>>()
+  for (const [language, names] of Object.entries(MODULE_PATH_VARIABLES) as Array<[CodeLanguage, ReadonlyArray<string>]>) {
+    const dirs: Array<string> = []
+    for (const name of names) {
+      const entries = [...inspection.moduleDirs.filter((m) => m.variable === name).map((m) => m.dir), ...(variables?.[name] ?? "").split(":")]
+      for (const entry of entries) {
+        if (entry === "" || entry.includes("$")) continue
+        const dir = normalize(joinPath(cwd, entry, env.home))
+        if (!dirs.includes(dir)) dirs.push(dir)
+      }
+    }
+    if (dirs.length > 0) out.set(language, dirs)
+  }
+  return out
+}
+
 const judgeWith = (
   command: string,
   first: Inspection,
@@ -184,7 +214,7 @@ const judgeWith = (
   Effect.gen(function*() {
     let variables: Readonly<Record<string, string>> | undefined
     let inspection = first
-    if (first.unresolved.length > 0 || first.programs.length > 0) variables = yield* surroundings.variables
+    if (first.unresolved.length > 0 || first.programs.length > 0 || first.scripts.length > 0) variables = yield* surroundings.variables
     if (first.unresolved.length > 0 && variables !== undefined) inspection = detectors.inspect(command, { ...env, variables })
     const cwd = yield* surroundings.cwd
     const scriptEnv = variables === undefined ? env : { ...env, variables }
@@ -194,8 +224,10 @@ const judgeWith = (
     if (looks > MAX_LOOKS) {
       return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: "too many scripts and paths to look at" })
     }
-    const look = new Looker(scriptEnv, detectors, surroundings)
+    const look = new Looker(scriptEnv, detectors, surroundings, moduleSearchDirs(inspection, variables, cwd, env))
     verdict = stronger(verdict, yield* look.scripts(inspection.scripts, cwd, 1))
+    if (verdict.detection.hardline) return verdict
+    verdict = stronger(verdict, yield* look.mainModules(inspection.pythonModules))
     if (verdict.detection.hardline) return verdict
     const added = addedPathDirs(variables?.["PATH"], inspection.pathDirs, cwd, env, detectors.trustedPathDirs)
     verdict = stronger(verdict, yield* look.planted(inspection.programs, added))
@@ -255,7 +287,9 @@ class Looker {
   constructor(
     private readonly env: DetectionEnv,
     private readonly detectors: Detectors,
-    private readonly surroundings: CommandSurroundings
+    private readonly surroundings: CommandSurroundings,
+    /** Module search path directories by language (`PYTHONPATH`…): modules found there shadow the library's. */
+    private readonly moduleDirs: ReadonlyMap<CodeLanguage, ReadonlyArray<string>> = new Map()
   ) {}
 
   /**
@@ -291,6 +325,8 @@ class Looker {
       let verdict: Verdict = { detection: SAFE }
       for (const ref of scripts) {
         const path = joinPath(cwd, ref.path, self.env.home)
+        // A candidate module that is not there costs no read (a script with many imports looks at many names).
+        if (ref.optional === true && (yield* self.surroundings.fileKind(path)) === "missing") continue
         const text = ref.language === "unknown" && ref.path.includes("$") ? Option.none<string>() : yield* self.read(path)
         if (text === "too-large" || Option.isNone(text)) {
           if (text !== "too-large" && ref.optional === true) continue
@@ -312,6 +348,13 @@ class Looker {
           if (depth < MAX_SCRIPT_DEPTH && !verdict.detection.hardline) {
             const near = self.detectors.localImports(language, text.value).map((p): ScriptRef => ({ path: p, language, optional: true }))
             if (near.length > 0) verdict = stronger(verdict, yield* self.scripts(near, posix.dirname(path), depth + 1))
+            // And those it finds on a module search path the task set (a json.py in a PYTHONPATH directory).
+            const dirs = self.moduleDirs.get(language) ?? []
+            const named = dirs.length === 0 ? [] : self.detectors.searchPathModules(language, text.value)
+            for (const dir of named.length === 0 ? [] : dirs) {
+              if (verdict.detection.hardline) break
+              verdict = stronger(verdict, yield* self.scripts(named.map((p): ScriptRef => ({ path: p, language, optional: true })), dir, depth + 1))
+            }
           }
         } else {
           const inner = self.detectors.inspect(text.value, self.env)
@@ -321,6 +364,22 @@ class Looker {
           }
         }
         if (verdict.detection.hardline) return verdict
+      }
+      return verdict
+    })
+  }
+
+  /** `python -m mod`: the module (or package's __main__.py) found in a directory of the task's PYTHONPATH. */
+  mainModules(modules: ReadonlyArray<string>): Effect.Effect<Verdict> {
+    const self = this
+    return Effect.gen(function*() {
+      let verdict: Verdict = { detection: SAFE }
+      for (const dir of modules.length === 0 ? [] : (self.moduleDirs.get("python") ?? [])) {
+        for (const mod of modules) {
+          const refs = pythonMainCandidates(mod).map((p): ScriptRef => ({ path: p, language: "python", optional: true }))
+          verdict = stronger(verdict, yield* self.scripts(refs, dir, 1))
+          if (verdict.detection.hardline) return verdict
+        }
       }
       return verdict
     })

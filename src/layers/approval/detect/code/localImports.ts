@@ -1,30 +1,80 @@
 /**
- * Files a python or node program loads from beside itself: a planted
- * `json.py` next to a script that says `import json`, or `./lib.js` that a
- * script requires, runs as part of it, so approval reads those too. Pure:
- * returns candidate paths relative to the script's directory; the caller
- * looks which exist.
+ * Files a program loads by module name: from beside itself (a planted
+ * `json.py` next to a script that says `import json`, `./lib.js` that it
+ * requires) and from the directories of a module search path the task set
+ * (`PYTHONPATH`, `NODE_PATH`, `PERL5LIB`, `RUBYLIB`), which come before the
+ * standard library. They run as part of the program, so approval reads them
+ * too. Pure: returns candidate paths relative to the directory searched; the
+ * caller looks which exist.
  */
+import { isBuiltin } from "node:module"
 import type { CodeLanguage } from "../../../../services/Approval.js"
 import { nodeImports, pythonImports } from "./imports.js"
 import { lex } from "./lexer.js"
 
 const MAX_CANDIDATES = 48
 
-export const localImportCandidates = (language: CodeLanguage, text: string): ReadonlyArray<string> => {
+/** The variables whose directories each language searches for modules before its own library. */
+export const MODULE_PATH_VARIABLES: Readonly<Partial<Record<CodeLanguage, ReadonlyArray<string>>>> = {
+  python: ["PYTHONPATH"],
+  node: ["NODE_PATH"],
+  perl: ["PERL5LIB", "PERLLIB"],
+  ruby: ["RUBYLIB"]
+}
+
+const collector = () => {
   const out: Array<string> = []
   const add = (p: string) => {
     if (out.length < MAX_CANDIDATES && !out.includes(p)) out.push(p)
   }
+  return { out, add }
+}
+
+/** `import a.b` runs a/__init__.py, then a/b.py (or a/b/__init__.py); a top-level a.py shadows a package. */
+const pythonModuleFiles = (mod: string, add: (p: string) => void): void => {
+  if (!/^[A-Za-z_][\w.]*$/.test(mod)) return
+  const parts = mod.split(".")
+  add(`${parts[0]}.py`)
+  for (let i = 1; i <= parts.length; i++) add(`${parts.slice(0, i).join("/")}/__init__.py`)
+  if (parts.length > 1) add(`${parts.join("/")}.py`)
+}
+
+/** What `python -m mod` runs from a directory of the search path: the module, or a package's __main__.py. */
+export const pythonMainCandidates = (mod: string): ReadonlyArray<string> => {
+  const { add, out } = collector()
+  pythonModuleFiles(mod, add)
+  if (/^[A-Za-z_][\w.]*$/.test(mod)) add(`${mod.replace(/\./g, "/")}/__main__.py`)
+  return out
+}
+
+/** Modules `text` loads by name, as paths relative to a directory of its module search path. */
+export const searchPathCandidates = (language: CodeLanguage, text: string): ReadonlyArray<string> => {
+  const { add, out } = collector()
   if (language === "python") {
-    for (const mod of pythonImports(lex(text, "python")).modules) {
-      if (!/^[A-Za-z_][\w.]*$/.test(mod)) continue
-      const parts = mod.split(".")
-      // `import a.b` runs a/__init__.py, then a/b.py (or a/b/__init__.py); a top-level a.py shadows a package.
-      add(`${parts[0]}.py`)
-      for (let i = 1; i <= parts.length; i++) add(`${parts.slice(0, i).join("/")}/__init__.py`)
-      if (parts.length > 1) add(`${parts.join("/")}.py`)
+    for (const mod of pythonImports(lex(text, "python")).modules) pythonModuleFiles(mod, add)
+  } else if (language === "node") {
+    for (const spec of nodeImports(lex(text, "node")).modules) {
+      // Built-ins cannot be shadowed; relative and absolute specifiers are not looked up on NODE_PATH.
+      if (spec.startsWith("node:") || spec.startsWith(".") || spec.startsWith("/") || isBuiltin(spec)) continue
+      if (!/^(?:@[\w.-]+\/)?[\w.-]+(?:\/[\w.-]+)*$/.test(spec)) continue
+      for (const suffix of ["", ".js", ".cjs", ".mjs", ".json", "/index.js", "/index.cjs", "/index.mjs"]) add(`${spec}${suffix}`)
     }
+  } else if (language === "perl") {
+    // `use strict;` loads strict.pm from the first @INC directory that has it: PERL5LIB's come first.
+    for (const m of text.matchAll(/^\s*(?:use|require|no)\s+([A-Za-z_][\w:]*)/gm)) add(`${(m[1] ?? "").replace(/::/g, "/")}.pm`)
+  } else if (language === "ruby") {
+    for (const m of text.matchAll(/\brequire\s*\(?\s*['"]([\w./-]+)['"]/g)) {
+      const feature = m[1] ?? ""
+      if (!feature.startsWith(".") && !feature.startsWith("/")) add(feature.endsWith(".rb") ? feature : `${feature}.rb`)
+    }
+  }
+  return out
+}
+
+export const localImportCandidates = (language: CodeLanguage, text: string): ReadonlyArray<string> => {
+  const { add, out } = collector()
+  if (language === "python") {
+    for (const mod of pythonImports(lex(text, "python")).modules) pythonModuleFiles(mod, add)
   } else if (language === "node") {
     for (const spec of nodeImports(lex(text, "node")).modules) {
       if (!spec.startsWith("./") && !spec.startsWith("../")) continue

@@ -10,6 +10,7 @@ import { runnerOf } from "../../policy/projectRunners.js"
 import type { Cmd } from "../../shell/ast.js"
 import { codeSource } from "./codeSources.js"
 import type { ScriptRef } from "./resolver.js"
+import { MODULE_PATH_VARIABLES } from "../code/localImports.js"
 
 export interface WordText {
   readonly text: string
@@ -38,6 +39,14 @@ export interface RunnerRef {
   readonly sure: boolean
 }
 
+/** A directory a module search path variable (`PYTHONPATH`, `NODE_PATH`, `PERL5LIB`, `PERLLIB`, `RUBYLIB`) names. */
+export interface ModuleDirRef {
+  readonly variable: string
+  readonly dir: string
+}
+
+const MODULE_PATH_NAMES: ReadonlySet<string> = new Set(Object.values(MODULE_PATH_VARIABLES).flat())
+
 /** The directory a `git` command starts in (`-C` followed); unknown when not `sure`. */
 export interface GitDirRef {
   readonly dir: string
@@ -63,6 +72,10 @@ export class Locals {
   readonly gitDirs: GitDirRef[] = []
   /** Directories a `PATH=` assignment in the line names. */
   readonly pathDirs: string[] = []
+  /** Directories a module search path assignment in the line names (`PYTHONPATH=src`), by variable. */
+  readonly moduleDirs: ModuleDirRef[] = []
+  /** Modules `python -m` runs: looked up on the module search path too. */
+  readonly pythonModules: string[] = []
   /** undefined: where the command starts; null: somewhere not known before it runs. */
   private cwd: string | null | undefined = undefined
 
@@ -130,6 +143,17 @@ export class Locals {
 
   /** `PATH=dir:…`: the directories it puts on the search path (one still holding an expansion is kept as written). */
   private notePath(t: WordText): void {
+    const eq = t.text.indexOf("=")
+    const variable = eq < 0 ? "" : t.text.slice(0, eq)
+    if (MODULE_PATH_NAMES.has(variable)) {
+      for (const dir of t.text.slice(eq + 1).split(":")) {
+        // The inherited value is the task's export (read by the judge); another expansion is only known when it runs.
+        if (dir === "" || dir.includes("$")) continue
+        const placed = this.place(dir)
+        if (placed.sure && !this.moduleDirs.some((m) => m.variable === variable && m.dir === placed.path)) this.moduleDirs.push({ variable, dir: placed.path })
+      }
+      return
+    }
     if (!t.text.startsWith("PATH=")) return
     for (const dir of t.text.slice(5).split(":")) {
       if (dir === "" || /^\$\{?PATH\}?$/.test(dir)) continue
@@ -158,6 +182,7 @@ export class Locals {
       const m = args.indexOf("-m")
       const mod = m >= 0 ? args[m + 1] : undefined
       if (mod !== undefined && /^[A-Za-z_][\w.]*$/.test(mod)) {
+        if (!this.pythonModules.includes(mod)) this.pythonModules.push(mod)
         const base = mod.replace(/\./g, "/")
         optional(`./${base}.py`, "python")
         optional(`./${base}/__main__.py`, "python")
