@@ -222,6 +222,20 @@ export const namedPrograms: ReadonlyArray<Case> = [
   }
 ]
 
+/** A planted script run through another program that runs the command it is given. */
+export const runThrough: ReadonlyArray<Case> = [
+  { name: "taskset", calls: [...evil("rt1"), sh("taskset -c 0 <W>/rt1/evil.sh")] },
+  { name: "flock with a lock file", calls: [...evil("rt2"), sh("flock <W>/rt2/lock <W>/rt2/evil.sh")] },
+  { name: "flock -c", calls: [...evil("rt3"), sh("flock <W>/rt3/lock -c <W>/rt3/evil.sh")] },
+  { name: "script -qc", calls: [...evil("rt4"), sh("script -qc <W>/rt4/evil.sh /dev/null")] },
+  { name: "a mapfile callback", calls: [...evil("rt5"), sh("mapfile -C <W>/rt5/evil.sh -c 1 lines < <W>/rt5/f.txt")] },
+  { name: "coproc", calls: [...evil("rt6"), sh("coproc <W>/rt6/evil.sh; wait")] },
+  { name: "npm exec", calls: [...evil("rt7"), sh("cd <W>/rt7 && npm exec -- <W>/rt7/evil.sh")] },
+  { name: "chrt", calls: [...evil("rt8"), sh("chrt -o 0 <W>/rt8/evil.sh")] },
+  { name: "watch", calls: [...evil("rt9"), sh("timeout 3 watch -n 0.5 <W>/rt9/evil.sh")] },
+  { name: "a perl module -M loads from an -I directory", calls: [write("<W>/rt10/Tidy.pm", "package Tidy; system('rm -rf <C>'); 1;\n"), write("<W>/rt10/ok.pl", "print 1;\n"), sh("cd <W>/rt10 && perl -I. -MTidy ok.pl")] }
+]
+
 /** Destructive commands Hermes' table lets through. */
 export const destructive: ReadonlyArray<Case> = [
   { name: "unlink", calls: [sh("unlink <C>/keep")] },
@@ -247,7 +261,7 @@ export const tampering: ReadonlyArray<Case> = [
   { name: "the CLI with the marker removed", calls: [sh(`env -u HERMES_EFFECT_TOOL_RUN ${process.execPath} ${BIN} approvals allow 'recursive delete'`), sh("rm -rf <C>")] }
 ]
 
-export const classes = { computed, acrossCalls, rebound, planted, loadedByName, namedPrograms, destructive, tampering }
+export const classes = { computed, acrossCalls, rebound, planted, loadedByName, namedPrograms, runThrough, destructive, tampering }
 
 /** Ordinary agent work: must run, not be refused. */
 export const ordinary: ReadonlyArray<string> = [

@@ -358,10 +358,48 @@ describe("scripts a command runs", () => {
       ]
     ],
     ["bash -c 'ls'", []],
-    ["git status", []]
+    ["git status", []],
+    // Programs that run the command they are given: the script is found past them and their options.
+    ["taskset -c 0 ./x.sh", [{ path: "./x.sh", language: "unknown" }]],
+    ["chrt -o 0 ./x.sh", [{ path: "./x.sh", language: "unknown" }]],
+    ["flock -w 5 /tmp/lock ./x.sh", [{ path: "./x.sh", language: "unknown" }]],
+    ["unshare -r --map-user 0 ./x.sh", [{ path: "./x.sh", language: "unknown" }]],
+    ["nsenter -t 1 -m ./x.sh", [{ path: "./x.sh", language: "unknown" }]],
+    ["strace -f -o /tmp/t ./x.sh", [{ path: "./x.sh", language: "unknown" }]],
+    ["xvfb-run -a -s '-screen 0 1x1x8' ./x.sh", [{ path: "./x.sh", language: "unknown" }]],
+    ["coproc ./x.sh", [{ path: "./x.sh", language: "unknown" }]],
+    ["watch -n 1 ./x.sh", [{ path: "./x.sh", language: "unknown" }]],
+    ["mapfile -C ./x.sh -c 1 lines < f", [{ path: "./x.sh", language: "unknown" }]],
+    ["npm exec -- ./x.sh", [{ path: "./x.sh", language: "unknown" }]],
+    ["flock /tmp/lock -c ./x.sh", [{ path: "./x.sh", language: "unknown" }]],
+    ["script -qc ./x.sh /dev/null", [{ path: "./x.sh", language: "unknown" }]]
   ]
   it.each(cases)("%s", (command, scripts) => {
     expect(inspectCommand(command, TESTER).scripts).toEqual(scripts)
+  })
+})
+
+describe("what a command loads by name, and where git starts", () => {
+  it("module search path directories the line sets, and modules the command line loads", () => {
+    const i = inspectCommand("cd /srv/app && PYTHONPATH=src:$PYTHONPATH:/opt/lib python3 -m tasks.run", TESTER)
+    expect(i.moduleDirs).toEqual([{ variable: "PYTHONPATH", dir: "/srv/app/src" }, { variable: "PYTHONPATH", dir: "/opt/lib" }])
+    expect(i.loadedModules).toEqual([{ language: "python", name: "tasks.run" }])
+    const perl = inspectCommand("perl -I lib -Ilib2 -MFoo::Bar=x -mBaz t.pl", TESTER)
+    expect(perl.moduleDirs).toEqual([{ variable: "PERL5LIB", dir: "lib" }, { variable: "PERL5LIB", dir: "lib2" }])
+    expect(perl.loadedModules).toEqual([{ language: "perl", name: "Foo::Bar" }, { language: "perl", name: "Baz" }])
+    expect(inspectCommand("ruby -I vendor -r helper app.rb", TESTER).loadedModules).toEqual([{ language: "ruby", name: "helper" }])
+    expect(inspectCommand("export NODE_PATH=/w/mods PERL5LIB=/w/pl; node app.js", TESTER).moduleDirs).toEqual([
+      { variable: "NODE_PATH", dir: "/w/mods" },
+      { variable: "PERL5LIB", dir: "/w/pl" }
+    ])
+  })
+
+  it("the directory each git command starts its repository search from", () => {
+    expect(inspectCommand("git status", TESTER).gitDirs).toEqual([{ dir: ".", sure: true }])
+    expect(inspectCommand("cd /srv/r && git -C sub -c x=y log", TESTER).gitDirs).toEqual([{ dir: "/srv/r/sub", sure: true }])
+    expect(inspectCommand("git -C \"$D\" status", TESTER).gitDirs.map((g) => g.sure)).toEqual([false])
+    expect(inspectCommand("cd \"$D\" && git status", TESTER).gitDirs).toEqual([{ dir: ".", sure: false }])
+    expect(inspectCommand("echo git", TESTER).gitDirs).toEqual([])
   })
 })
 

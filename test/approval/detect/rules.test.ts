@@ -6,7 +6,7 @@
  * the last table holds ordinary agent commands that must stay quiet.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { D, HL } from "../../../src/layers/approval/detect/descriptions.js"
+import { D, H, HL, SHELL_FLAG_DESCRIPTION } from "../../../src/layers/approval/detect/descriptions.js"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { DANGEROUS_DESCRIPTIONS, detectCommand, HARDLINE_DESCRIPTIONS } from "../../../src/layers/approval/detect/detect.js"
 import {
@@ -597,7 +597,7 @@ describe("variables and options that name a program another program runs", () =>
       "GIT_EDITOR=true git rebase --continue",
       "EDITOR=: git merge --continue",
       "LESSOPEN= less f",
-      "SHELL=/bin/bash script -qc ls /dev/null",
+      "SHELL=/bin/bash make test",
       "export SHELL=zsh",
       "npm_config_script_shell=bash npm test",
       "RSYNC_RSH='ssh -p 2222' rsync -a d h:d",
@@ -637,6 +637,32 @@ describe("variables and options that name a program another program runs", () =>
       "git --git-dir=.git log",
       "git --no-pager log"
     ]) {
+      expect([command, detect(command).description], command).toEqual([command, null])
+    }
+  })
+})
+
+describe("programs that hand a shell a string of their own", () => {
+  it("flock -c, script -c, su -c, npx -c, npm exec -c, pnpm exec -c, sg -c, strace -o '|cmd' are shell -c", () => {
+    expectTable([
+      ["flock /tmp/l -c 'make all'", SHELL_FLAG_DESCRIPTION],
+      ["flock -c 'make all' /tmp/l", SHELL_FLAG_DESCRIPTION],
+      ["script -qc 'ls' /dev/null", SHELL_FLAG_DESCRIPTION],
+      ["script --command=ls out.txt", SHELL_FLAG_DESCRIPTION],
+      ["su -c ls app", SHELL_FLAG_DESCRIPTION],
+      ["runuser -u app --session-command ls", SHELL_FLAG_DESCRIPTION],
+      ["npx -c 'eslint .'", SHELL_FLAG_DESCRIPTION],
+      ["npm exec --call 'eslint .'", SHELL_FLAG_DESCRIPTION],
+      ["pnpm exec -c eslint .", SHELL_FLAG_DESCRIPTION],
+      ["sg staff -c ls", SHELL_FLAG_DESCRIPTION],
+      ["strace -f -o '|tee /tmp/t' ls", SHELL_FLAG_DESCRIPTION]
+    ])
+    // What they carry is judged as commands too.
+    expect(detect("flock /tmp/l -c 'rm -rf /'").hardline_description).toBe(H.rootDelete)
+  })
+
+  it("the same programs running a program directly stay as that program", () => {
+    for (const command of ["flock -w 5 /tmp/l make", "script -q out.txt", "npx eslint .", "npm exec -- eslint .", "strace -f -o /tmp/t ls", "watch -n 5 ls", "taskset -c 0 make -j4", "mapfile -t lines < f"]) {
       expect([command, detect(command).description], command).toEqual([command, null])
     }
   })

@@ -5,7 +5,7 @@
  * rg --pre, eval, env -S) as commands, and quoted prose / comments as data.
  */
 import { delegatedCommands, resolveHead } from "./commandHead.js"
-import { execFindings } from "./execFlags.js"
+import { execFindings, shellString } from "./execFlags.js"
 import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
@@ -15,7 +15,7 @@ import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/codeSources.js"
 import { Resolver } from "./resolve/resolver.js"
 import { ShellAliases } from "./aliases.js"
-import { D } from "./descriptions.js"
+import { D, SHELL_FLAG_DESCRIPTION } from "./descriptions.js"
 
 export interface CmdInfo {
   /** Program word index, -1 when none. */
@@ -72,18 +72,26 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
   const spelled = new Map<number, string>()
   for (const i of head.wrappers) spelled.set(i, nameAt(i))
   if (head.envSplit !== null) parseInto(ctx, head.envSplit, "exec", "payload", cmd.depth + 1, true)
+  const values = cmd.words.map((w) => w.value)
+  const primary = PRIMARY.has(cmd.origin)
+  // A wrapper that hands a shell its own string (`flock f -c 'cmd'`, `strace -o '|cmd' prog`).
+  for (const w of head.wrappers) {
+    const carried = shellString(basename(nameAt(w)).toLowerCase(), values.slice(w + 1))
+    if (carried === null) continue
+    if (primary) a.findings.push(SHELL_FLAG_DESCRIPTION)
+    skip.add(w + 1 + carried.arg)
+    parseInto(ctx, carried.payload, "exec", "payload", cmd.depth + 1, true)
+  }
   if (head.index < 0) return { head: -1, spelled, hidden: EMPTY }
   const h = head.index
   spelled.set(h, nameAt(h))
   const name = basename(nameAt(h)).toLowerCase()
-  const primary = PRIMARY.has(cmd.origin)
   let hidden: ReadonlySet<number> = EMPTY
   if (primary && (name === "grep" || name === "egrep")) {
     const scan = scanGrep(cmd, h)
     if (scan.malformed) a.grepMalformed = true
     hidden = new Set(scan.hidden)
   }
-  const values = cmd.words.map((w) => w.value)
   const args = values.slice(h + 1)
   const heredoc = cmd.redirs.some((r) => r.after > h && r.op.startsWith("<<"))
   const malformed =
@@ -102,6 +110,13 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
       parseInto(ctx, action.text, "exec", "eval", cmd.depth + 1, true)
     }
   }
+  // Text run as commands without a shell flag: `watch cmd…` (its words joined, through sh -c unless -x),
+  // `mapfile -C callback` (evaluated every -c lines).
+  const text = runsText(name, args)
+  if (text !== null) {
+    skip.add(h + 1 + text.index)
+    parseInto(ctx, text.text, "exec", "eval", cmd.depth + 1, true)
+  }
   if (name === "eval" && args.length > 0) {
     for (let i = h + 1; i < cmd.words.length; i++) skip.add(i)
     parseInto(ctx, args.join(" "), "exec", "eval", cmd.depth + 1, true)
@@ -110,6 +125,29 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     for (const [from, to] of delegatedCommands(name, values, h)) delegate(ctx, cmd, from, to)
   }
   return { head: h, spelled, hidden }
+}
+
+const WATCH_VALUED = new Set(["-n", "--interval", "-d", "--differences", "-q", "--equexit", "--shell"])
+
+/** The command text `watch` or `mapfile -C` runs, and the index of the argument it starts at. */
+const runsText = (name: string, args: ReadonlyArray<string>): { readonly text: string; readonly index: number } | null => {
+  if (name === "watch") {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] ?? ""
+      if (a === "--") return i + 1 < args.length ? { text: args.slice(i + 1).join(" "), index: i + 1 } : null
+      if (!a.startsWith("-")) return { text: args.slice(i).join(" "), index: i }
+      if (WATCH_VALUED.has(a)) i++
+    }
+    return null
+  }
+  if (name === "mapfile" || name === "readarray") {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] ?? ""
+      if (a === "-C" && i + 1 < args.length) return { text: args[i + 1] ?? "", index: i + 1 }
+      if (a.startsWith("-C") && a.length > 2) return { text: a.slice(2), index: i }
+    }
+  }
+  return null
 }
 
 /** xargs / find -exec: the delegated words form a command of their own. */

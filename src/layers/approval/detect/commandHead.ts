@@ -8,10 +8,15 @@ import { basename } from "../shell/words.js"
 
 const WRAPPERS = new Set([
   "sudo", "env", "exec", "nohup", "setsid", "time", "command", "builtin", "timeout", "nice", "stdbuf", "ionice", "doas",
-  "unbuffer"
+  "unbuffer",
+  // Beyond Hermes: programs whose operands are a command they run (scheduling, locking, namespaces, tracing, sessions).
+  "taskset", "chrt", "flock", "unshare", "nsenter", "setpriv", "chroot", "prlimit", "numactl", "firejail", "fakeroot",
+  "eatmydata", "nocache", "catchsegv", "xvfb-run", "faketime", "proxychains", "proxychains4", "torsocks", "strace",
+  "ltrace", "valgrind", "setarch", "linux32", "linux64", "coproc", "pkexec", "systemd-run", "ssh-agent",
+  "dbus-run-session", "dbus-launch", "tini", "dumb-init", "envdir"
 ])
-/** Wrappers that take positional words before the command (`timeout 5 cmd`). */
-const POSITIONAL: Readonly<Record<string, number>> = { timeout: 1 }
+/** Wrappers that take positional words before the command (`timeout 5 cmd`, `taskset -c 0 cmd`, `flock /tmp/l cmd`). */
+const POSITIONAL: Readonly<Record<string, number>> = { timeout: 1, taskset: 1, chrt: 1, flock: 1, chroot: 1, faketime: 1, setarch: 1, envdir: 1 }
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
 
 const OPTIONS_WITH_VALUE: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -26,7 +31,33 @@ const OPTIONS_WITH_VALUE: Readonly<Record<string, ReadonlySet<string>>> = {
   nice: new Set(["-n", "--adjustment"]),
   stdbuf: new Set(["-i", "-o", "-e", "--input", "--output", "--error"]),
   ionice: new Set(["-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"]),
-  doas: new Set(["-u", "-C"])
+  doas: new Set(["-u", "-C"]),
+  chrt: new Set(["-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"]),
+  flock: new Set(["-w", "--timeout", "-E", "--conflict-exit-code", "-c", "--command"]),
+  unshare: new Set([
+    "-S", "--setuid", "-G", "--setgroups", "-R", "--root", "-w", "--wd", "--map-user", "--map-group", "--map-users",
+    "--map-groups", "--propagation"
+  ]),
+  nsenter: new Set(["-t", "--target", "-S", "--setuid", "-G", "--setgroups"]),
+  setpriv: new Set([
+    "--reuid", "--regid", "--ruid", "--euid", "--rgid", "--egid", "--groups", "--inh-caps", "--ambient-caps",
+    "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access",
+    "--landlock-rule"
+  ]),
+  chroot: new Set(["--userspec", "--groups"]),
+  prlimit: new Set(["-p", "--pid", "-o", "--output"]),
+  numactl: new Set(["-N", "-m", "-C", "-i", "-p", "--cpunodebind", "--membind", "--physcpubind", "--interleave", "--preferred"]),
+  fakeroot: new Set(["-l", "--lib", "--faked", "-s", "-i", "-b"]),
+  "xvfb-run": new Set(["-n", "--server-num", "-f", "--auth-file", "-e", "--error-file", "-p", "--xauth-protocol", "-s", "--server-args", "-w", "--wait"]),
+  proxychains: new Set(["-f"]),
+  proxychains4: new Set(["-f"]),
+  torsocks: new Set(["-u", "--user", "-p", "--pass", "-a", "--address", "-P", "--port"]),
+  strace: new Set(["-o", "-e", "-p", "-s", "-u", "-E", "-O", "-S", "-X", "-P", "-a", "-b", "-I", "-U"]),
+  ltrace: new Set(["-o", "-e", "-p", "-s", "-u", "-a", "-A", "-D", "-F", "-l", "-n", "-x"]),
+  "systemd-run": new Set(["-p", "--property", "-u", "--unit", "-E", "--setenv", "--description", "--slice", "-M", "--machine", "-H", "--host", "--uid", "--gid", "--nice", "--working-directory"]),
+  pkexec: new Set(["--user", "-u"]),
+  "ssh-agent": new Set(["-a", "-E", "-P", "-t"]),
+  tini: new Set(["-p", "-e"])
 }
 
 export interface Head {
@@ -88,6 +119,21 @@ export const resolveHead = (count: number, nameAt: (i: number) => string): Head 
   return { ...NONE, wrappers }
 }
 
+const EXEC_VALUED = new Set(["--package", "-p", "--workspace", "-w", "--filter", "-F", "--dir", "-C"])
+
+/** `npm exec … cmd`, `pnpm exec cmd`, `yarn exec cmd`: the command starts after exec's options (or `--`). */
+const execSubcommand = (name: string, values: ReadonlyArray<string>, head: number): number => {
+  if (!((name === "npm" || name === "pnpm" || name === "yarn") && values[head + 1] === "exec")) return -1
+  for (let i = head + 2; i < values.length; i++) {
+    const v = values[i] ?? ""
+    if (v === "--") return i + 1 < values.length ? i + 1 : -1
+    if (v === "-c" || v === "--call" || v === "--shell-mode") return -1 // a shell string: judged as a payload
+    if (!v.startsWith("-")) return i
+    if (EXEC_VALUED.has(v)) i++
+  }
+  return -1
+}
+
 const XARGS_WITH_VALUE = new Set(["-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"])
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"])
 
@@ -106,6 +152,8 @@ export const delegatedCommands = (name: string, values: ReadonlyArray<string>, h
       i += XARGS_WITH_VALUE.has(v) ? 2 : 1
     }
     if (i < values.length) out.push([i, values.length])
+  } else if (execSubcommand(name, values, head) >= 0) {
+    out.push([execSubcommand(name, values, head), values.length])
   } else if (name === "find") {
     for (let i = head + 1; i < values.length; i++) {
       if (!FIND_EXEC.has(values[i] ?? "")) continue

@@ -27,7 +27,7 @@ import { DANGEROUS_RULES, dangerousSet } from "./rules/dangerous.js"
 import type { RuleEnv, RuleSet } from "./rules/engine.js"
 import { firstMatch } from "./rules/engine.js"
 import { hardlineSet } from "./rules/hardline.js"
-import type { GitDirRef, ModuleDirRef, RunnerRef } from "./resolve/localFiles.js"
+import type { GitDirRef, LoadedModule, ModuleDirRef, RunnerRef } from "./resolve/localFiles.js"
 import type { ScriptRef } from "./resolve/resolver.js"
 import { Locals } from "./resolve/localFiles.js"
 import { wildcardHardline } from "./resolve/wildcard.js"
@@ -101,8 +101,8 @@ export interface Inspection {
   readonly gitDirs: ReadonlyArray<GitDirRef>
   /** Module search path directories the line sets (`PYTHONPATH=src python3 x.py`). */
   readonly moduleDirs: ReadonlyArray<ModuleDirRef>
-  /** Modules `python -m` runs. */
-  readonly pythonModules: ReadonlyArray<string>
+  /** Modules the command line loads by name (`python -m mod`, `perl -Mmod`, `ruby -rfeat`). */
+  readonly loadedModules: ReadonlyArray<LoadedModule>
 }
 
 const limit = (): Inspection => ({
@@ -118,7 +118,7 @@ const limit = (): Inspection => ({
   pathDirs: [],
   gitDirs: [],
   moduleDirs: [],
-  pythonModules: []
+  loadedModules: []
 })
 
 const guarded = (command: string, options: DetectionEnv | undefined, collect: boolean): Inspection => {
@@ -180,6 +180,6 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
     pathDirs: locals?.pathDirs ?? [],
     gitDirs: locals?.gitDirs ?? [],
     moduleDirs: locals?.moduleDirs ?? [],
-    pythonModules: locals?.pythonModules ?? []
+    loadedModules: locals?.loadedModules ?? []
   }
 }

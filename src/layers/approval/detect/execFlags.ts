@@ -188,6 +188,62 @@ const toolProgram = (tool: string, args: ReadonlyArray<string>): { option: strin
   return null
 }
 
+/** Programs that hand one of their arguments to a shell, and the options that carry it. */
+const SHELL_STRING_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  flock: new Set(["-c", "--command"]),
+  script: new Set(["-c", "--command"]),
+  su: new Set(["-c", "--command", "--session-command"]),
+  runuser: new Set(["-c", "--command", "--session-command"]),
+  npx: new Set(["-c", "--call"]),
+  npm: new Set(["-c", "--call"]),
+  pnpm: new Set(["-c", "--shell-mode"])
+}
+
+/**
+ * The shell text such a program runs: `flock f -c 'cmd'`, `script -c 'cmd'`,
+ * `su -c 'cmd'`, `npx -c 'cmd'`, `npm exec -c 'cmd'`, `pnpm exec -c cmd args`
+ * (its words joined), `sg group -c 'cmd'`, `strace -o '|cmd' prog` (output
+ * piped to a command).
+ */
+export const shellString = (name: string, args: ReadonlyArray<string>): { payload: string; arg: number } | null => {
+  if (name === "sg") {
+    const from = args[0] === "-" ? 2 : 1
+    const at = args[from] === "-c" ? from + 1 : from
+    return at < args.length && args.length > 1 ? { payload: args.slice(at).join(" "), arg: at } : null
+  }
+  if (name === "strace" || name === "ltrace") {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] ?? ""
+      const value = a === "-o" ? args[i + 1] : a.startsWith("-o") ? a.slice(2) : undefined
+      if (value !== undefined && (value.startsWith("|") || value.startsWith("!"))) return { payload: value.slice(1), arg: a === "-o" ? i + 1 : i }
+      if (!a.startsWith("-")) return null
+    }
+    return null
+  }
+  const options = SHELL_STRING_OPTIONS[name]
+  if (options === undefined) return null
+  if ((name === "npm" || name === "pnpm") && args[0] !== "exec") return null
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "--") return null
+    const eq = a.indexOf("=")
+    let opt = eq < 0 ? a : a.slice(0, eq)
+    // A short bundle (`script -qc cmd`): the letter takes the rest of the word, or the next word when it is last.
+    if (!opt.startsWith("--") && opt.length > 2 && opt.startsWith("-")) {
+      const at = [...opt.slice(1)].findIndex((ch) => options.has(`-${ch}`))
+      if (at < 0) continue
+      if (at + 2 < a.length && name !== "pnpm") return { payload: a.slice(at + 2), arg: i }
+      opt = `-${opt[at + 1] ?? ""}`
+    }
+    if (!options.has(opt)) continue
+    // pnpm's -c is a switch: the words after it are the shell text.
+    if (name === "pnpm") return i + 1 < args.length ? { payload: args.slice(i + 1).join(" "), arg: i + 1 } : null
+    if (eq >= 0) return { payload: a.slice(eq + 1), arg: i }
+    return i + 1 < args.length ? { payload: args[i + 1] ?? "", arg: i + 1 } : null
+  }
+  return null
+}
+
 /**
  * Findings for program `name` (deobfuscated basename, lower-cased) with
  * argument values `args`. `heredoc`: a `<<`-style redirect follows it;
@@ -216,6 +272,8 @@ export const execFindings = (
       out.push({ description: SHELL_FLAG_DESCRIPTION, payload: payload ?? null, payloadArg: payload === undefined ? -1 : r.payload })
     }
   }
+  const carried = shellString(name, args)
+  if (carried !== null) out.push({ description: SHELL_FLAG_DESCRIPTION, payload: carried.payload, payloadArg: carried.arg })
   if (tool) {
     const r = toolProgram(name, args)
     if (r !== null) out.push({ description: programOptionDescription(name, r.option), payload: r.payload, payloadArg: r.arg })

@@ -12,10 +12,10 @@ import type { CodeLanguage, CommandApprovalRequest, CommandSurroundings, Detecti
 import { D, PARSER_LIMIT_DESCRIPTION } from "../detect/descriptions.js"
 import type { DetectionEnv } from "../detect/detectionEnv.js"
 import type { Inspection } from "../detect/detect.js"
-import type { GitDirRef, RunnerRef } from "../detect/resolve/localFiles.js"
+import type { GitDirRef, LoadedModule, RunnerRef } from "../detect/resolve/localFiles.js"
 import type { ScriptRef } from "../detect/resolve/resolver.js"
 import { makeRecipes, packageScriptText } from "./projectRunners.js"
-import { MODULE_PATH_VARIABLES, pythonMainCandidates } from "../detect/code/localImports.js"
+import { MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 
 export type { Inspection } from "../detect/detect.js"
 export type { ScriptRef } from "../detect/resolve/resolver.js"
@@ -227,7 +227,7 @@ const judgeWith = (
     const look = new Looker(scriptEnv, detectors, surroundings, moduleSearchDirs(inspection, variables, cwd, env))
     verdict = stronger(verdict, yield* look.scripts(inspection.scripts, cwd, 1))
     if (verdict.detection.hardline) return verdict
-    verdict = stronger(verdict, yield* look.mainModules(inspection.pythonModules))
+    verdict = stronger(verdict, yield* look.loadedModules(inspection.loadedModules))
     if (verdict.detection.hardline) return verdict
     const added = addedPathDirs(variables?.["PATH"], inspection.pathDirs, cwd, env, detectors.trustedPathDirs)
     verdict = stronger(verdict, yield* look.planted(inspection.programs, added))
@@ -369,14 +369,17 @@ class Looker {
     })
   }
 
-  /** `python -m mod`: the module (or package's __main__.py) found in a directory of the task's PYTHONPATH. */
-  mainModules(modules: ReadonlyArray<string>): Effect.Effect<Verdict> {
+  /**
+   * Modules the command line loads by name (`python -m mod`, `perl -Mmod`, `ruby -rfeat`) found in a directory of
+   * the module search path (`-I`, PYTHONPATH, PERL5LIB, RUBYLIB): judged like the script.
+   */
+  loadedModules(modules: ReadonlyArray<LoadedModule>): Effect.Effect<Verdict> {
     const self = this
     return Effect.gen(function*() {
       let verdict: Verdict = { detection: SAFE }
-      for (const dir of modules.length === 0 ? [] : (self.moduleDirs.get("python") ?? [])) {
-        for (const mod of modules) {
-          const refs = pythonMainCandidates(mod).map((p): ScriptRef => ({ path: p, language: "python", optional: true }))
+      for (const mod of modules) {
+        const refs = moduleFileCandidates(mod.language, mod.name).map((p): ScriptRef => ({ path: p, language: mod.language, optional: true }))
+        for (const dir of self.moduleDirs.get(mod.language) ?? []) {
           verdict = stronger(verdict, yield* self.scripts(refs, dir, 1))
           if (verdict.detection.hardline) return verdict
         }

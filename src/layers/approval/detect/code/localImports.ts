@@ -47,6 +47,14 @@ export const pythonMainCandidates = (mod: string): ReadonlyArray<string> => {
   return out
 }
 
+/** The files a module loaded by name on the command line runs from a directory of the search path. */
+export const moduleFileCandidates = (language: CodeLanguage, name: string): ReadonlyArray<string> => {
+  if (language === "python") return pythonMainCandidates(name)
+  if (language === "perl") return /^[A-Za-z_][\w:]*$/.test(name) ? [`${name.replace(/::/g, "/")}.pm`] : []
+  if (language === "ruby") return /^[\w./-]+$/.test(name) && !name.startsWith(".") ? [name.endsWith(".rb") ? name : `${name}.rb`] : []
+  return []
+}
+
 /** Modules `text` loads by name, as paths relative to a directory of its module search path. */
 export const searchPathCandidates = (language: CodeLanguage, text: string): ReadonlyArray<string> => {
   const { add, out } = collector()

@@ -47,6 +47,12 @@ export interface ModuleDirRef {
 
 const MODULE_PATH_NAMES: ReadonlySet<string> = new Set(Object.values(MODULE_PATH_VARIABLES).flat())
 
+/** A module a command line loads by name (`python -m mod`, `perl -Mmod`, `ruby -rfeat`). */
+export interface LoadedModule {
+  readonly language: CodeLanguage
+  readonly name: string
+}
+
 /** The directory a `git` command starts in (`-C` followed); unknown when not `sure`. */
 export interface GitDirRef {
   readonly dir: string
@@ -74,8 +80,8 @@ export class Locals {
   readonly pathDirs: string[] = []
   /** Directories a module search path assignment in the line names (`PYTHONPATH=src`), by variable. */
   readonly moduleDirs: ModuleDirRef[] = []
-  /** Modules `python -m` runs: looked up on the module search path too. */
-  readonly pythonModules: string[] = []
+  /** Modules loaded by name on the command line (`python -m mod`, `perl -Mmod`, `ruby -rfeat`): looked up on the module search path. */
+  readonly loadedModules: LoadedModule[] = []
   /** undefined: where the command starts; null: somewhere not known before it runs. */
   private cwd: string | null | undefined = undefined
 
@@ -178,11 +184,15 @@ export class Locals {
       const ref: ScriptRef = { path: placed.path, language, optional: true }
       if (!this.scripts.some((s) => s.path === ref.path)) this.scripts.push(ref)
     }
+    if (/^(?:perl|ruby)[\d.]*$/.test(name)) {
+      this.interpreterModules(name.startsWith("perl") ? "perl" : "ruby", args)
+      return
+    }
     if (/^python[\d.]*$/.test(name)) {
       const m = args.indexOf("-m")
       const mod = m >= 0 ? args[m + 1] : undefined
       if (mod !== undefined && /^[A-Za-z_][\w.]*$/.test(mod)) {
-        if (!this.pythonModules.includes(mod)) this.pythonModules.push(mod)
+        this.loadModule("python", mod)
         const base = mod.replace(/\./g, "/")
         optional(`./${base}.py`, "python")
         optional(`./${base}/__main__.py`, "python")
@@ -220,6 +230,40 @@ export class Locals {
     }
     const placed = sure ? this.place(dir) : { path: dir, sure: false }
     if (!this.gitDirs.some((g) => g.dir === placed.path && g.sure === placed.sure)) this.gitDirs.push({ dir: placed.path, sure: placed.sure })
+  }
+
+  private loadModule(language: CodeLanguage, name: string): void {
+    if (!this.loadedModules.some((m) => m.language === language && m.name === name)) this.loadedModules.push({ language, name })
+  }
+
+  /**
+   * `perl -I dir -Mmod`, `ruby -I dir -rfeat`: `-I` puts a directory ahead of the library for this run (as PERL5LIB
+   * and RUBYLIB do), and `-M`/`-m`/`-r` load a module by name from there before the script runs.
+   */
+  private interpreterModules(language: "perl" | "ruby", args: ReadonlyArray<string>): void {
+    const variable = language === "perl" ? "PERL5LIB" : "RUBYLIB"
+    const loads = language === "perl" ? ["-M", "-m"] : ["-r"]
+    const valued = language === "perl" ? ["-e", "-E"] : ["-e", "-E", "-C", "-F"]
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] ?? ""
+      // The script (or standard input) comes next: nothing after it is the interpreter's.
+      if (a === "--" || a === "-" || !a.startsWith("-")) return
+      const option = a.slice(0, 2)
+      if (option !== "-I" && !loads.includes(option)) {
+        if (valued.includes(a)) i++
+        continue
+      }
+      const value = a.length > 2 ? a.slice(2) : args[++i]
+      if (value === undefined) return
+      if (option === "-I") {
+        const placed = this.place(value)
+        if (placed.sure && !this.moduleDirs.some((m) => m.variable === variable && m.dir === placed.path)) this.moduleDirs.push({ variable, dir: placed.path })
+        continue
+      }
+      // `-MFoo::Bar=x,y` and `-M-Foo` (no) name the module before `=`; ruby's feature is a path without `.rb`.
+      const mod = value.replace(/^-/, "").split("=")[0] ?? ""
+      if (/^[A-Za-z_][\w:./-]*$/.test(mod)) this.loadModule(language, mod)
+    }
   }
 
   private noteMove(args: ReadonlyArray<string>, known: (i: number) => boolean): void {
