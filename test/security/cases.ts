@@ -134,6 +134,11 @@ export const planted: ReadonlyArray<Case> = [
   { name: "Makefile recipe", calls: [write("<W>/mk/Makefile", "all: clean\nclean:\n\trm -rf <C>\n"), sh("cd <W>/mk && make")] },
   { name: "Makefile recipe through a variable", calls: [write("<W>/mk2/Makefile", "DEL = rm -rf\nall:\n\t$(DEL) <C>\n"), sh("make -C <W>/mk2")] },
   { name: "package.json test script", calls: [write("<W>/pk/package.json", JSON.stringify({ scripts: { test: "rm -rf <C>" } })), sh("cd <W>/pk && npm test")] },
+  { name: "python deleting through a function taken as a value", calls: [write("<W>/fr1.py", "import shutil as s\nf = s.rmtree\nf('<C>')\n"), sh("python3 <W>/fr1.py")] },
+  { name: "python pathlib unlink over a directory", calls: [write("<W>/fr2.py", "from pathlib import Path\nfor p in Path('<C>').iterdir(): p.unlink()\n"), sh("python3 <W>/fr2.py")] },
+  { name: "python module held in a variable", calls: [write("<W>/fr3.py", "m = __import__('sh' + 'util')\ngetattr(m, 'rm' + 'tree')('<C>')\n"), sh("python3 <W>/fr3.py")] },
+  { name: "node deleting through a function taken as a value", calls: [write("<W>/fr4.js", "const del = require('fs').rmSync\ndel('<C>', { recursive: true })\n"), sh("node <W>/fr4.js")] },
+  { name: "execute_code calling a function from a table", calls: [{ tool: "execute_code", args: { code: "import shutil\nactions = {'x': shutil.rmtree}\nactions['x']('<C>')\n" } }] },
   { name: "package.json pre-script runs a planted script", calls: [write("<W>/pk2/wipe.sh", "rm -rf <C>\n"), write("<W>/pk2/package.json", JSON.stringify({ scripts: { prebuild: "sh wipe.sh", build: "true" } })), sh("npm --prefix <W>/pk2 run build")] }
 ]
 

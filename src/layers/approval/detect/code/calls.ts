@@ -73,8 +73,20 @@ const valueEnds = (t: Tok | undefined): boolean => t !== undefined && (t.kind ==
 /** Calls whose result is a module named by a literal. */
 const LOADERS = new Set(["__import__", "importlib.import_module", "require", "import"])
 
+/** A dotted name used as a value, not called here (`f = shutil.rmtree`, `map(rmtree, …)`, `require("fs").rmSync`). */
+export interface Ref {
+  /** Dotted name, root resolved through imports. */
+  readonly name: string
+  /** The root as written (`s` in `s.rmtree`), or the module a loader call returned. */
+  readonly root: string
+  /** The root is an import alias or a loader's module (not a name the file only happens to use). */
+  readonly imported: boolean
+}
+
 export interface Scan {
   readonly calls: ReadonlyArray<Call>
+  /** Names used as values without a call: a function can be called later under another name. */
+  readonly refs: ReadonlyArray<Ref>
   /** Statement index of every token. */
   readonly stmtOf: ReadonlyArray<number>
 }
@@ -95,6 +107,7 @@ export const scanCalls = (
     stmtOf.push(stmt)
   }
   const calls: Call[] = []
+  const refs: Ref[] = []
   const moduleAt = new Map<number, string>() // index of a loader call's `)` → module
   const stmtEnd = (k: number): number => {
     let j = k
@@ -105,15 +118,18 @@ export const scanCalls = (
     const t = toks[i]
     const prev = toks[i - 1]
     let root: string | null = null
+    let imported = false
     let j = i
     if (t?.kind === "identifier" && !(prev?.kind === "operator" && CHAIN_OPS.has(prev.value))) {
       root = aliases.get(t.value) ?? t.value
+      imported = aliases.has(t.value)
     } else if (t?.kind === "identifier" && prev?.kind === "operator" && CHAIN_OPS.has(prev.value) && valueEnds(toks[i - 2])) {
       // A method of a value we do not name (`Path(p).expanduser().write_text(…)`, `"a".join(…)`).
       root = EXPRESSION
       j = i - 2
     } else if (t?.kind === "operator" && t.value === ")" && moduleAt.has(i)) {
       root = moduleAt.get(i) ?? null
+      imported = true
       if (toks[i + 1]?.kind !== "operator" || !CHAIN_OPS.has((toks[i + 1] as { value: string }).value)) continue
     } else continue
     if (root === null) continue
@@ -151,6 +167,9 @@ export const scanCalls = (
       else args = toks.slice(j + 1, stmtEnd(j + 1)) as Tok[]
     }
     if (args !== null) calls.push({ name, member, bare: bare && !chained, args, stmt: stmtOf[i] ?? 0, at: i })
+    else if (root !== EXPRESSION) refs.push({ name, root: t?.kind === "identifier" ? t.value : root, imported })
+    // The rest of the chain was read with it: `a.b.c` is one name, not also `b.c` and `c`.
+    if (j > i && t?.kind === "identifier") i = j
   }
-  return { calls, stmtOf }
+  return { calls, refs, stmtOf }
 }

@@ -63,24 +63,44 @@ const PY_RUN_MEMBERS = new Set(["popen", "check_output", "check_call", "Popen", 
 const PY_PROCESS = new Set(["os.chmod", "os.chown", "os.lchown", "os.fchmod", "os.kill", "os.killpg", "shutil.chown", "signal.pthread_kill"])
 const PY_LOADERS = new Set(["ctypes.CDLL", "ctypes.cdll.LoadLibrary", "ctypes.PyDLL", "ctypes.WinDLL", "cdll.LoadLibrary", "runpy.run_path", "runpy.run_module", "importlib.__import__", "builtins.__import__"])
 const PY_RISKY_MODULES = new Set(["os", "subprocess", "shutil", "pty", "builtins", "__builtins__", "importlib", "sys", "posix", "nt", "ctypes", "commands", "platform"])
+/** Attribute names fetched with getattr that run programs or delete files on any object that has them. */
+const PY_ATTR_RUN = new Set(["system", "popen", "spawnv", "spawnvp", "spawnl", "spawnlp", "startfile"])
+const PY_ATTR_DELETE = new Set(["rmtree", "remove", "unlink", "rmdir", "removedirs", "truncate"])
 const PY_WRITERS = new Set(["write_text", "write_bytes", "symlink_to", "hardlink_to", "touch", "copy", "copy2", "copyfile", "copytree", "copymode", "link_to"])
 
 /** `posix.system`, `os.__dict__["system"]`, `sys.modules["os"].system`: all `os.system`. */
 const pyName = (name: string): string =>
   name.replace(/\.__dict__(?=\.)/g, "").replace(/^sys\.modules\./, "").replace(/^(?:posix|nt)\./, "os.")
 
+/** subprocess names that are values, not ways to run anything. */
+const PY_RUN_VALUES = /^subprocess\.(?:PIPE|STDOUT|DEVNULL|CalledProcessError|TimeoutExpired|CompletedProcess|SubprocessError|list2cmdline)$/
+
+/** What an imported function does, by its full name (for calls and for references alike). */
+const pyKind = (name: string): CodeKind | null =>
+  PY_DELETE.has(name) ? "delete" : PY_RUN.test(name) && !PY_RUN_VALUES.test(name) ? "run" : PY_PROCESS.has(name) ? "process" : PY_LOADERS.has(name) ? "load" : null
+
+/** `sh.ls()` runs ls only when `sh` is the sh library; a variable named sh (`sh = book.sheet`) is not. */
+const shLibrary = (name: string, imports: Imports): boolean => !name.startsWith("sh.") || imports.modules.has("sh") || [...imports.aliases.values()].some((m) => m === "sh" || m.startsWith("sh."))
+
 const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   const imports = pythonImports(toks)
-  const { calls, stmtOf } = scanCalls(toks, imports.aliases, "python")
+  const { calls, refs, stmtOf } = scanCalls(toks, imports.aliases, "python")
   const out: Finding[] = []
+  // A dangerous function taken as a value (`f = shutil.rmtree`, `map(rmtree, paths)`, `{"x": os.system}`) is called
+  // later under a name the scan cannot follow: the reference counts as the call.
+  for (const ref of refs) {
+    if (!ref.imported && !imports.modules.has(ref.root)) continue
+    const kind = pyKind(pyName(ref.name))
+    if (kind !== null) out.push({ kind })
+  }
   for (const call of calls) {
-    let name = pyName(call.name)
+    let name = pyName(call.name.replace(/\.__call__$/, ""))
     if (call.bare && !imports.aliases.has(call.member)) {
       const via = imports.wildcards.map((m) => pyName(`${m}.${call.member}`)).find((n) => PY_DELETE.has(n) || PY_RUN.test(n) || PY_PROCESS.has(n))
       if (via !== undefined) name = via
     }
     const parts = splitArgs(call.args)
-    if (PY_RUN.test(name) || (!call.bare && PY_RUN_MEMBERS.has(call.member))) out.push(runFinding(call.args))
+    if ((PY_RUN.test(name) && shLibrary(name, imports)) || (!call.bare && PY_RUN_MEMBERS.has(call.member))) out.push(runFinding(call.args))
     else if (PY_DELETE.has(name) || (!call.bare && (call.member === "rmtree" || call.member === "removedirs"))) out.push({ kind: "delete" })
     else if (PY_PROCESS.has(name)) out.push({ kind: "process" })
     else if (PY_LOADERS.has(name)) out.push({ kind: "load" })
@@ -89,6 +109,18 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       out.push(code === null ? { kind: "load" } : { kind: null, evaluates: code })
     } else if (name === "__import__" || name === "importlib.import_module") {
       if (literal(parts[0]) === null) out.push({ kind: "load" })
+    } else if (!call.bare && (call.member === "__getattribute__" || call.member === "__getattr__")) {
+      // `os.__getattribute__("system")`: getattr spelled as a method.
+      const attr = literal(parts[0])
+      const full = pyName(`${call.name.slice(0, -call.member.length - 1)}.${attr ?? ""}`)
+      if (attr === null) out.push({ kind: "load" })
+      else if (pyKind(full) !== null) out.push({ kind: pyKind(full) })
+      else if (PY_ATTR_RUN.has(attr)) out.push({ kind: "run" })
+      else if (PY_ATTR_DELETE.has(attr)) out.push({ kind: "delete" })
+    } else if (name === "operator.methodcaller" || name === "operator.attrgetter") {
+      const attr = literal(parts[0]) ?? ""
+      if (PY_ATTR_RUN.has(attr) || PY_RUN_MEMBERS.has(attr)) out.push({ kind: "run" })
+      else if (PY_ATTR_DELETE.has(attr)) out.push({ kind: "delete" })
     } else if (name === "getattr" && call.bare) {
       const target = parts[0]?.[0]
       const module = target?.kind === "identifier" ? (imports.aliases.get(target.value) ?? target.value) : target?.kind === "operator" ? "computed" : ""
@@ -100,6 +132,10 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
         if (PY_RUN.test(full) || PY_RUN_MEMBERS.has(attr)) out.push({ kind: "run" })
         else if (PY_DELETE.has(full)) out.push({ kind: "delete" })
         else if (["eval", "exec", "__import__", "system"].includes(attr)) out.push({ kind: "load" })
+      } else if (attr !== null) {
+        // Whatever the object (a module held in a variable: `m = __import__("shutil")`), these names do one thing.
+        if (PY_ATTR_RUN.has(attr) || PY_RUN_MEMBERS.has(attr)) out.push({ kind: "run" })
+        else if (PY_ATTR_DELETE.has(attr)) out.push({ kind: "delete" })
       }
     } else if (name === "open" || name === "io.open" || name === "codecs.open" || name === "os.open" || (!call.bare && call.member === "open")) {
       const mode = argLiteral(parts, 1, "mode")
@@ -110,7 +146,8 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     } else if (!call.bare && PY_WRITERS.has(call.member)) {
       if (statementStrings(toks, stmtOf, call.stmt).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
     } else if (!call.bare && (call.member === "unlink" || call.member === "rmdir")) {
-      if (statementStrings(toks, stmtOf, call.stmt).some((p) => sensitiveWrite(p, env))) out.push({ kind: "delete" })
+      // `Path(p).unlink()` deletes as `os.remove(p)` does, wherever p points.
+      out.push({ kind: "delete" })
     }
   }
   return out
@@ -137,8 +174,16 @@ const nodeName = (name: string): string =>
 
 const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   const imports = nodeImports(toks)
-  const { calls, stmtOf } = scanCalls(toks, imports.aliases, "node")
+  const { calls, refs, stmtOf } = scanCalls(toks, imports.aliases, "node")
   const out: Finding[] = []
+  // `const f = require("fs").rmSync`, `paths.forEach(fs.rmSync)`: the function taken as a value counts as its call.
+  for (const ref of refs) {
+    if (!ref.imported) continue
+    const name = nodeName(ref.name)
+    if (NODE_DELETE.has(name)) out.push({ kind: "delete" })
+    else if (NODE_RUN.test(name) && !/^child_process$/.test(name)) out.push({ kind: "run" })
+    else if (NODE_PROCESS.has(name)) out.push({ kind: "process" })
+  }
   if (imports.modules.has("child_process")) out.push({ kind: "run" })
   if (imports.modules.has("vm")) out.push({ kind: "load" })
   const risky = new Set([...COMPUTED_ROOTS, ...[...imports.aliases].filter(([, m]) => /^(?:fs|child_process|vm)(?:\/|$|\.)/.test(m)).map(([l]) => l)])
