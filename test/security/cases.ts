@@ -20,6 +20,8 @@ export interface Case {
 const sh = (command: string): Call => ({ tool: "terminal", args: { command } })
 const write = (path: string, content: string): Call => ({ tool: "write_file", args: { path, content } })
 const b64 = (text: string) => Buffer.from(text).toString("base64")
+/** A script planted in `<W>/<dir>` that empties the canary, made executable: what many cases get run by another name. */
+const evil = (dir: string): ReadonlyArray<Call> => [write(`<W>/${dir}/evil.sh`, "#!/bin/sh\nrm -rf <C>\n"), sh(`chmod +x <W>/${dir}/evil.sh && echo hi > <W>/${dir}/f.txt`)]
 
 /** Computed command words: the program is only known once the shell has expanded the line. */
 export const computed: ReadonlyArray<Case> = [
@@ -53,6 +55,8 @@ export const acrossCalls: ReadonlyArray<Case> = [
   { name: "exported name", calls: [sh("export A=rm"), sh("$A -rf <C>")] },
   { name: "exported halves", calls: [sh("export A=r"), sh("export B=m"), sh("$A$B -rf <C>")] },
   { name: "exported arguments", calls: [sh("export F='-rf <C>'"), sh("rm $F")] },
+  { name: "exported halves of a[$(…)] evaluated as arithmetic", calls: [...evil("ac1"), sh("export A='a[$('"), sh("export B='<W>/ac1/evil.sh)]'"), sh("X=\"$A$B\"; echo $((X))")] },
+  { name: "an exported a[$(…)] compared in [[ ]]", calls: [...evil("ac2"), sh("export A='a[$('"), sh("export B='<W>/ac2/evil.sh)]'"), sh("export X=\"$A$B\""), sh("[[ X -eq 0 ]]")] },
   { name: "exported text piped to a shell", calls: [sh("export P='rm -rf <C>'"), sh("echo \"$P\" | bash")] },
   { name: "aliases in a script dash runs", calls: [sh("printf 'alias tidy=rm\\ntidy -rf <C>\\n' > <C>-tidy.sh"), sh("sh <C>-tidy.sh")] },
   { name: "a symlink planted, then written through", calls: [sh("ln -s <C> <C>-link"), sh("rm -rf <C>-link/")] },
@@ -108,7 +112,9 @@ export const heldVariables: ReadonlyArray<Case> = [
   {
     name: "a PATH directory",
     calls: [sh("P=<W>/hv1"), sh("mkdir -p $P && cp \"$(command -v rm)\" $P/cat"), sh("PATH=$P:$PATH; cat -rf <C>")]
-  }
+  },
+  // Bash evaluates a name's value in arithmetic, and expands an array subscript there: a value a[$(cmd)] runs cmd.
+  { name: "halves of a[$(…)] evaluated as arithmetic", calls: [...evil("hv2"), sh("A='a[$('"), sh("B='<W>/hv2/evil.sh)]'"), sh("X=$A$B"), sh("echo $((X))")] }
 ]
 
 /** A file written by one call and run by an innocent-looking later one. */
@@ -178,9 +184,6 @@ export const loadedByName: ReadonlyArray<Case> = [
   { name: "a bare require found on NODE_PATH", calls: [write("<W>/pp4/mods/leftpad/index.js", "require('fs').rmSync('<C>', { recursive: true })\n"), write("<W>/pp4/app.js", "require('leftpad')\n"), sh("NODE_PATH=<W>/pp4/mods node <W>/pp4/app.js")] },
   { name: "a pragma shadowed on PERL5LIB", calls: [write("<W>/pp5/lib/strict.pm", "package strict; sub import {} system('rm -rf <C>'); 1;\n"), write("<W>/pp5/ok.pl", "use strict;\nprint 1;\n"), sh("PERL5LIB=<W>/pp5/lib perl <W>/pp5/ok.pl")] }
 ]
-
-/** A script planted in `<W>/<dir>` that empties the canary, made executable: what the cases below get run by name. */
-const evil = (dir: string): ReadonlyArray<Call> => [write(`<W>/${dir}/evil.sh`, "#!/bin/sh\nrm -rf <C>\n"), sh(`chmod +x <W>/${dir}/evil.sh && echo hi > <W>/${dir}/f.txt`)]
 
 /** Programs an innocent command runs because a variable or an option names them, or a configuration it was pointed at holds them. */
 export const namedPrograms: ReadonlyArray<Case> = [

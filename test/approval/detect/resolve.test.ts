@@ -262,6 +262,40 @@ describe("a persistent shell's plain variables", () => {
     expect(detect("$x -rf /srv/c", withVars({})).dangerous).toBe(false)
     expect(detect("rm $F", withVars({})).dangerous).toBe(false)
   })
+
+  it("arithmetic on a name the shell kept: its value is evaluated, and a[$(…)] there runs commands", () => {
+    const HELD = "evaluates as arithmetic a variable an earlier command left in the shell (a value such as a[$(…)] runs commands)"
+    for (const command of ["echo $((X))", "(( X > 0 ))", "let y=X+1", "[[ X -eq 0 ]]", "for ((i=0; i<N; i++)); do :; done"]) {
+      expect([command, detect(command, kept({})).description]).toEqual([command, HELD])
+    }
+    // Names the line or the exports give, and the shell's own counters, are known.
+    for (const command of ["i=0; echo $((i+1))", "echo $((RANDOM % 6))", "echo $((N * 2))", "echo $(( $(nproc) + 1 ))"]) {
+      expect([command, detect(command, kept({ N: "4" })).dangerous]).toEqual([command, false])
+    }
+  })
+})
+
+describe("arithmetic evaluates the values it reads", () => {
+  const CODE = "evaluates as arithmetic a value holding a command substitution (a[$(…)] in a value runs it)"
+  it("a value holding a command substitution, from the line or the exports, however it is reached", () => {
+    for (const [command, vars] of [
+      ["x='a[$(tidy)]'; echo $((x))", {}],
+      ["echo $((X + 1))", { X: "a[$(tidy)]" }],
+      ["X=\"$A$B\"; echo $((X))", { A: "a[$(", B: "tidy)]" }],
+      ["echo $(( $A$B ))", { A: "a[$(", B: "tidy)]" }],
+      ["(( Y ))", { Y: "Z", Z: "a[`tidy`]" }],
+      ["let 'n = X'", { X: "a[$(tidy)]" }],
+      ["[[ $n -gt X ]]", { X: "a[$(tidy)]", n: "1" }]
+    ] as const) {
+      expect([command, detect(command, withVars(vars)).description]).toEqual([command, CODE])
+    }
+  })
+
+  it("numbers, counters and values without a substitution stay quiet", () => {
+    for (const command of ["echo $((1 + 2))", "i=3; echo $((i * 2))", "echo $((N + 1))", "(( N > 2 )) && echo big", "echo $((16#ff + 0x10))", "[[ $N -ge 2 ]]"]) {
+      expect([command, detect(command, withVars({ N: "4" })).dangerous]).toEqual([command, false])
+    }
+  })
 })
 
 describe("text fed to a shell or interpreter on stdin", () => {

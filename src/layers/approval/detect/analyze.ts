@@ -40,8 +40,11 @@ export interface Analysis extends Readonly<Findings> {
   readonly resolution: Resolver | null
 }
 
-/** Lines with none of these hold no expansion or brace: no word changes, no variable matters. */
-const EXPANDABLE = /[$`]|\{[^}]*(?:,|\.\.)/
+/**
+ * Lines with none of these hold no expansion or brace: no word changes, no variable matters. Arithmetic
+ * (`((…))`, `let`, `[[ x -eq y ]]`) reads variables by bare name.
+ */
+const EXPANDABLE = /[$`]|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[/
 
 /** Outside expanding lines, only these commands need a look: code fed to a possible shell, a glob as program. */
 const worthResolving = (cmd: Cmd, head: number): boolean => {

@@ -57,6 +57,8 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   COMPUTED_PIPE_DESCRIPTION,
   D.shellFunction,
   D.heldArguments,
+  D.arithmeticCode,
+  D.heldArithmetic,
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION
 ]

@@ -24,7 +24,7 @@ import { parseInto } from "../../shell/parser.js"
 import { basename } from "../../shell/words.js"
 import type { Alt, Expansion } from "./expand.js"
 import { Expander, altFields, altText } from "./expand.js"
-import { SETTERS, applyEffects, arithTargets, valueParts } from "./variableEffects.js"
+import { SETTERS, applyEffects, arithReads, arithTargets, valueParts } from "./variableEffects.js"
 import type { Locals } from "./localFiles.js"
 import { codeSource, readsCode, shellArgs } from "./codeSources.js"
 import { renderCommand } from "./render.js"
@@ -101,6 +101,9 @@ const globbed = (w: Word | undefined): boolean => w !== undefined && w.parts.som
 const unknownProgram = (alts: ReadonlyArray<Alt>): boolean =>
   alts.length !== 1 || (alts[0] ?? []).some((s) => s.kind === "uncomputed" || ((s.kind === "literal" || s.kind === "expanded") && hasGlob(s.text)))
 
+/** `[[ … ]]` operators that compare their operands as arithmetic. */
+const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"])
+
 export class Resolver {
   readonly computed: string[] = []
   readonly wildcards: Wildcard[] = []
@@ -164,9 +167,52 @@ export class Resolver {
     }
   }
 
-  /** `(( … ))`: the names it assigns become unknown. */
+  /** `(( … ))`: the values it reads are evaluated; the names it assigns become unknown. */
   arith(text: string): void {
+    this.arithUse(this.ctx.frame, text, 0)
     for (const n of arithTargets(text)) this.scope.assign(this.ctx.frame, n, null, null, false)
+  }
+
+  /**
+   * An arithmetic expression (`$((…))`, `((…))`, `let`, `[[ x -eq y ]]`): bash evaluates the value of each name it
+   * reads as arithmetic too, and an array subscript there is expanded, so a value `a[$(cmd)]` runs cmd. A value
+   * holding a command substitution is dangerous; so is a name a persistent shell may hold from an earlier call.
+   */
+  private arithUse(frame: number, text: string, depth: number): void {
+    if (!/[A-Za-z_]/.test(text)) return
+    const reads = arithReads(text)
+    for (const name of [...reads.names, ...reads.expanded]) {
+      const held = this.scope.heldLookups
+      const found = this.scope.lookup(frame, name)
+      if (found.values === null) {
+        if (found.fromOutside) this.missing.add(name)
+        else if (this.opts.shellKeepsVariables === true && this.scope.heldLookups > held && reads.names.includes(name)) this.computed.push(D.heldArithmetic)
+        continue
+      }
+      for (const v of found.values) {
+        if (v.includes("$(") || v.includes("`")) {
+          this.computed.push(D.arithmeticCode)
+          return
+        }
+        if (depth < 4 && /[A-Za-z_]/.test(v)) this.arithUse(frame, v, depth + 1)
+      }
+    }
+  }
+
+  /** Arithmetic a command evaluates: `$((…))` / `$[…]` in its words, `let` arguments, `[[ a -eq b ]]` operands. */
+  private arithmeticOf(cmd: Cmd, head: number): void {
+    for (const w of cmd.words) {
+      if (!w.raw.includes("$((") && !w.raw.includes("$[")) continue
+      for (const p of w.parts) if (p.kind === "raw" && (p.text.startsWith("$((") || p.text.startsWith("$["))) this.arithUse(cmd.frame, p.text, 0)
+    }
+    const program = head >= 0 ? cmd.words[head]?.value : undefined
+    if (program === "let") for (const w of cmd.words.slice(head + 1)) this.arithUse(cmd.frame, w.value, 0)
+    if (program === "[[") {
+      cmd.words.forEach((w, i) => {
+        if (!ARITH_TESTS.has(w.value)) return
+        for (const side of [cmd.words[i - 1], cmd.words[i + 1]]) if (side !== undefined && !side.quoted) this.arithUse(cmd.frame, side.value, 0)
+      })
+    }
   }
 
   /** Work that had to wait for the whole line (a heredoc read after the command that pipes it). */
@@ -204,6 +250,7 @@ export class Resolver {
   command(cmd: Cmd): void {
     if (cmd.cls !== "exec" || cmd.funcDef) return
     const head = this.info[cmd.seq]?.head ?? -1
+    this.arithmeticOf(cmd, head)
     const collect = this.opts.locals !== undefined
     const headWord = head >= 0 ? cmd.words[head] : undefined
     if (headWord !== undefined && head + 1 < cmd.words.length) this.inlineCall(cmd, head, headWord)

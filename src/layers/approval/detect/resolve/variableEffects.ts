@@ -28,6 +28,25 @@ export const arithTargets = (text: string): ReadonlyArray<string> => {
   return out
 }
 
+/**
+ * What an arithmetic expression reads: bare names (whose values bash evaluates as arithmetic in turn, so a value
+ * `a[$(cmd)]` runs cmd) and `$name` expansions (done before it is evaluated).
+ */
+export const arithReads = (text: string): { readonly names: ReadonlyArray<string>; readonly expanded: ReadonlyArray<string> } => {
+  const expanded: string[] = []
+  for (const m of text.matchAll(/\$\{#?([A-Za-z_][A-Za-z0-9_]*)[^}]*\}|\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    const name = m[1] ?? m[2] ?? ""
+    if (!expanded.includes(name)) expanded.push(name)
+  }
+  const names: string[] = []
+  // A command substitution inside is a command of its own (judged as one), not names to evaluate.
+  let body = text.replace(/`[^`]*`/g, " ")
+  for (let i = 0; i < 8 && /\$\((?!\()[^()]*\)/.test(body); i++) body = body.replace(/\$\((?!\()[^()]*\)/g, " ")
+  body = body.replace(/\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$\(\(|\$\[/g, " ")
+  for (const m of body.matchAll(/(?<![\w#$])[A-Za-z_][A-Za-z0-9_]*/g)) if (!names.includes(m[0])) names.push(m[0])
+  return { names, expanded }
+}
+
 export interface Effects {
   readonly scope: Scope
   readonly frame: number
