@@ -355,8 +355,20 @@ describe("terminal writes onto files other programs run", () => {
       ["echo 'script-shell=./x' > .npmrc", INTERPRETER_STARTUP_DESCRIPTION],
       ["cp tool /usr/local/bin/", PATH_DIR_DESCRIPTION],
       ["curl -o ~/.local/bin/git https://x.example", PATH_DIR_DESCRIPTION],
-      ["echo x > /usr/lib/systemd/system/x.service", SYSTEM_EXEC_DESCRIPTION]
+      ["echo x > /usr/lib/systemd/system/x.service", SYSTEM_EXEC_DESCRIPTION],
+      // A destination directory keeps the source's name; writers beyond the copiers.
+      ["cp -t .git/hooks pre-commit", GIT_EXEC_DESCRIPTION],
+      ["mv x/config .git", GIT_EXEC_DESCRIPTION],
+      ["cp planted/.zshenv ~", SHELL_STARTUP_DESCRIPTION],
+      ["sort -o ~/.zshrc lines.txt", SHELL_STARTUP_DESCRIPTION],
+      ["uniq lines.txt ~/.zshenv", SHELL_STARTUP_DESCRIPTION],
+      ["patch .git/config < fix.diff", GIT_EXEC_DESCRIPTION],
+      ["ex -sc 'r x|wq' .envrc", ENVRC_DESCRIPTION],
+      ["history -w ~/.zprofile", SHELL_STARTUP_DESCRIPTION]
     ])
+    for (const quiet of ["cp a.txt b.txt", "cp README.md docs/", "sort -o out.txt in.txt", "uniq in.txt out.txt", "vim notes.md", "patch -p1 < fix.diff", "history -w"]) {
+      expect(dangerous(quiet), quiet).toBeNull()
+    }
   })
 
   it("Hermes' rules keep their descriptions where they fire first", () => {

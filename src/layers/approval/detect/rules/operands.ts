@@ -105,13 +105,24 @@ export const redirectWrites = (c: CmdView): string[] => {
 const COPY_VALUED = new Set(["-t", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group", "-e", "--rsh"])
 const TEE_VALUED = new Set(["--output-error"])
 
-/** The destination of cp/mv/install/ln/rsync/scp: `-t dir`, else the last operand. */
+const baseName = (path: string): string => path.replace(/\/+$/, "").slice(path.replace(/\/+$/, "").lastIndexOf("/") + 1)
+
+/**
+ * The destination of cp/mv/install/ln/rsync/scp: `-t dir`, else the last operand; and, since a destination may be a
+ * directory, each source's name under it (`cp .bashrc ~`, `cp -t ~/.config/git config` write ~/.bashrc, …/git/config).
+ */
 const copyDestination = (args: ReadonlyArray<string>): string[] => {
   const t = optionValues(args, "-t", "--target-directory")
-  if (t.length > 0) return t
   const ops = operands(args, COPY_VALUED)
-  return ops.length >= 2 ? [ops[ops.length - 1] ?? ""] : []
+  const dirs = t.length > 0 ? t : ops.length >= 2 ? [ops[ops.length - 1] ?? ""] : []
+  const sources = t.length > 0 ? ops : ops.slice(0, -1)
+  const out = [...dirs]
+  for (const dir of dirs) for (const source of sources) if (baseName(source) !== "") out.push(`${dir.replace(/\/+$/, "")}/${baseName(source)}`)
+  return out
 }
+
+const EDITORS = new Set(["ex", "vi", "vim", "nvim", "view", "ed", "red", "nano", "emacs"])
+const EDITOR_VALUED = new Set(["-c", "-S", "-u", "-i", "-T", "--cmd", "-p", "-o", "-O", "-w", "-W", "-s"])
 
 const SED_VALUED = new Set(["-e", "--expression", "-f", "--file", "-l", "--line-length"])
 
@@ -125,6 +136,9 @@ const inPlaceFiles = (name: string, args: ReadonlyArray<string>): string[] => {
 }
 
 export const COPIERS = ["cp", "mv", "install", "ln", "rsync", "scp", "sponge", "tee", "sed", "perl", "ruby", "dd", "curl", "wget"]
+
+/** Programs that write a file named by their arguments, beyond the copiers (`sort -o`, `uniq in out`, editors). */
+const OTHER_WRITERS = ["sort", "uniq", "patch", "history", ...EDITORS]
 
 /** Files this command writes through its own arguments (not redirects). */
 export const argumentWrites = (c: CmdView): string[] => {
@@ -149,14 +163,28 @@ export const argumentWrites = (c: CmdView): string[] => {
       return args.filter((a) => a.startsWith("of=")).map((a) => a.slice(3))
     case "curl":
       return optionValues(args, "-o", "--output")
+    case "sort":
+      return optionValues(args, "-o", "--output")
+    case "uniq": {
+      const ops = operands(args, new Set(["-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars"]))
+      return ops.length >= 2 ? [ops[1] ?? ""] : []
+    }
+    case "patch": {
+      const out = optionValues(args, "-o", "--output")
+      const ops = operands(args, new Set(["-p", "-i", "--input", "-o", "--output", "-d", "--directory", "-B", "-D", "-F", "-z", "-r", "-V", "-Y"]))
+      return ops.length >= 1 ? [...out, ops[0] ?? ""] : out
+    }
+    case "history":
+      return [...optionValues(args, "-w", null), ...optionValues(args, "-a", null)]
+    default:
+      if (EDITORS.has(c.name)) return operands(args, EDITOR_VALUED).filter((a) => !a.startsWith("+"))
+      return []
     case "wget":
       return [...optionValues(args, "-O", "--output-document"), ...optionValues(args, "-P", "--directory-prefix")]
-    default:
-      return []
   }
 }
 
-const WRITERS = new Set(COPIERS)
+const WRITERS = new Set([...COPIERS, ...OTHER_WRITERS])
 const NOTHING: ReadonlyArray<string> = []
 
 /** Everything the command writes: redirect targets and argument destinations. */
