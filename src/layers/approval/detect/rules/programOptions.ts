@@ -50,38 +50,45 @@ const sshConfig: Flags = (value) => value !== "/dev/null"
 
 const SSH: Options = { long: [], short: { o: sshOption, F: sshConfig }, valued: "BbcDEeFIiJLlmOoPpQRSWw" }
 
+const TAR: Options = {
+  long: [
+    long("--to-command", "--to-c", always),
+    long("--use-compress-program", "--use", notPlain("compressor")),
+    long("--info-script", "--info", always),
+    long("--new-volume-script", "--new-v", always),
+    long("--rsh-command", "--rsh", always),
+    long("--checkpoint-action", "--checkpoint-", (v) => v === null || v.includes("exec"))
+  ],
+  short: { I: notPlain("compressor"), F: always },
+  valued: "bCfFgHIKLNTVX",
+  traditional: true
+}
+
+const NPM: Options = {
+  long: [
+    long("--script-shell", "--script-s", notPlain("shell")),
+    long("--userconfig", "--userc", always),
+    long("--globalconfig", "--globalc", always),
+    long("--node-options", "--node-o", (v) => /(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader)(?:[\s=]|$)/.test(v ?? ""))
+  ],
+  short: {},
+  valued: ""
+}
+
 const OPTIONS: Readonly<Record<string, Options>> = {
-  tar: {
-    long: [
-      long("--to-command", "--to-c", always),
-      long("--use-compress-program", "--use", notPlain("compressor")),
-      long("--info-script", "--info", always),
-      long("--new-volume-script", "--new-v", always),
-      long("--rsh-command", "--rsh", always),
-      long("--checkpoint-action", "--checkpoint-", (v) => v === null || v.includes("exec"))
-    ],
-    short: { I: notPlain("compressor"), F: always },
-    valued: "bCfFgHIKLNTVX",
-    traditional: true
-  },
+  tar: TAR,
+  gtar: TAR,
+  bsdtar: TAR,
   rsync: { long: [long("--rsh", "--rsh", notPlain("rsh"))], short: { e: notPlain("rsh") }, valued: "BefMT@" },
   ssh: SSH,
   scp: { long: [], short: { ...SSH.short, S: notPlain("rsh") }, valued: "cDFiJlmoPSX" },
   sftp: { long: [], short: { ...SSH.short, S: notPlain("rsh") }, valued: "BbcDFiJlloPRSs" },
   zip: { long: [long("--unzip-command", "--unzip-c", always)], short: {}, valued: "" },
-  npm: {
-    long: [
-      long("--script-shell", "--script-s", notPlain("shell")),
-      long("--userconfig", "--userc", always),
-      long("--globalconfig", "--globalc", always),
-      long("--node-options", "--node-o", (v) => /(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader)(?:[\s=]|$)/.test(v ?? ""))
-    ],
-    short: {},
-    valued: ""
-  }
+  npm: NPM,
+  pnpm: NPM,
+  yarn: NPM,
+  npx: NPM
 }
-for (const alias of ["gtar", "bsdtar"]) (OPTIONS as Record<string, Options>)[alias] = OPTIONS["tar"]!
-for (const alias of ["pnpm", "yarn", "npx"]) (OPTIONS as Record<string, Options>)[alias] = OPTIONS["npm"]!
 
 /** The words after a dash-less first bundle, handed to its value-taking letters in turn. */
 const traditionalBundle = (o: Options, args: ReadonlyArray<string>): boolean => {
