@@ -608,6 +608,7 @@ describe("variables and options that name a program another program runs", () =>
       "export VISUAL='code --wait'",
       "GIT_EDITOR=true git rebase --continue",
       "EDITOR=: git merge --continue",
+      "BROWSER=none npm start",
       "LESSOPEN= less f",
       "SHELL=/bin/bash make test",
       "export SHELL=zsh",

@@ -15,7 +15,8 @@ const KNOWN: Readonly<Record<ProgramKind, ReadonlySet<string>>> = {
     "vi", "vim", "nvim", "gvim", "view", "nano", "pico", "emacs", "emacsclient", "code", "code-insiders", "codium", "subl",
     "micro", "hx", "helix", "kak", "gedit", "kate", "mate", "zed", "true", "cat", ":"
   ]),
-  browser: new Set(["xdg-open", "open", "firefox", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "w3m", "lynx", "links", "true", "echo"]),
+  // `BROWSER=none npm start`: dev servers read it as "open nothing".
+  browser: new Set(["xdg-open", "open", "firefox", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "w3m", "lynx", "links", "true", "echo", "none"]),
   compressor: new Set([
     "gzip", "gunzip", "pigz", "unpigz", "bzip2", "bunzip2", "pbzip2", "lbzip2", "xz", "unxz", "pixz", "pxz", "zstd",
     "unzstd", "pzstd", "zstdmt", "lz4", "lzip", "plzip", "lzop", "brotli", "lzma", "compress"
