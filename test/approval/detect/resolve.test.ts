@@ -285,14 +285,18 @@ describe("arithmetic evaluates the values it reads", () => {
       ["echo $(( $A$B ))", { A: "a[$(", B: "tidy)]" }],
       ["(( Y ))", { Y: "Z", Z: "a[`tidy`]" }],
       ["let 'n = X'", { X: "a[$(tidy)]" }],
-      ["[[ $n -gt X ]]", { X: "a[$(tidy)]", n: "1" }]
+      ["[[ $n -gt X ]]", { X: "a[$(tidy)]", n: "1" }],
+      ["arr=(1 2); echo ${arr[X]}", { X: "a[$(tidy)]" }],
+      ["s=abc; echo ${s:X:1}", { X: "a[$(tidy)]" }],
+      ["declare -i n; n=X", { X: "a[$(tidy)]" }],
+      ["local -i n=X", { X: "a[$(tidy)]" }]
     ] as const) {
       expect([command, detect(command, withVars(vars)).description]).toEqual([command, CODE])
     }
   })
 
   it("numbers, counters and values without a substitution stay quiet", () => {
-    for (const command of ["echo $((1 + 2))", "i=3; echo $((i * 2))", "echo $((N + 1))", "(( N > 2 )) && echo big", "echo $((16#ff + 0x10))", "[[ $N -ge 2 ]]"]) {
+    for (const command of ["echo ${arr[N]} ${s:1:N} ${x:-default} ${arr[@]}", "declare -i n=N; n=n+1", "grep -i foo f", "sed -i s/a/b/ f", "echo $((1 + 2))", "i=3; echo $((i * 2))", "echo $((N + 1))", "(( N > 2 )) && echo big", "echo $((16#ff + 0x10))", "[[ $N -ge 2 ]]"]) {
       expect([command, detect(command, withVars({ N: "4" })).dangerous]).toEqual([command, false])
     }
   })

@@ -101,6 +101,17 @@ const globbed = (w: Word | undefined): boolean => w !== undefined && w.parts.som
 const unknownProgram = (alts: ReadonlyArray<Alt>): boolean =>
   alts.length !== 1 || (alts[0] ?? []).some((s) => s.kind === "uncomputed" || ((s.kind === "literal" || s.kind === "expanded") && hasGlob(s.text)))
 
+/** Array subscripts (`${a[X]}`, `a[X]=v`) and substring offsets (`${s:X:Y}`) in a word: bash evaluates them as arithmetic. */
+const subscriptsAndOffsets = (raw: string): ReadonlyArray<string> => {
+  const out: string[] = []
+  for (const m of raw.matchAll(/(?:\$\{[!#]?)?[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]/g)) {
+    const expr = m[1] ?? ""
+    if (expr !== "@" && expr !== "*" && expr !== "") out.push(expr)
+  }
+  for (const m of raw.matchAll(/\$\{[A-Za-z_][A-Za-z0-9_]*:(?![-=+?])([^}]*)\}/g)) out.push((m[1] ?? "").replace(/:/g, " "))
+  return out
+}
+
 /** `[[ … ]]` operators that compare their operands as arithmetic. */
 const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"])
 
@@ -114,6 +125,8 @@ export class Resolver {
   private shellOwned: Map<Cmd, boolean> | null = null
   private deferred: Array<() => void> | null = null
   private inlined = 0
+  /** Names this line declared integer (`declare -i n`): a value assigned to one later is evaluated as arithmetic. */
+  private integers: Set<string> | null = null
 
   constructor(
     private readonly ctx: ParseCtx,
@@ -199,13 +212,31 @@ export class Resolver {
     }
   }
 
-  /** Arithmetic a command evaluates: `$((…))` / `$[…]` in its words, `let` arguments, `[[ a -eq b ]]` operands. */
+  /**
+   * Arithmetic a command evaluates: `$((…))` / `$[…]` in its words, array subscripts (`${a[X]}`, `a[X]=v`) and
+   * substring offsets (`${s:X:Y}`), `let` arguments, values assigned to a variable declared `-i` (in this line),
+   * `[[ a -eq b ]]` operands.
+   */
   private arithmeticOf(cmd: Cmd, head: number): void {
     for (const w of cmd.words) {
-      if (!w.raw.includes("$((") && !w.raw.includes("$[")) continue
-      for (const p of w.parts) if (p.kind === "raw" && (p.text.startsWith("$((") || p.text.startsWith("$["))) this.arithUse(cmd.frame, p.text, 0)
+      if (w.raw.includes("$((") || w.raw.includes("$[")) {
+        for (const p of w.parts) if (p.kind === "raw" && (p.text.startsWith("$((") || p.text.startsWith("$["))) this.arithUse(cmd.frame, p.text, 0)
+      }
+      if (w.raw.includes("${") || w.raw.includes("[")) for (const expr of subscriptsAndOffsets(w.raw)) this.arithUse(cmd.frame, expr, 0)
     }
     const program = head >= 0 ? cmd.words[head]?.value : undefined
+    // Assignments: before the program, alone, or a declarer's arguments.
+    const declarer = program === "declare" || program === "typeset" || program === "local" || program === "export" || program === "readonly"
+    const integer = declarer && cmd.words.slice(head + 1).some((w) => /^-[A-Za-z]*i/.test(w.value))
+    cmd.words.forEach((w, i) => {
+      if (!(head < 0 || i < head || (declarer && i > head))) return
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=(.*)$/s.exec(w.value)
+      if (m === null) return
+      const name = m[1] ?? ""
+      if (integer) (this.integers ??= new Set()).add(name)
+      if (integer || this.integers?.has(name) === true) this.arithUse(cmd.frame, m[2] ?? "", 0)
+    })
+    if (integer) for (const w of cmd.words.slice(head + 1)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value)) (this.integers ??= new Set()).add(w.value)
     if (program === "let") for (const w of cmd.words.slice(head + 1)) this.arithUse(cmd.frame, w.value, 0)
     if (program === "[[") {
       cmd.words.forEach((w, i) => {
