@@ -228,7 +228,7 @@ export class Resolver {
     // Assignments: before the program, alone, or a declarer's arguments.
     const declarer = program === "declare" || program === "typeset" || program === "local" || program === "export" || program === "readonly"
     const integer = declarer && cmd.words.slice(head + 1).some((w) => /^-[A-Za-z]*i/.test(w.value))
-    cmd.words.forEach((w, i) => {
+    if (integer || (this.integers !== null && head !== 0)) cmd.words.forEach((w, i) => {
       if (!(head < 0 || i < head || (declarer && i > head))) return
       const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=(.*)$/s.exec(w.value)
       if (m === null) return
