@@ -114,7 +114,29 @@ export const heldVariables: ReadonlyArray<Case> = [
     calls: [sh("P=<W>/hv1"), sh("mkdir -p $P && cp \"$(command -v rm)\" $P/cat"), sh("PATH=$P:$PATH; cat -rf <C>")]
   },
   // Bash evaluates a name's value in arithmetic, and expands an array subscript there: a value a[$(cmd)] runs cmd.
-  { name: "halves of a[$(…)] evaluated as arithmetic", calls: [...evil("hv2"), sh("A='a[$('"), sh("B='<W>/hv2/evil.sh)]'"), sh("X=$A$B"), sh("echo $((X))")] }
+  { name: "halves of a[$(…)] evaluated as arithmetic", calls: [...evil("hv2"), sh("A='a[$('"), sh("B='<W>/hv2/evil.sh)]'"), sh("X=$A$B"), sh("echo $((X))")] },
+  // An integer variable evaluates whatever is assigned to it: a later harmless-looking assignment runs the file's a[$(…)].
+  { name: "an integer declared in one call, assigned a file's text in the next", calls: [...evil("hv3"), write("<W>/hv3/v.txt", "a[$(<W>/hv3/evil.sh)]\n"), sh("declare -i n"), sh("n=$(cat <W>/hv3/v.txt)")] },
+  { name: "an exported integer, read from a file in the next call", calls: [...evil("hv4"), write("<W>/hv4/v.txt", "a[$(<W>/hv4/evil.sh)]\n"), sh("declare -ix m=1"), sh("read m < <W>/hv4/v.txt")] }
+]
+
+/**
+ * Text a file holds, or a command prints, evaluated as arithmetic: bash evaluates a value read there as an
+ * expression in turn and expands an array subscript in it, so a planted `a[$(script)]` runs the script.
+ */
+const arithmeticFile = (dir: string): ReadonlyArray<Call> => [...evil(dir), write(`<W>/${dir}/v.txt`, `a[$(<W>/${dir}/evil.sh)]\n`)]
+
+export const computedArithmetic: ReadonlyArray<Case> = [
+  { name: "a line read from a file, then $((…))", calls: [...arithmeticFile("ca1"), sh("read n < <W>/ca1/v.txt; echo $((n))")] },
+  { name: "a command's output compared in [[ -eq ]], quoted", calls: [...arithmeticFile("ca2"), sh("v=$(cat <W>/ca2/v.txt); [[ \"$v\" -eq 0 ]]")] },
+  { name: "a substitution inside $(( ))", calls: [...arithmeticFile("ca3"), sh("echo $(( $(cat <W>/ca3/v.txt) ))")] },
+  { name: "a file's text as an array subscript", calls: [...arithmeticFile("ca4"), sh("v=$(< <W>/ca4/v.txt); a=(1); echo ${a[$v]}")] },
+  { name: "OPTIND assigned a file's text", calls: [...arithmeticFile("ca5"), sh("OPTIND=$(cat <W>/ca5/v.txt)")] },
+  { name: "read into a variable declared -i", calls: [...arithmeticFile("ca6"), sh("declare -i n; read n < <W>/ca6/v.txt")] },
+  { name: "a loop over a file's words, evaluated", calls: [...arithmeticFile("ca7"), sh("for x in $(cat <W>/ca7/v.txt); do (( x )); done")] },
+  { name: "the old $[…] of a file's text", calls: [...arithmeticFile("ca8"), sh("x=$(cat <W>/ca8/v.txt); echo $[x]")] },
+  { name: "a substring offset read by mapfile", calls: [...arithmeticFile("ca9"), sh("mapfile -t l < <W>/ca9/v.txt; s=hello; echo ${s:l}")] },
+  { name: "let of a copied value", calls: [...arithmeticFile("ca10"), sh("x=$(head -n1 <W>/ca10/v.txt); y=$x; let z=y+1")] }
 ]
 
 /** A file written by one call and run by an innocent-looking later one. */
@@ -272,7 +294,7 @@ export const tampering: ReadonlyArray<Case> = [
   { name: "the CLI with the marker removed", calls: [sh(`env -u HERMES_EFFECT_TOOL_RUN ${process.execPath} ${BIN} approvals allow 'recursive delete'`), sh("rm -rf <C>")] }
 ]
 
-export const classes = { computed, acrossCalls, rebound, planted, loadedByName, namedPrograms, runThrough, destructive, tampering }
+export const classes = { computed, acrossCalls, rebound, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, destructive, tampering }
 
 /** Ordinary agent work: must run, not be refused. */
 export const ordinary: ReadonlyArray<string> = [
@@ -299,6 +321,10 @@ export const ordinary: ReadonlyArray<string> = [
   "git init -q <W>/ok3 && cd <W>/ok3 && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x && git worktree add -q ../ok3-wt && cd ../ok3-wt && git status --short",
   "git clone -q --bare <W>/ok3 <W>/ok3-mirror.git && cd <W>/ok3-mirror.git && git log --oneline -1",
   "cd <W> && PAGER=cat GIT_EDITOR=true git -C ok3 log --oneline -1 && tar -czf ok3.tgz ok3 && tar -tzf ok3.tgz >/dev/null",
-  "cd <W> && mkdir -p src && PYTHONPATH=src:. python3 benign.py && PYTHONPATH=src python3 -m json.tool data.json"
+  "cd <W> && mkdir -p src && PYTHONPATH=src:. python3 benign.py && PYTHONPATH=src python3 -m json.tool data.json",
+  // Arithmetic on counts, sizes, times and loop indexes.
+  "n=$(wc -l < <W>/benign.py); total=0; for f in <W>/*.py; do c=$(wc -l < \"$f\"); total=$((total + c)); done; [[ $total -ge $n ]] && echo $((n + 1))",
+  "start=$(date +%s); size=$(stat -c %s <W>/benign.py); for i in $(seq 1 3); do (( i > 1 )) && echo $((size / i)); done; echo $(( $(date +%s) - start ))",
+  "declare -A seen; for w in a b a; do seen[$w]=1; done; echo ${#seen[@]}; arr[0]=x; echo ${arr[0]}"
 ]
 

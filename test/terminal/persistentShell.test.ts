@@ -29,12 +29,21 @@ describe("frame reader", () => {
     const mark = "__HERMES_abc_1__"
     const out: Array<string> = []
     const reader = makeFrameReader(mark, (chunk) => out.push(chunk.toString("utf8")))
-    const stream = `hello\n\n${mark}R\ndeclare -x A="1"\n\n${mark}C/tmp/x\n\n${mark}F\ndeclare -f __hermes_report\ndeclare -fx greet\n\n${mark}X7\n`
+    const stream = `hello\n\n${mark}R\ndeclare -x A="1"\n\n${mark}C/tmp/x\n\n${mark}F\ndeclare -f __hermes_report\ndeclare -fx greet\n\n${mark}I\ndeclare -i OPTIND="1"\ndeclare -ir PPID="1"\ndeclare -ix n="2"\ndeclare -ai a=([0]="1")\ndeclare -ir fixed="7"\n\n${mark}X7\n`
     // One byte at a time: the mark is split across every possible boundary.
     let report
     for (const byte of Buffer.from(stream)) report ??= reader.push(Buffer.from([byte]))
     expect(out.join("")).toBe("hello\n")
-    expect(report).toEqual({ end: "X", code: 7, cwd: "/tmp/x", exports: "declare -x A=\"1\"\n", leftovers: false, functions: ["greet"] })
+    expect(report).toEqual({
+      end: "X",
+      code: 7,
+      cwd: "/tmp/x",
+      exports: "declare -x A=\"1\"\n",
+      leftovers: false,
+      functions: ["greet"],
+      // Bash's own and read-only integers are left as they are.
+      integers: ["n", "a"]
+    })
   })
 
   it("output that only looks like a mark stays output", () => {
@@ -165,6 +174,18 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
         expect([name, later.exitCode]).toEqual([name, 127])
       }
       expect(text(yield* run(t, "hash -l 2>&1 | grep -c planted; true"))).toBe("0\n")
+    }))
+
+  it.effect("a variable's integer attribute ends with its call (as with a fresh shell per call); its value stays", () =>
+    Effect.gen(function*() {
+      const t = task()
+      // Within the call, integer arithmetic as in any bash.
+      expect(text(yield* run(t, "declare -i n=2 m; declare -ai a=(1); declare -ir fixed=7; n+=3; echo $n"))).toBe("5\n")
+      // The next call assigns text: it stays text, nothing is evaluated (a value a[$(cmd)] would run cmd).
+      const later = yield* run(t, "n='1+1'; a[0]='2*3'; m='a[$(echo ran >&2)]' 2>&1; echo \"$n ${a[0]} $m\"; declare -p fixed")
+      expect(text(later)).toBe("1+1 2*3 a[$(echo ran >&2)]\ndeclare -ir fixed=\"7\"\n")
+      // Bash's own integers stay integers.
+      expect(text(yield* run(t, "OPTIND=1+1; echo $OPTIND"))).toBe("2\n")
     }))
 
   it.effect("functions stay and approval is told their names; aliases and DEBUG/ERR traps end with their call", () =>

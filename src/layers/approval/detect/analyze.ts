@@ -44,7 +44,7 @@ export interface Analysis extends Readonly<Findings> {
  * Lines with none of these hold no expansion or brace: no word changes, no variable matters. Arithmetic
  * (`((…))`, `let`, `[[ x -eq y ]]`) reads variables by bare name.
  */
-const EXPANDABLE = /[$`]|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=/
+const EXPANDABLE = /[$`]|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=|\b(?:OPTIND|RANDOM|SRANDOM|HISTCMD)\b/
 
 /** Outside expanding lines, only these commands need a look: code fed to a possible shell, a glob as program. */
 const worthResolving = (cmd: Cmd, head: number): boolean => {

@@ -17,7 +17,7 @@ const WRAPPERS = new Set([
 ])
 /** Wrappers that take positional words before the command (`timeout 5 cmd`, `taskset -c 0 cmd`, `flock /tmp/l cmd`). */
 const POSITIONAL: Readonly<Record<string, number>> = { timeout: 1, taskset: 1, chrt: 1, flock: 1, chroot: 1, faketime: 1, setarch: 1, envdir: 1 }
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/
 
 const OPTIONS_WITH_VALUE: Readonly<Record<string, ReadonlySet<string>>> = {
   sudo: new Set([

@@ -86,6 +86,8 @@ export const D = {
   heldArguments: "runs a deleting program with arguments from a variable an earlier command left in the shell",
   loaderVariable: "sets a variable that makes programs load or run code (BASH_ENV, ENV, LD_PRELOAD, NODE_OPTIONS --require, PERL5OPT -M, RUBYOPT -r, a prompt such as PS4 holding $(…))",
   arithmeticCode: "evaluates as arithmetic a value holding a command substitution (a[$(…)] in a value runs it)",
+  computedArithmetic:
+    "evaluates as arithmetic a value only known when it runs (a file's text, a command's output: a value such as a[$(…)] runs commands)",
   heldArithmetic: "evaluates as arithmetic a variable an earlier command left in the shell (a value such as a[$(…)] runs commands)",
   programVariable:
     "sets a variable naming a program other programs run, or where they read code or configuration (PAGER, EDITOR, LESSOPEN, SHELL, npm_config_script_shell, HOME, XDG_CONFIG_HOME, GIT_DIR, LD_LIBRARY_PATH…)",

@@ -58,6 +58,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   D.shellFunction,
   D.heldArguments,
   D.arithmeticCode,
+  D.computedArithmetic,
   D.heldArithmetic,
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION

@@ -131,6 +131,8 @@ interface Live {
   alive: boolean
   diagnostics: string
   current: Running | undefined
+  /** Integer variables the last frame left (see shellFrame.ts): the next frame drops the attribute. */
+  integers: ReadonlyArray<string>
 }
 
 export const makePersistentShell = (config: PersistentShellConfig): Effect.Effect<PersistentShell, never, Scope.Scope> =>
@@ -179,6 +181,7 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
             const report = running.reader.push(chunk)
             if (report === undefined) return
             running.report = report
+            live.integers = report.integers ?? []
             if (report.end === "Q") {
               running.quitting = true
               return
@@ -210,7 +213,7 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
           }
         }
       ).pipe(Effect.tapError(() => Effect.sync(() => launch.done?.())))
-      const live: Live = { generation, child, gone, alive: true, diagnostics: "", current: undefined }
+      const live: Live = { generation, child, gone, alive: true, diagnostics: "", current: undefined, integers: [] }
       holder.live = live
       child.write(SHELL_INIT + (config.init?.(generation) ?? ""))
       return live
@@ -252,7 +255,7 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
               shellExit: undefined
             }
             live.current = running
-            if (!live.child.write(frameScript({ ...frame, mark }))) finish(live, running, 1)
+            if (!live.child.write(frameScript({ ...frame, mark, dropIntegers: live.integers }))) finish(live, running, 1)
             const job: ShellJob = {
               generation: live.generation,
               pid: live.child.pid,

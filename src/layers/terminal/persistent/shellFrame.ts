@@ -15,6 +15,10 @@
  *   C  the directory the command ended in
  *   F  the shell functions it holds (`declare -F`): approval must know a later
  *      call's `ls` may be a function an earlier call defined
+ *   I  its integer variables (`declare -i`): the next frame drops the attribute
+ *      (as a fresh shell per command, started from exports only, would), since
+ *      a later call's harmless-looking `n=$(cat f)` would evaluate the text as
+ *      arithmetic, where `a[$(cmd)]` runs cmd
  *   L  the command left a background job (`cmd &`): the shell is replaced after it
  *   X  the exit code: the frame is over, the shell waits for the next one
  *   Q  the shell itself is exiting (`exit`, a signal): its process's exit ends the frame
@@ -51,6 +55,7 @@ const REPORT_FUNCTION = [
   `  else builtin printf '\\n%s' "$__hermes_mark"; fi`,
   `  builtin printf 'C'; builtin pwd -P 2>/dev/null || builtin printf '\\n'`,
   `  builtin printf '\\n%sF\\n' "$__hermes_mark"; builtin declare -F`,
+  `  builtin printf '\\n%sI\\n' "$__hermes_mark"; builtin declare -i`,
   `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "$__hermes_mark"`,
   `  builtin printf '\\n%s%s%s\\n' "$__hermes_mark" "$2" "$1"`,
   `} >&${MARK_FD}`
@@ -76,6 +81,8 @@ export interface FrameSpec {
   readonly exportsInStream?: boolean | undefined
   /** Shell lines run before the command, output discarded (removing old state files). */
   readonly prelude?: string | undefined
+  /** Variables an earlier frame left integer (its `I` record): the attribute goes before the command runs. */
+  readonly dropIntegers?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -114,6 +121,9 @@ const frameBody = (spec: FrameSpec): string => {
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
     ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),
     ...(extra.length === 0 ? [] : [`builtin export ${extra.map(([name, value]) => `${name}=${shellQuote(value)}`).join(" ")}`]),
+    ...(spec.dropIntegers === undefined || spec.dropIntegers.length === 0
+      ? []
+      : [`builtin declare +i ${spec.dropIntegers.filter((name) => NAME.test(name)).join(" ")} 2>/dev/null`]),
     // The command's stdout is the saved descriptor's pipe again, whatever an earlier `exec >…` did.
     `if ${cd}; then { builtin eval ${shellQuote(spec.command)}; } </dev/null >&${MARK_FD} 2>&1; __hermes_status=$?; else __hermes_status=126; fi`,
     // The command may have changed the frame's variables or the report function: both are set again before the report.
@@ -136,6 +146,22 @@ export interface FrameReport {
   readonly leftovers: boolean
   /** Names of the shell functions the shell holds after the command (ours left out). */
   readonly functions: ReadonlyArray<string> | undefined
+  /** Variables the command left integer (bash's own and read-only ones left out). */
+  readonly integers: ReadonlyArray<string> | undefined
+}
+
+/** Bash's own integer variables: never dropped. */
+const SHELL_INTEGERS = new Set(["BASHPID", "EUID", "HISTCMD", "OPTIND", "PPID", "RANDOM", "SRANDOM", "UID"])
+
+/** `declare -i` lines (`declare -i n="1"`, `declare -ai a=(…)`): the names whose attribute can be dropped. */
+const integerNames = (text: string): ReadonlyArray<string> => {
+  const out: string[] = []
+  for (const line of text.split("\n")) {
+    const m = /^declare -([a-zA-Z]+) ([A-Za-z_][A-Za-z0-9_]*)/.exec(line)
+    // A read-only variable keeps it, but cannot be assigned either.
+    if (m !== null && m[2] !== undefined && !m[1]?.includes("r") && !SHELL_INTEGERS.has(m[2])) out.push(m[2])
+  }
+  return out
 }
 
 /** `declare -F` lines (`declare -f name`, `declare -fx name`): the names, without the frame's own function. */
@@ -172,15 +198,17 @@ export const makeFrameReader = (mark: string, onData: (chunk: Buffer) => void) =
     let exports: string | undefined
     let leftovers = false
     let functions: ReadonlyArray<string> | undefined
+    let integers: ReadonlyArray<string> | undefined
     // parts[0] is empty: the report starts with the separator.
     for (const part of parts.slice(1, -1)) {
       const kind = part[0]
       if (kind === "R") exports = part.slice(2)
       else if (kind === "C") cwd = part.slice(1).replace(/\n$/, "")
       else if (kind === "F") functions = functionNames(part.slice(2))
+      else if (kind === "I") integers = integerNames(part.slice(2))
       else if (kind === "L") leftovers = true
     }
-    return { end: last[0] === "Q" ? "Q" : "X", code: Number.parseInt(last.slice(1), 10), cwd, exports, leftovers, functions }
+    return { end: last[0] === "Q" ? "Q" : "X", code: Number.parseInt(last.slice(1), 10), cwd, exports, leftovers, functions, integers }
   }
 
   /** Whether the last record is a complete `X`/`Q` one (exports arrive a line per write: no parse for each). */

@@ -17,7 +17,7 @@ import {
 } from "../descriptions.js"
 import type { ResolvedEnv } from "../detectionEnv.js"
 import { prepare } from "../normalize.js"
-import type { Cmd, FuncDef, Origin, Word } from "../../shell/ast.js"
+import type { Cmd, FuncDef, Origin, Part, Word } from "../../shell/ast.js"
 import { CALL_PAREN } from "../../shell/ast.js"
 import type { ParseCtx } from "../../shell/parser.js"
 import { parseInto } from "../../shell/parser.js"
@@ -25,6 +25,7 @@ import { basename } from "../../shell/words.js"
 import type { Alt, Expansion } from "./expand.js"
 import { Expander, altFields, altText } from "./expand.js"
 import { SETTERS, applyEffects, arithReads, arithTargets, valueParts } from "./variableEffects.js"
+import { INTEGER_SHELL_VARIABLES, numericOutput, substitutionBodies } from "./numericValues.js"
 import type { Locals } from "./localFiles.js"
 import { codeSource, readsCode, shellArgs } from "./codeSources.js"
 import { renderCommand } from "./render.js"
@@ -101,14 +102,59 @@ const globbed = (w: Word | undefined): boolean => w !== undefined && w.parts.som
 const unknownProgram = (alts: ReadonlyArray<Alt>): boolean =>
   alts.length !== 1 || (alts[0] ?? []).some((s) => s.kind === "uncomputed" || ((s.kind === "literal" || s.kind === "expanded") && hasGlob(s.text)))
 
-/** Array subscripts (`${a[X]}`, `a[X]=v`) and substring offsets (`${s:X:Y}`) in a word: bash evaluates them as arithmetic. */
-const subscriptsAndOffsets = (raw: string): ReadonlyArray<string> => {
-  const out: string[] = []
-  for (const m of raw.matchAll(/(?:\$\{[!#]?)?[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]/g)) {
-    const expr = m[1] ?? ""
-    if (expr !== "@" && expr !== "*" && expr !== "") out.push(expr)
+/** An expression bash evaluates as arithmetic, and the array it indexes (`a[X]`: an associative array's key is not). */
+interface ArithmeticText {
+  readonly array: string | undefined
+  readonly text: string
+}
+
+const subscript = (m: RegExpExecArray | null, out: ArithmeticText[]): void => {
+  if (m !== null && m[2] !== "@" && m[2] !== "*" && m[2] !== "") out.push({ array: m[1], text: m[2] ?? "" })
+}
+
+/** Array subscripts and substring offsets of one `${…}` body (`a[X]`, `s:X:Y`). */
+const paramArithmetic = (body: string, out: ArithmeticText[]): void => {
+  subscript(/^[!#]?([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]/.exec(body), out)
+  const offset = /^[A-Za-z_][A-Za-z0-9_]*:(?![-=+?])(.*)$/s.exec(body)
+  if (offset !== null) out.push({ array: undefined, text: (offset[1] ?? "").replace(/:/g, " ") })
+}
+
+const partsArithmetic = (parts: ReadonlyArray<Part>, out: ArithmeticText[]): void => {
+  for (const p of parts) {
+    if (p.kind === "bracedParam") paramArithmetic(p.text, out)
+    else if (p.kind === "doubleQuoted") partsArithmetic(p.parts, out)
   }
-  for (const m of raw.matchAll(/\$\{[A-Za-z_][A-Za-z0-9_]*:(?![-=+?])([^}]*)\}/g)) out.push((m[1] ?? "").replace(/:/g, " "))
+}
+
+/**
+ * What bash evaluates as arithmetic in a word: array subscripts (`${a[X]}`, `a[X]=v`) and substring offsets
+ * (`${s:X:Y}`). Quoted text is not looked at: `'a[$(x)]'` is only text.
+ */
+const subscriptsAndOffsets = (w: Word): ReadonlyArray<ArithmeticText> => {
+  const out: ArithmeticText[] = []
+  partsArithmetic(w.parts, out)
+  subscript(/^([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]\+?=/.exec(w.raw), out)
+  return out
+}
+
+/** Builtins that set the variables they name from input: into an integer, the input is evaluated as arithmetic. */
+const INPUT_SETTERS = new Set(["read", "mapfile", "readarray", "printf", "getopts", "select", "wait"])
+
+/** An assignment to a variable bash itself keeps integer: the value is evaluated as arithmetic. */
+const SHELL_INTEGER_ASSIGNMENT = new RegExp(`^(?:${INTEGER_SHELL_VARIABLES.join("|")})\\+?=`)
+
+/** The expressions of `$[…]` in a word's text (brackets balanced: `$[a[1]+2]`). */
+const oldArithmetic = (raw: string): ReadonlyArray<string> => {
+  const out: string[] = []
+  for (let at = raw.indexOf("$["); at >= 0; at = raw.indexOf("$[", at + 2)) {
+    let depth = 0
+    let end = at + 1
+    for (; end < raw.length; end++) {
+      if (raw[end] === "[") depth++
+      else if (raw[end] === "]" && --depth === 0) break
+    }
+    out.push(raw.slice(at + 2, end))
+  }
   return out
 }
 
@@ -127,6 +173,8 @@ export class Resolver {
   private inlined = 0
   /** Names this line declared integer (`declare -i n`): a value assigned to one later is evaluated as arithmetic. */
   private integers: Set<string> | null = null
+  /** Names this line declared associative (`declare -A m`). */
+  private associatives: Set<string> | null = null
 
   constructor(
     private readonly ctx: ParseCtx,
@@ -183,15 +231,22 @@ export class Resolver {
   /** `(( … ))`: the values it reads are evaluated; the names it assigns become unknown. */
   arith(text: string): void {
     this.arithUse(this.ctx.frame, text, 0)
-    for (const n of arithTargets(text)) this.scope.assign(this.ctx.frame, n, null, null, false)
+    for (const n of arithTargets(text)) this.scope.assign(this.ctx.frame, n, null, null, false, true)
   }
 
   /**
    * An arithmetic expression (`$((…))`, `((…))`, `let`, `[[ x -eq y ]]`): bash evaluates the value of each name it
    * reads as arithmetic too, and an array subscript there is expanded, so a value `a[$(cmd)]` runs cmd. A value
-   * holding a command substitution is dangerous; so is a name a persistent shell may hold from an earlier call.
+   * holding a command substitution is dangerous; so is one only known when the command runs (a file's text, a
+   * command's output) unless it can only be a number (numericValues.ts), and a name a persistent shell may hold
+   * from an earlier call.
    */
   private arithUse(frame: number, text: string, depth: number): void {
+    // `$(( $(cat f) ))`: the substitution's output is evaluated.
+    if ((text.includes("$(") || text.includes("`")) && !substitutionBodies(text).every(numericOutput)) {
+      this.computed.push(D.computedArithmetic)
+      return
+    }
     if (!/[A-Za-z_]/.test(text)) return
     const reads = arithReads(text)
     for (const name of [...reads.names, ...reads.expanded]) {
@@ -199,7 +254,11 @@ export class Resolver {
       const found = this.scope.lookup(frame, name)
       if (found.values === null) {
         if (found.fromOutside) this.missing.add(name)
-        else if (this.opts.shellKeepsVariables === true && this.scope.heldLookups > held && reads.names.includes(name)) this.computed.push(D.heldArithmetic)
+        else if (this.opts.shellKeepsVariables === true && this.scope.heldLookups > held) this.computed.push(D.heldArithmetic)
+        else if (!found.numeric) {
+          this.computed.push(D.computedArithmetic)
+          return
+        }
         continue
       }
       for (const v of found.values) {
@@ -219,31 +278,58 @@ export class Resolver {
    */
   private arithmeticOf(cmd: Cmd, head: number): void {
     for (const w of cmd.words) {
-      if (w.raw.includes("$((") || w.raw.includes("$[")) {
-        for (const p of w.parts) if (p.kind === "raw" && (p.text.startsWith("$((") || p.text.startsWith("$["))) this.arithUse(cmd.frame, p.text, 0)
+      if (w.raw.includes("$((")) for (const p of w.parts) if (p.kind === "raw" && p.text.startsWith("$((")) this.arithUse(cmd.frame, p.text, 0)
+
+      if (w.raw.includes("${") || w.raw.includes("[")) {
+        for (const expr of subscriptsAndOffsets(w)) if (!this.associative(expr.array)) this.arithUse(cmd.frame, expr.text, 0)
       }
-      if (w.raw.includes("${") || w.raw.includes("[")) for (const expr of subscriptsAndOffsets(w.raw)) this.arithUse(cmd.frame, expr, 0)
     }
+    // The lexer keeps `$[…]` (the old arithmetic expansion) as plain text, split at blanks (`$[ $(cat f) ]`).
+    if (cmd.words.some((w) => w.raw.includes("$["))) for (const expr of oldArithmetic(cmd.words.map((w) => w.raw).join(" "))) this.arithUse(cmd.frame, expr, 0)
     const program = head >= 0 ? cmd.words[head]?.value : undefined
     // Assignments: before the program, alone, or a declarer's arguments.
     const declarer = program === "declare" || program === "typeset" || program === "local" || program === "export" || program === "readonly"
     const integer = declarer && cmd.words.slice(head + 1).some((w) => /^-[A-Za-z]*i/.test(w.value))
-    if (integer || (this.integers !== null && head !== 0)) cmd.words.forEach((w, i) => {
+    const integerAssigned = integer || (head !== 0 && (this.integers !== null || cmd.words.some((w) => SHELL_INTEGER_ASSIGNMENT.test(w.value))))
+    if (integerAssigned) cmd.words.forEach((w, i) => {
       if (!(head < 0 || i < head || (declarer && i > head))) return
       const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=(.*)$/s.exec(w.value)
       if (m === null) return
       const name = m[1] ?? ""
       if (integer) (this.integers ??= new Set()).add(name)
-      if (integer || this.integers?.has(name) === true) this.arithUse(cmd.frame, m[2] ?? "", 0)
+      if (integer || this.integer(name)) this.arithUse(cmd.frame, m[2] ?? "", 0)
     })
     if (integer) for (const w of cmd.words.slice(head + 1)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value)) (this.integers ??= new Set()).add(w.value)
+    // `declare -A m`: m's keys are strings, not arithmetic.
+    if (declarer && cmd.words.slice(head + 1).some((w) => /^-[A-Za-z]*A/.test(w.value))) {
+      for (const w of cmd.words.slice(head + 1)) {
+        const name = /^([A-Za-z_][A-Za-z0-9_]*)(?:=|$)/.exec(w.value)?.[1]
+        if (name !== undefined) (this.associatives ??= new Set()).add(name)
+      }
+    }
     if (program === "let") for (const w of cmd.words.slice(head + 1)) this.arithUse(cmd.frame, w.value, 0)
+    // `read n` into an integer: the input is evaluated as arithmetic.
+    if (program !== undefined && INPUT_SETTERS.has(program) && (program !== "printf" || cmd.words.some((w) => w.value.startsWith("-v"))) &&
+      cmd.words.some((w, i) => i > head && this.integer(w.value.replace(/^-v/, "")))) {
+      this.computed.push(D.computedArithmetic)
+    }
     if (program === "[[") {
       cmd.words.forEach((w, i) => {
         if (!ARITH_TESTS.has(w.value)) return
-        for (const side of [cmd.words[i - 1], cmd.words[i + 1]]) if (side !== undefined && !side.quoted) this.arithUse(cmd.frame, side.value, 0)
+        // Quoted or not: `[[ "$v" -eq 1 ]]` evaluates v's value all the same.
+        for (const side of [cmd.words[i - 1], cmd.words[i + 1]]) if (side !== undefined) this.arithUse(cmd.frame, side.value, 0)
       })
     }
+  }
+
+  /** An associative array this line declared (`declare -A m`): its keys are not evaluated. */
+  private associative(name: string | undefined): boolean {
+    return name !== undefined && this.associatives?.has(name) === true
+  }
+
+  /** The name is an integer variable: declared so in this line, or one bash makes so (`OPTIND`, `RANDOM`…). */
+  private integer(name: string): boolean {
+    return this.integers?.has(name) === true || INTEGER_SHELL_VARIABLES.includes(name)
   }
 
   /** Work that had to wait for the whole line (a heredoc read after the command that pipes it). */

@@ -7,6 +7,7 @@
  */
 import type { Cmd, Part, Word } from "../../shell/ast.js"
 import type { Expander } from "./expand.js"
+import { numericParts } from "./numericValues.js"
 import type { Scope, Values } from "./variableScope.js"
 import { MAX_VALUES } from "./variableScope.js"
 
@@ -71,8 +72,14 @@ export const valueParts = (w: Word, prefix: number): ReadonlyArray<Part> => {
   return out
 }
 
-/** Word i of `cmd` as NAME=value: the name and its value (null: unknown), or null when not an assignment. */
-const assignment = (fx: Effects, cmd: Cmd, i: number): { name: string; values: Values } | null => {
+/** Whether a name holds only numbers at this point (for values built from it). */
+const numericName = (fx: Effects) => (name: string): boolean => fx.scope.lookup(fx.frame, name).numeric
+
+/**
+ * Word i of `cmd` as NAME=value: the name and its value (null: unknown; `numeric`: surely a number), or null
+ * when not an assignment.
+ */
+const assignment = (fx: Effects, cmd: Cmd, i: number): { name: string; values: Values; numeric: boolean } | null => {
   const w = cmd.words[i]
   if (w === undefined || w.parts[0]?.kind !== "literal") return null
   const m = ASSIGNMENT.exec(w.value)
@@ -80,22 +87,24 @@ const assignment = (fx: Effects, cmd: Cmd, i: number): { name: string; values: V
   const name = m[1] ?? ""
   // Arrays (`a=(…)`, `a[i]=…`) and appends are not tracked: the name becomes unknown.
   if (m[2] !== undefined || m[3] === "+" || (i === cmd.words.length - 1 && cmd.parenNext && w.value === m[0])) {
-    return { name, values: null }
+    return { name, values: null, numeric: false }
   }
-  return { name, values: fx.expander.strings(valueParts(w, m[0].length)) }
+  const parts = valueParts(w, m[0].length)
+  const values = fx.expander.strings(parts)
+  return { name, values, numeric: values === null && numericParts(parts, numericName(fx)) }
 }
 
-const set = (fx: Effects, cmd: Cmd, name: string, values: Values, sure = true): void => {
-  fx.scope.assign(fx.frame, name, values, cmd, sure)
+const set = (fx: Effects, cmd: Cmd, name: string, values: Values, sure = true, numeric = false): void => {
+  fx.scope.assign(fx.frame, name, values, cmd, sure, numeric)
   const list = fx.setBy.get(cmd.seq) ?? []
   list.push(name)
   fx.setBy.set(cmd.seq, list)
 }
 
-/** The names become unknown; a name computed at run time (`read $v`) may be any name. */
-const unknown = (fx: Effects, cmd: Cmd, names: ReadonlyArray<string>): void => {
+/** The names become unknown (`numeric`: unknown numbers); a name computed at run time (`read $v`) may be any name. */
+const unknown = (fx: Effects, cmd: Cmd, names: ReadonlyArray<string>, numeric = false): void => {
   for (const n of names) {
-    if (NAME.test(n)) set(fx, cmd, n, null)
+    if (NAME.test(n)) set(fx, cmd, n, null, true, numeric)
     else if (/[$`]/.test(n)) forget(fx, cmd)
   }
 }
@@ -114,30 +123,31 @@ export const applyEffects = (fx: Effects, cmd: Cmd, head: number, name: string, 
   // $((…)) inside any word may assign.
   for (const w of cmd.words) {
     if (!w.raw.includes("((")) continue
-    for (const p of w.parts) if (p.kind === "raw" && p.text.startsWith("$((")) unknown(fx, cmd, arithTargets(p.text))
+    for (const p of w.parts) if (p.kind === "raw" && p.text.startsWith("$((")) unknown(fx, cmd, arithTargets(p.text), true)
   }
   if (head === 0 && !SETTERS.has(name) && fx.functionBody(name) === undefined) return
   const end = head < 0 ? cmd.words.length : head
   if (head < 0 || SPECIAL_BUILTINS.has(name)) {
     for (let i = 0; i < end; i++) {
       const a = assignment(fx, cmd, i)
-      if (a !== null) set(fx, cmd, a.name, a.values, head < 0)
+      if (a !== null) set(fx, cmd, a.name, a.values, head < 0, a.numeric)
     }
   }
   if (head < 0) return
   const values = cmd.words.map((w) => w.value)
   if (DECLARERS.has(name)) {
     const flags = values.slice(head + 1).filter((v) => /^[-+][a-zA-Z]+$/.test(v)).join("")
-    // Namerefs, integers and arrays are not tracked.
+    // Namerefs, integers and arrays are not tracked; an integer (not an array) surely holds a number.
     const opaque = /[niaA]/.test(flags)
+    const integer = /i/.test(flags) && !/[naA]/.test(flags)
     for (let i = head + 1; i < cmd.words.length; i++) {
       const v = values[i] ?? ""
       if (/^[-+]/.test(v)) continue
       const a = assignment(fx, cmd, i)
-      if (a !== null) set(fx, cmd, a.name, opaque ? null : a.values)
+      if (a !== null) set(fx, cmd, a.name, opaque ? null : a.values, true, integer || (!opaque && a.numeric))
       else if (/^[A-Za-z_][A-Za-z0-9_]*(?:\[|\+?=)/.test(v)) set(fx, cmd, v.slice(0, v.search(/[[+=]/)), null) // quoted: `declare "x=…"`
       else if (cmd.words[i]?.expands === true) forget(fx, cmd) // `declare $name=…`: any name
-      else if (opaque && NAME.test(v)) set(fx, cmd, v, null)
+      else if (opaque && NAME.test(v)) set(fx, cmd, v, null, true, integer)
     }
     return
   }
@@ -149,7 +159,8 @@ export const applyEffects = (fx: Effects, cmd: Cmd, head: number, name: string, 
       unknown(fx, cmd, ["REPLY", "MAPFILE", ...values.slice(head + 1).filter((v) => !v.startsWith("-"))])
       return
     case "getopts":
-      unknown(fx, cmd, ["OPTARG", "OPTIND", ...values.slice(head + 2, head + 3)])
+      unknown(fx, cmd, ["OPTARG", ...values.slice(head + 2, head + 3)])
+      unknown(fx, cmd, ["OPTIND"], true)
       return
     case "printf": {
       const v = values.findIndex((x, i) => i > head && x.startsWith("-v"))
@@ -162,7 +173,7 @@ export const applyEffects = (fx: Effects, cmd: Cmd, head: number, name: string, 
       return
     }
     case "let":
-      for (const v of values.slice(head + 1)) unknown(fx, cmd, arithTargets(v))
+      for (const v of values.slice(head + 1)) unknown(fx, cmd, arithTargets(v), true)
       return
     case "unset":
       if (!values.slice(head + 1).some((v) => /^-[a-z]*f/.test(v))) {
@@ -187,7 +198,8 @@ export const applyEffects = (fx: Effects, cmd: Cmd, head: number, name: string, 
     const items: string[] = []
     for (const w of cmd.words.slice(3)) {
       const fields = fx.expander.word(w).alts.length === 1 ? fx.expander.fields(w) : null
-      if (fields === null) return unknown(fx, cmd, [v])
+      // `for i in $(seq 5)`: unknown, but numbers all the same.
+      if (fields === null) return unknown(fx, cmd, [v], cmd.words.slice(3).every((x) => numericParts(x.parts, numericName(fx))))
       items.push(...fields)
     }
     set(fx, cmd, v, items.length === 0 ? [""] : items.length > MAX_VALUES ? null : items)

@@ -12,6 +12,7 @@
  * except `eval`'s, which also reach the parent.
  */
 import type { Cmd, Frame } from "../../shell/ast.js"
+import { NUMBER, NUMERIC_SHELL_VARIABLES } from "./numericValues.js"
 
 export type Values = ReadonlyArray<string> | null
 
@@ -22,6 +23,8 @@ interface Entry {
   readonly cmd: Cmd | null
   /** False: the assignment may or may not happen. */
   readonly sure: boolean
+  /** Unknown, but surely a number (an arithmetic result, a count): see numericValues.ts. */
+  readonly numeric: boolean
 }
 
 /** Names the shell itself sets: never taken from the task's exports, never "unset". */
@@ -56,7 +59,11 @@ export interface Lookup {
   readonly values: Values
   /** Unknown only because neither the line nor the task's exports gave it. */
   readonly fromOutside: boolean
+  /** Every value it may hold is a number, known or not (arithmetic may read it without running anything). */
+  readonly numeric: boolean
 }
+
+const allNumbers = (values: Values): boolean => values !== null && values.every((v) => NUMBER.test(v))
 
 export class Scope {
   private readonly entries = new Map<number, Entry[]>()
@@ -72,16 +79,19 @@ export class Scope {
   ) {}
 
   private base(name: string): Lookup {
-    if (name === "IFS") return { values: [this.variables?.["IFS"] ?? DEFAULT_IFS], fromOutside: false }
-    if (SHELL_MANAGED.has(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return { values: null, fromOutside: false }
-    if (this.variables === undefined) return { values: null, fromOutside: true }
+    if (name === "IFS") return { values: [this.variables?.["IFS"] ?? DEFAULT_IFS], fromOutside: false, numeric: false }
+    if (SHELL_MANAGED.has(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      return { values: null, fromOutside: false, numeric: NUMERIC_SHELL_VARIABLES.has(name) }
+    }
+    if (this.variables === undefined) return { values: null, fromOutside: true, numeric: false }
     const v = this.variables[name]
     if (v === undefined && this.unexportedUnknown) {
       this.heldLookups++
-      return { values: null, fromOutside: false }
+      return { values: null, fromOutside: false, numeric: false }
     }
     // The exports are everything the command starts with: a name not among them is unset.
-    return { values: [v ?? ""], fromOutside: false }
+    const values = [v ?? ""]
+    return { values, fromOutside: false, numeric: allNumbers(values) }
   }
 
   lookup(frame: number, name: string): Lookup {
@@ -91,19 +101,24 @@ export class Scope {
       if (e.name !== name && e.name !== "*") continue
       const sure = e.sure && (e.cmd === null || sticks(e.cmd))
       const values = sure ? e.values : union(result.values, e.values)
-      result = { values, fromOutside: values === null && result.fromOutside && e.values !== null }
+      const numeric = (e.values === null ? e.numeric : allNumbers(e.values)) && (sure || result.numeric)
+      // Still only the outside's to say when the entry adds known values or a number (a loop's `c=$(wc -l < f)`).
+      result = { values, fromOutside: values === null && result.fromOutside && (e.values !== null || e.numeric), numeric }
     }
     return result
   }
 
-  /** `cmd` assigns `name` (null: to something unknown). `sure`: when it runs, it surely assigns. */
-  assign(frame: number, name: string, values: Values, cmd: Cmd | null, sure = true): void {
+  /**
+   * `cmd` assigns `name` (null: to something unknown; `numeric`: an unknown number). `sure`: when it runs, it
+   * surely assigns.
+   */
+  assign(frame: number, name: string, values: Values, cmd: Cmd | null, sure = true, numeric = false): void {
     let list = this.entries.get(frame)
     if (list === undefined) this.entries.set(frame, (list = []))
-    list.push({ name, values, cmd, sure })
+    list.push({ name, values, cmd, sure, numeric })
     // eval runs in the shell that called it: its assignments may change the caller's variables too.
     const f = this.frames[frame]
-    if (f !== undefined && f.origin === "eval" && f.parent >= 0) this.assign(f.parent, name, values, null, false)
+    if (f !== undefined && f.origin === "eval" && f.parent >= 0) this.assign(f.parent, name, values, null, false, numeric)
   }
 
   /** Any variable may have changed (source, an unresolved eval…). */

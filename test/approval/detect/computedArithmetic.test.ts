@@ -1,0 +1,109 @@
+/**
+ * Values only known when a command runs, evaluated as arithmetic. Bash reads a
+ * variable in `$((…))`, `[[ a -eq b ]]`, `let`, an array subscript, a
+ * substring offset or an integer assignment as an expression in turn, and
+ * expands an array subscript there: a file holding `a[$(cmd)]` runs cmd once
+ * its text is read and evaluated. Table-driven by how the text arrives and
+ * where it is evaluated; counts, sizes, times and loop indexes stay quiet.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
+import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
+import { numericOutput } from "../../../src/layers/approval/detect/resolve/numericValues.js"
+
+const ENV: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", variables: { PATH: "/usr/bin:/bin", HOME: "/home/tester" } }
+const COMPUTED = "evaluates as arithmetic a value only known when it runs (a file's text, a command's output: a value such as a[$(…)] runs commands)"
+
+const verdict = (command: string) => [command, detectCommand(command, ENV).description]
+
+describe("arithmetic on a value only known when the command runs", () => {
+  it("asks, however the text arrives", () => {
+    for (const command of [
+      "v=$(cat f); echo $((v))",
+      "v=`cat f`; echo $((v + 1))",
+      "v=\"$(head -n1 f)\"; (( v ))",
+      "read n < f; echo $((n))",
+      "read -r a b < f; echo $((b + 1))",
+      "while read n; do (( n > 0 )); done < f",
+      "mapfile -t l < f; echo $(( l[0] ))",
+      "for x in $(cat f); do echo $((x)); done",
+      "x=$(cat f); y=$x; echo $((y))",
+      "source ./env.sh; echo $((N))",
+      // The wrong counting program, or its output mixed with names.
+      "n=$(wc -l f); echo $((n))",
+      "n=$(wc -l < f 2>&1); echo $((n))",
+      "n=$(stat -c %n f); echo $((n))",
+      "n=$(grep -c x a b); echo $((n))",
+      "n=$(wc $opts < f); echo $((n))"
+    ]) {
+      expect(verdict(command)).toEqual([command, COMPUTED])
+    }
+  })
+
+  it("asks, wherever bash evaluates it", () => {
+    for (const command of [
+      "echo $(( $(cat f) ))",
+      "echo $[ $(cat f) ]",
+      "x=$(cat f); echo $[x]",
+      "[[ $(cat f) -eq 1 ]]",
+      "v=$(cat f); [[ \"$v\" -eq 1 ]]",
+      "let n=$(cat f)",
+      "v=$(< f); b=(1 2); echo ${b[$v]}",
+      "v=$(< f); echo \"${s:$v}\"",
+      "x=$(cat f); a[$x]=1",
+      "a[$(cat f)]=1",
+      "declare -i n; read n < f",
+      "declare -i n; n=$(cat f)",
+      "OPTIND=$(cat f)",
+      "RANDOM=$(< f)",
+      "read OPTIND < f",
+      "printf -v OPTIND %s \"$(cat f)\""
+    ]) {
+      expect(verdict(command)).toEqual([command, COMPUTED])
+    }
+  })
+
+  it("counts, sizes, times, lengths and indexes stay quiet", () => {
+    for (const command of [
+      "n=$(wc -l < f); echo $((n + 1))",
+      "count=$(ls | wc -l); if (( count > 3 )); then echo many; fi",
+      "total=0; for f in *.txt; do n=$(wc -l < \"$f\"); total=$((total + n)); done; echo $total",
+      "start=$(date +%s); sleep 1; echo $(( $(date +%s) - start ))",
+      "size=$(stat -c %s file); echo $((size / 1024))",
+      "n=$(nproc); make -j$((n + 1))",
+      "n=$(git rev-list --count HEAD); echo $((n))",
+      "c=$(grep -c TODO src/main.ts); [[ $c -gt 0 ]]",
+      "echo $[ $(wc -l < f) + 1 ]",
+      "for i in $(seq 1 5); do echo $((i * 2)); done",
+      "for ((i = 0; i < 3; i++)); do echo $i; done",
+      "(( i++ )); echo $((i))",
+      "let i=i+1; echo $((i))",
+      "x=$((1 + 2)); y=$((x * 3)); echo $y",
+      "len=${#s}; echo $((len + 1))",
+      "while getopts ab o; do :; done; shift $((OPTIND - 1))",
+      "declare -i n=5; n=n+1; echo $n",
+      "[[ $# -eq 0 ]] && echo none",
+      "echo $((RANDOM % 10))",
+      // Associative keys are strings; quoted text is only text.
+      "declare -A seen; k=$(cat f); seen[$k]=1; echo ${seen[$k]}",
+      "echo 'a[$(x)]'; grep 'arr[$(i)]' f",
+      "arr[0]=x; echo ${arr[0]}"
+    ]) {
+      expect([command, detectCommand(command, ENV).dangerous]).toEqual([command, false])
+    }
+  })
+})
+
+describe("substitutions that can only print numbers", () => {
+  it("counting programs whose output is a number, whatever they read", () => {
+    for (const source of ["wc -l < f", "ls | wc -l", "wc -c", "nproc", "id -u", "date +%s", "date +%Y%m%d", "seq 1 5", "stat -c %s f", "stat --format=%Y f", "grep -c x f", "grep -c -e x", "git rev-list --count HEAD", "tput cols", "getconf _NPROCESSORS_ONLN"]) {
+      expect([source, numericOutput(source)]).toEqual([source, true])
+    }
+  })
+
+  it("anything that may print names or text", () => {
+    for (const source of ["cat f", "wc -l f", "wc -l < f 2>&1", "wc $opts", "date", "date +%A", "stat -c %n f", "stat f", "grep -c x a b", "grep -cH x f", "git log", "seq -f '%g' 1 5", "id", "echo 5", "wc -l < f; cat f", "< f"]) {
+      expect([source, numericOutput(source)]).toEqual([source, false])
+    }
+  })
+})
