@@ -136,7 +136,12 @@ export const computedArithmetic: ReadonlyArray<Case> = [
   { name: "a loop over a file's words, evaluated", calls: [...arithmeticFile("ca7"), sh("for x in $(cat <W>/ca7/v.txt); do (( x )); done")] },
   { name: "the old $[…] of a file's text", calls: [...arithmeticFile("ca8"), sh("x=$(cat <W>/ca8/v.txt); echo $[x]")] },
   { name: "a substring offset read by mapfile", calls: [...arithmeticFile("ca9"), sh("mapfile -t l < <W>/ca9/v.txt; s=hello; echo ${s:l}")] },
-  { name: "let of a copied value", calls: [...arithmeticFile("ca10"), sh("x=$(head -n1 <W>/ca10/v.txt); y=$x; let z=y+1")] }
+  { name: "let of a copied value", calls: [...arithmeticFile("ca10"), sh("x=$(head -n1 <W>/ca10/v.txt); y=$x; let z=y+1")] },
+  { name: "an indirect expansion of a file's text", calls: [...arithmeticFile("ca11"), sh("v=$(cat <W>/ca11/v.txt); echo ${!v}")] },
+  { name: "[[ -v ]] of a file's text", calls: [...arithmeticFile("ca12"), sh("v=$(cat <W>/ca12/v.txt); [[ -v \"$v\" ]]")] },
+  { name: "unset of an element indexed by a file's text", calls: [...arithmeticFile("ca13"), sh("v=$(cat <W>/ca13/v.txt); a=(1 2); unset \"a[$v]\"")] },
+  { name: "an array literal indexed by a file's text", calls: [...arithmeticFile("ca14"), sh("v=$(cat <W>/ca14/v.txt); a=([$v]=1)")] },
+  { name: "a positional slice offset from a file", calls: [...arithmeticFile("ca15"), sh("v=$(cat <W>/ca15/v.txt); set -- a b; echo ${@:$v}")] }
 ]
 
 /** A file written by one call and run by an innocent-looking later one. */

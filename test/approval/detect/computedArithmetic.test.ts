@@ -57,7 +57,19 @@ describe("arithmetic on a value only known when the command runs", () => {
       "OPTIND=$(cat f)",
       "RANDOM=$(< f)",
       "read OPTIND < f",
-      "printf -v OPTIND %s \"$(cat f)\""
+      "printf -v OPTIND %s \"$(cat f)\"",
+      // A name read from the text: bash evaluates a subscript in it.
+      "v=$(cat f); echo ${!v}",
+      "v=$(cat f); echo \"${!v:-default}\"",
+      "v=$(cat f); [[ -v \"$v\" ]]",
+      "v=$(cat f); test -v a[$v]",
+      "v=$(cat f); a=(1 2); unset \"a[$v]\"",
+      // Offsets of positional parameters and array slices, array literals' indexes.
+      "v=$(cat f); echo ${@:$v}",
+      "v=$(cat f); a=(1); echo ${a[@]:1:$v}",
+      "v=$(cat f); a=([$v]=1)",
+      "v=$(cat f); declare -a b=([$v]=1)",
+      "v=$(cat f); x+=([$v]=1)"
     ]) {
       expect(verdict(command)).toEqual([command, COMPUTED])
     }
@@ -87,7 +99,9 @@ describe("arithmetic on a value only known when the command runs", () => {
       // Associative keys are strings; quoted text is only text.
       "declare -A seen; k=$(cat f); seen[$k]=1; echo ${seen[$k]}",
       "echo 'a[$(x)]'; grep 'arr[$(i)]' f",
-      "arr[0]=x; echo ${arr[0]}"
+      "arr[0]=x; echo ${arr[0]}",
+      "x=PATH; echo ${!x}; echo ${!BASH*} ${!arr[@]}; [[ -v HOME ]]",
+      "declare -A m; k=$(cat f); m+=([$k]=2); unset \"m[$k]\"; a=([0]=x [1]=y); unset a[0]"
     ]) {
       expect([command, detectCommand(command, ENV).dangerous]).toEqual([command, false])
     }

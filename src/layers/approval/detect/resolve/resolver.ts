@@ -102,21 +102,28 @@ const globbed = (w: Word | undefined): boolean => w !== undefined && w.parts.som
 const unknownProgram = (alts: ReadonlyArray<Alt>): boolean =>
   alts.length !== 1 || (alts[0] ?? []).some((s) => s.kind === "uncomputed" || ((s.kind === "literal" || s.kind === "expanded") && hasGlob(s.text)))
 
-/** An expression bash evaluates as arithmetic, and the array it indexes (`a[X]`: an associative array's key is not). */
+/**
+ * An expression bash evaluates as arithmetic, and the array it indexes (`a[X]`: an associative array's key is
+ * not); or (`reference`) a variable named at run time (`${!x}`): a name there may carry a subscript, evaluated too.
+ */
 interface ArithmeticText {
   readonly array: string | undefined
   readonly text: string
+  readonly reference?: boolean
 }
 
 const subscript = (m: RegExpExecArray | null, out: ArithmeticText[]): void => {
   if (m !== null && m[2] !== "@" && m[2] !== "*" && m[2] !== "") out.push({ array: m[1], text: m[2] ?? "" })
 }
 
-/** Array subscripts and substring offsets of one `${…}` body (`a[X]`, `s:X:Y`). */
+/** Array subscripts, substring offsets and indirections of one `${…}` body (`a[X]`, `s:X:Y`, `a[@]:X`, `!x`). */
 const paramArithmetic = (body: string, out: ArithmeticText[]): void => {
   subscript(/^[!#]?([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]/.exec(body), out)
-  const offset = /^[A-Za-z_][A-Za-z0-9_]*:(?![-=+?])(.*)$/s.exec(body)
+  const offset = /^(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?|[@*]|[0-9]+):(?![-=+?])(.*)$/s.exec(body)
   if (offset !== null) out.push({ array: undefined, text: (offset[1] ?? "").replace(/:/g, " ") })
+  // `${!x}` (not `${!x[@]}` or `${!prefix*}`, which list names): the value of x names the variable read.
+  const indirect = /^!([A-Za-z_][A-Za-z0-9_]*)(?![[*@A-Za-z0-9_])/.exec(body)
+  if (indirect !== null) out.push({ array: undefined, text: `$${indirect[1] ?? ""}`, reference: true })
 }
 
 const partsArithmetic = (parts: ReadonlyArray<Part>, out: ArithmeticText[]): void => {
@@ -281,7 +288,10 @@ export class Resolver {
       if (w.raw.includes("$((")) for (const p of w.parts) if (p.kind === "raw" && p.text.startsWith("$((")) this.arithUse(cmd.frame, p.text, 0)
 
       if (w.raw.includes("${") || w.raw.includes("[")) {
-        for (const expr of subscriptsAndOffsets(w)) if (!this.associative(expr.array)) this.arithUse(cmd.frame, expr.text, 0)
+        for (const expr of subscriptsAndOffsets(w)) {
+          if (expr.reference === true) this.referenceUse(cmd.frame, expr.text)
+          else if (!this.associative(expr.array)) this.arithUse(cmd.frame, expr.text, 0)
+        }
       }
     }
     // The lexer keeps `$[…]` (the old arithmetic expansion) as plain text, split at blanks (`$[ $(cat f) ]`).
@@ -308,6 +318,19 @@ export class Resolver {
       }
     }
     if (program === "let") for (const w of cmd.words.slice(head + 1)) this.arithUse(cmd.frame, w.value, 0)
+    // `[[ -v NAME ]]`, `test -v NAME`: a subscript in the name is evaluated.
+    if (program === "[[" || program === "test" || program === "[") {
+      cmd.words.forEach((w, i) => {
+        const next = cmd.words[i + 1]
+        if (i > head && w.value === "-v" && next !== undefined) this.referenceUse(cmd.frame, next.value)
+      })
+    }
+    // `unset 'a[X]'`: the subscript is evaluated.
+    if (program === "unset") {
+      for (const w of cmd.words.slice(head + 1)) if (!w.value.startsWith("-") && !this.associative(/^[A-Za-z_][A-Za-z0-9_]*/.exec(w.value)?.[0])) this.referenceUse(cmd.frame, w.value)
+    }
+    // The elements of an array literal (`a=([X]=v …)`) come as a command after the one ending `a=`.
+    if (cmd.prevOp === CALL_PAREN) this.arrayLiteral(cmd)
     // `read n` into an integer: the input is evaluated as arithmetic.
     if (program !== undefined && INPUT_SETTERS.has(program) && (program !== "printf" || cmd.words.some((w) => w.value.startsWith("-v"))) &&
       cmd.words.some((w, i) => i > head && this.integer(w.value.replace(/^-v/, "")))) {
@@ -319,6 +342,53 @@ export class Resolver {
         // Quoted or not: `[[ "$v" -eq 1 ]]` evaluates v's value all the same.
         for (const side of [cmd.words[i - 1], cmd.words[i + 1]]) if (side !== undefined) this.arithUse(cmd.frame, side.value, 0)
       })
+    }
+  }
+
+  /**
+   * A variable named by text at run time (`${!x}`, `[[ -v $x ]]`, `unset "a[$i]"`): bash evaluates a subscript in
+   * the name, so a name from a value only known when it runs is judged as arithmetic on that value would be.
+   */
+  private referenceUse(frame: number, text: string): void {
+    const sub = /^[A-Za-z_][A-Za-z0-9_]*\[(.*)\]$/s.exec(text)
+    if (sub !== null) return this.arithUse(frame, sub[1] ?? "", 0)
+    if (!text.includes("$") && !text.includes("`")) return
+    if ((text.includes("$(") || text.includes("`")) && !substitutionBodies(text).every(numericOutput)) {
+      this.computed.push(D.computedArithmetic)
+      return
+    }
+    for (const name of arithReads(text).expanded) {
+      const held = this.scope.heldLookups
+      const found = this.scope.lookup(frame, name)
+      if (found.values === null) {
+        if (found.fromOutside) this.missing.add(name)
+        else if (this.opts.shellKeepsVariables === true && this.scope.heldLookups > held) this.computed.push(D.heldArithmetic)
+        else if (!found.numeric) {
+          this.computed.push(D.computedArithmetic)
+          return
+        }
+        continue
+      }
+      for (const v of found.values) {
+        if (v.includes("$(") || v.includes("`")) {
+          this.computed.push(D.arithmeticCode)
+          return
+        }
+        const named = /^[A-Za-z_][A-Za-z0-9_]*\[(.*)\]$/s.exec(v)
+        if (named !== null) this.arithUse(frame, named[1] ?? "", 1)
+      }
+    }
+  }
+
+  /** `a=([X]=v …)`, `declare -a a=(…)`: each `[X]` is evaluated, unless `a` is associative. */
+  private arrayLiteral(cmd: Cmd): void {
+    const owner = this.ctx.cmds[cmd.seq - 1]
+    const last = owner?.words[owner.words.length - 1]
+    const name = last === undefined || owner?.parenNext !== true ? undefined : /^([A-Za-z_][A-Za-z0-9_]*)\+?=$/.exec(last.value)?.[1]
+    if (name === undefined || this.associative(name) || owner?.words.some((w) => /^-[A-Za-z]*A/.test(w.value)) === true) return
+    for (const w of cmd.words) {
+      const m = /^\[([^\]]*)\]\+?=/.exec(w.value)
+      if (m !== null) this.arithUse(cmd.frame, m[1] ?? "", 0)
     }
   }
 
