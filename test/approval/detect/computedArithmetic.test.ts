@@ -69,7 +69,11 @@ describe("arithmetic on a value only known when the command runs", () => {
       "v=$(cat f); a=(1); echo ${a[@]:1:$v}",
       "v=$(cat f); a=([$v]=1)",
       "v=$(cat f); declare -a b=([$v]=1)",
-      "v=$(cat f); x+=([$v]=1)"
+      "v=$(cat f); x+=([$v]=1)",
+      // Inside double quotes and ${…} operands, and positional parameters set to the text.
+      "v=$(cat f); echo \"total: $((v))\"",
+      "read -r x < f; echo \"${x:-$((x))}\"",
+      "set -- \"$(cat f)\"; echo $(( $1 ))"
     ]) {
       expect(verdict(command)).toEqual([command, COMPUTED])
     }
@@ -101,7 +105,9 @@ describe("arithmetic on a value only known when the command runs", () => {
       "echo 'a[$(x)]'; grep 'arr[$(i)]' f",
       "arr[0]=x; echo ${arr[0]}",
       "x=PATH; echo ${!x}; echo ${!BASH*} ${!arr[@]}; [[ -v HOME ]]",
-      "declare -A m; k=$(cat f); m+=([$k]=2); unset \"m[$k]\"; a=([0]=x [1]=y); unset a[0]"
+      "declare -A m; k=$(cat f); m+=([$k]=2); unset \"m[$k]\"; a=([0]=x [1]=y); unset a[0]",
+      "n=$(wc -l < f); echo \"total: $((n + 1))\" \"${y:-$((3))}\"; echo '$((v))'",
+      "set -- 1 2; echo $(( $1 + $2 + $# ))"
     ]) {
       expect([command, detectCommand(command, ENV).dangerous]).toEqual([command, false])
     }
@@ -118,6 +124,41 @@ describe("substitutions that can only print numbers", () => {
   it("anything that may print names or text", () => {
     for (const source of ["cat f", "wc -l f", "wc -l < f 2>&1", "wc $opts", "date", "date +%A", "stat -c %n f", "stat f", "grep -c x a b", "grep -cH x f", "git log", "seq -f '%g' 1 5", "id", "echo 5", "wc -l < f; cat f", "< f"]) {
       expect([source, numericOutput(source)]).toEqual([source, false])
+    }
+  })
+})
+
+describe("code that xargs or find fills in when it runs", () => {
+  const SUBSTITUTED = "runs as code text that xargs or find fills in when it runs (an input line or a file name holding $(…) runs it)"
+  it("asks when an input line or a file name becomes part of a script", () => {
+    for (const command of [
+      "xargs -I{} sh -c 'echo {}' < f",
+      "cat f | xargs -I % bash -c 'wc -l %'",
+      "xargs -i sh -c 'echo {}' < f",
+      "xargs --replace=@ sh -c 'echo @' < f",
+      "find . -name '*.txt' -exec sh -c 'echo {}' \\;",
+      "find . -execdir timeout 5 bash -c 'cat {}' \\;",
+      "find . -exec sh -c {} \\;",
+      "find . -exec python3 -c 'print(\"{}\")' \\;",
+      "xargs -I{} env sh -c 'echo {}' < f",
+      // No script given: the input is the script.
+      "xargs sh -c < f",
+      "xargs -d '\\n' python3 -c < f"
+    ]) {
+      expect([command, detectCommand(command, ENV).description]).toEqual([command, SUBSTITUTED])
+    }
+  })
+
+  it("names passed as arguments, and programs that are not shells, stay quiet", () => {
+    for (const command of [
+      "xargs -I{} sh -c 'echo \"$1\"' _ {} < f",
+      "find . -exec sh -c 'wc -l \"$1\"' _ {} \\;",
+      "find . -exec sh -c 'for f; do wc -l \"$f\"; done' sh {} +",
+      "xargs -n1 sh -c 'echo $0' < f",
+      "xargs -I{} cp {} /tmp/ < f",
+      "find . -name '*.py' -exec wc -l {} \\;"
+    ]) {
+      expect([command, detectCommand(command, ENV).dangerous]).toEqual([command, false])
     }
   })
 })

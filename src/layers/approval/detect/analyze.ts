@@ -4,7 +4,7 @@
  * findings, and queue what must be read as more shell — payloads (bash -c,
  * rg --pre, eval, env -S) as commands, and quoted prose / comments as data.
  */
-import { delegatedCommands, resolveHead } from "./commandHead.js"
+import { delegatedCommands, replacementStrings, resolveHead } from "./commandHead.js"
 import { execFindings, shellString } from "./execFlags.js"
 import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
@@ -125,9 +125,34 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     parseInto(ctx, args.join(" "), "exec", "eval", cmd.depth + 1, true)
   }
   if (cmd.origin !== "through") {
-    for (const [from, to] of delegatedCommands(name, values, h)) delegate(ctx, cmd, from, to)
+    const delegated = delegatedCommands(name, values, h)
+    for (const [from, to] of delegated) delegate(ctx, cmd, from, to)
+    if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), name === "xargs" && !values.slice(h + 1, from).some((v) => /^-(?:I|i|-replace)/.test(v)), replacementStrings(name, values, h)))) {
+      a.findings.push(D.substitutedCode)
+    }
   }
   return { head: h, spelled, hidden }
+}
+
+/** Flags after which an interpreter or shell takes its code as the next argument (`sh -c`, `python -c`, `node -e`). */
+const CODE_FLAG = /^-[a-zA-Z]*[ceErp]$|^--(?:eval|command|print)$/
+
+/**
+ * A command xargs or find runs whose code holds text they put in at run time: `xargs -I{} sh -c 'echo {}'`,
+ * `find -exec bash -c 'wc {}' \;` (an input line or a file name `$(…)` is then code), or whose code is missing,
+ * so the input becomes it (`xargs sh -c`). `sh -c '…"$1"…' _ {}`, the safe idiom, passes it as an argument.
+ */
+const substitutesCode = (all: ReadonlyArray<string>, appended: boolean, replacements: ReadonlyArray<string>): boolean => {
+  // After wrappers (`env`, `nice`, `timeout 5`…), the program.
+  const at = resolveHead(all.length, (i) => all[i] ?? "").index
+  const words = at < 0 ? [] : all.slice(at)
+  const program = basename(words[0] ?? "").toLowerCase()
+  if (!readsCode(program)) return false
+  const flag = words.findIndex((w, i) => i > 0 && CODE_FLAG.test(w))
+  if (flag < 0) return false
+  const code = words[flag + 1]
+  if (code === undefined) return appended
+  return replacements.some((r) => code.includes(r))
 }
 
 const WATCH_VALUED = new Set(["-n", "--interval", "-d", "--differences", "-q", "--equexit", "--shell"])

@@ -137,6 +137,27 @@ const execSubcommand = (name: string, values: ReadonlyArray<string>, head: numbe
 const XARGS_WITH_VALUE = new Set(["-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"])
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"])
 
+/**
+ * The strings xargs / find put in place of their input in the command they run: `{}` for find, the `-I R` /
+ * `-i[R]` / `--replace[=R]` string for xargs (none without one: the input is appended as arguments).
+ */
+export const replacementStrings = (name: string, values: ReadonlyArray<string>, head: number): ReadonlyArray<string> => {
+  if (name === "find") return ["{}"]
+  if (name !== "xargs") return []
+  const out: string[] = []
+  for (let i = head + 1; i < values.length; i++) {
+    const v = values[i] ?? ""
+    if (v === "--" || !v.startsWith("-") || v === "-") break
+    if (v === "-I") out.push(values[i + 1] ?? "{}")
+    else if (v.startsWith("-I")) out.push(v.slice(2))
+    else if (v === "-i" || v === "--replace") out.push("{}")
+    else if (v.startsWith("-i")) out.push(v.slice(2))
+    else if (v.startsWith("--replace=")) out.push(v.slice("--replace=".length))
+    if (XARGS_WITH_VALUE.has(v)) i++
+  }
+  return out.filter((r) => r !== "")
+}
+
 /** Word ranges [from, to) of the commands xargs / find -exec run, relative to the command's words. */
 export const delegatedCommands = (name: string, values: ReadonlyArray<string>, head: number): Array<readonly [number, number]> => {
   const out: Array<readonly [number, number]> = []

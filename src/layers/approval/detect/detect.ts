@@ -59,6 +59,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   D.heldArguments,
   D.arithmeticCode,
   D.computedArithmetic,
+  D.substitutedCode,
   D.heldArithmetic,
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION

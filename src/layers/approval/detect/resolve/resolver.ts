@@ -150,6 +150,26 @@ const INPUT_SETTERS = new Set(["read", "mapfile", "readarray", "printf", "getopt
 /** An assignment to a variable bash itself keeps integer: the value is evaluated as arithmetic. */
 const SHELL_INTEGER_ASSIGNMENT = new RegExp(`^(?:${INTEGER_SHELL_VARIABLES.join("|")})\\+?=`)
 
+/** The `$((…))` of a word, also inside double quotes and `${…}` operands (`"${x:-$((n))}"`); not in single quotes. */
+const arithmeticExpansions = (parts: ReadonlyArray<Part>, out: string[] = []): ReadonlyArray<string> => {
+  for (const p of parts) {
+    if (p.kind === "raw" && p.text.startsWith("$((")) out.push(p.text)
+    else if (p.kind === "doubleQuoted") arithmeticExpansions(p.parts, out)
+    else if (p.kind === "bracedParam") {
+      for (let at = p.text.indexOf("$(("); at >= 0; at = p.text.indexOf("$((", at + 3)) {
+        let depth = 0
+        let end = at + 1
+        for (; end < p.text.length; end++) {
+          if (p.text[end] === "(") depth++
+          else if (p.text[end] === ")" && --depth === 0) break
+        }
+        out.push(p.text.slice(at, end + 1))
+      }
+    }
+  }
+  return out
+}
+
 /** The expressions of `$[…]` in a word's text (brackets balanced: `$[a[1]+2]`). */
 const oldArithmetic = (raw: string): ReadonlyArray<string> => {
   const out: string[] = []
@@ -180,6 +200,8 @@ export class Resolver {
   private inlined = 0
   /** Names this line declared integer (`declare -i n`): a value assigned to one later is evaluated as arithmetic. */
   private integers: Set<string> | null = null
+  /** This line set the positional parameters to something other than numbers (`set -- "$(cat f)"`). */
+  private positionalText = false
   /** Names this line declared associative (`declare -A m`). */
   private associatives: Set<string> | null = null
 
@@ -254,6 +276,11 @@ export class Resolver {
       this.computed.push(D.computedArithmetic)
       return
     }
+    // `set -- "$(cat f)"; echo $(( $1 ))`: positional parameters this line set to text.
+    if (this.positionalText && /\$(?:[0-9@*]|\{[0-9]+\})/.test(text)) {
+      this.computed.push(D.computedArithmetic)
+      return
+    }
     if (!/[A-Za-z_]/.test(text)) return
     const reads = arithReads(text)
     for (const name of [...reads.names, ...reads.expanded]) {
@@ -285,7 +312,7 @@ export class Resolver {
    */
   private arithmeticOf(cmd: Cmd, head: number): void {
     for (const w of cmd.words) {
-      if (w.raw.includes("$((")) for (const p of w.parts) if (p.kind === "raw" && p.text.startsWith("$((")) this.arithUse(cmd.frame, p.text, 0)
+      if (w.raw.includes("$((")) for (const text of arithmeticExpansions(w.parts)) this.arithUse(cmd.frame, text, 0)
 
       if (w.raw.includes("${") || w.raw.includes("[")) {
         for (const expr of subscriptsAndOffsets(w)) {
@@ -318,6 +345,13 @@ export class Resolver {
       }
     }
     if (program === "let") for (const w of cmd.words.slice(head + 1)) this.arithUse(cmd.frame, w.value, 0)
+    // `set -- …` / `set a b`: the positional parameters hold these words (numbers stay harmless in arithmetic).
+    if (program === "set") {
+      const args = cmd.words.slice(head + 1)
+      const from = args.findIndex((w) => w.value === "--" || !/^[-+]/.test(w.value))
+      const values = from < 0 ? [] : args.slice(args[from]?.value === "--" ? from + 1 : from)
+      if (values.some((w) => !/^[-+]?[0-9]*$/.test(w.value))) this.positionalText = true
+    }
     // `[[ -v NAME ]]`, `test -v NAME`: a subscript in the name is evaluated.
     if (program === "[[" || program === "test" || program === "[") {
       cmd.words.forEach((w, i) => {
