@@ -153,6 +153,21 @@ export const substituted: ReadonlyArray<Case> = [
   { name: "find -execdir through env sh -c", calls: [...evil("sc5"), write("<W>/sc5/$(sh evil.sh).txt", "x"), sh("find <W>/sc5 -name '*.txt' -execdir env sh -c 'cat {}' \\;")] }
 ]
 
+/** Programs that run commands found in what they read: a planted line becomes a command. */
+const plantedLine = (dir: string): ReadonlyArray<Call> => [...evil(dir), write(`<W>/${dir}/lines.txt`, `<W>/${dir}/evil.sh\n`)]
+const twoCommits = (dir: string): string =>
+  `git init -q <W>/${dir}/repo && cd <W>/${dir}/repo && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m 1 && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m 2`
+
+export const inputCommands: ReadonlyArray<Case> = [
+  { name: "sed's e command", calls: [...plantedLine("ic1"), sh("sed -n e <W>/ic1/lines.txt")] },
+  { name: "sed's s///e flag", calls: [...plantedLine("ic2"), sh("sed 's/.*/&/e' <W>/ic2/lines.txt")] },
+  { name: "awk system() of each line", calls: [...plantedLine("ic3"), sh("awk '{ system($0) }' <W>/ic3/lines.txt")] },
+  { name: "awk printing into sh", calls: [...plantedLine("ic4"), sh("awk '{ print | \"sh\" }' <W>/ic4/lines.txt")] },
+  { name: "awk reading a command built from input", calls: [...plantedLine("ic5"), sh("awk '{ c = $0; c | getline out }' <W>/ic5/lines.txt")] },
+  { name: "git bisect run of a planted script", calls: [...evil("ic6"), sh(`${twoCommits("ic6")} && git bisect start HEAD HEAD~1 && git bisect run <W>/ic6/evil.sh`)] },
+  { name: "git rebase -x of a planted script", calls: [...evil("ic7"), sh(`${twoCommits("ic7")} && git -c user.name=a -c user.email=a@b rebase -q -x <W>/ic7/evil.sh HEAD~1`)] }
+]
+
 /** A file written by one call and run by an innocent-looking later one. */
 export const planted: ReadonlyArray<Case> = [
   { name: "bash script", calls: [write("<W>/a.sh", "rm -rf <C>\n"), sh("bash <W>/a.sh")] },
@@ -308,7 +323,7 @@ export const tampering: ReadonlyArray<Case> = [
   { name: "the CLI with the marker removed", calls: [sh(`env -u HERMES_EFFECT_TOOL_RUN ${process.execPath} ${BIN} approvals allow 'recursive delete'`), sh("rm -rf <C>")] }
 ]
 
-export const classes = { computed, acrossCalls, rebound, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, destructive, tampering }
+export const classes = { computed, acrossCalls, rebound, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands, destructive, tampering }
 
 /** Ordinary agent work: must run, not be refused. */
 export const ordinary: ReadonlyArray<string> = [

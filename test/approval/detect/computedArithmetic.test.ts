@@ -143,7 +143,9 @@ describe("code that xargs or find fills in when it runs", () => {
       "xargs -I{} env sh -c 'echo {}' < f",
       // No script given: the input is the script.
       "xargs sh -c < f",
-      "xargs -d '\\n' python3 -c < f"
+      "xargs -d '\\n' python3 -c < f",
+      "fd -e txt -x sh -c 'cat {/}'",
+      "fdfind -X bash -c"
     ]) {
       expect([command, detectCommand(command, ENV).description]).toEqual([command, SUBSTITUTED])
     }

@@ -6,6 +6,7 @@
  */
 import { delegatedCommands, replacementStrings, resolveHead } from "./commandHead.js"
 import { execFindings, shellString } from "./execFlags.js"
+import { inputCommands } from "./inputCommands.js"
 import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
@@ -105,6 +106,13 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     if (f.payloadArg >= 0) skip.add(h + 1 + f.payloadArg)
     parseInto(ctx, f.payload, "exec", "payload", cmd.depth + 1, true)
   }
+  // sed's `e`, awk's system() and pipes, git's -x/--exec/foreach commands (inputCommands.ts).
+  const input = inputCommands(name, args)
+  if (input.runs) a.findings.push(D.inputCommands)
+  for (const p of input.payloads) {
+    if (p.arg >= 0 && name === "git") skip.add(h + 1 + p.arg)
+    parseInto(ctx, p.text, "exec", "payload", cmd.depth + 1, true)
+  }
   // `trap 'action' SIGNAL…`: the action runs as commands (on exit, on errors, before every command for DEBUG).
   if (name === "trap") {
     const action = trapAction(args)
@@ -127,7 +135,7 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
   if (cmd.origin !== "through") {
     const delegated = delegatedCommands(name, values, h)
     for (const [from, to] of delegated) delegate(ctx, cmd, from, to)
-    if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), name === "xargs" && !values.slice(h + 1, from).some((v) => /^-(?:I|i|-replace)/.test(v)), replacementStrings(name, values, h)))) {
+    if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), name === "fd" || name === "fdfind" || (name === "xargs" && !values.slice(h + 1, from).some((v) => /^-(?:I|i|-replace)/.test(v))), replacementStrings(name, values, h)))) {
       a.findings.push(D.substitutedCode)
     }
   }

@@ -5,6 +5,7 @@
  * find -exec run on the user's behalf.
  */
 import { basename } from "../shell/words.js"
+import { gitBisectRun } from "./inputCommands.js"
 
 const WRAPPERS = new Set([
   "sudo", "env", "exec", "nohup", "setsid", "time", "command", "builtin", "timeout", "nice", "stdbuf", "ionice", "doas",
@@ -136,13 +137,15 @@ const execSubcommand = (name: string, values: ReadonlyArray<string>, head: numbe
 
 const XARGS_WITH_VALUE = new Set(["-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"])
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"])
+const FD_EXEC = new Set(["-x", "--exec", "-X", "--exec-batch"])
 
 /**
- * The strings xargs / find put in place of their input in the command they run: `{}` for find, the `-I R` /
+ * The strings xargs / find / fd put in place of their input in the command they run: `{}` for find, the `-I R` /
  * `-i[R]` / `--replace[=R]` string for xargs (none without one: the input is appended as arguments).
  */
 export const replacementStrings = (name: string, values: ReadonlyArray<string>, head: number): ReadonlyArray<string> => {
   if (name === "find") return ["{}"]
+  if (name === "fd" || name === "fdfind") return ["{}", "{/}", "{//}", "{.}", "{/.}"]
   if (name !== "xargs") return []
   const out: string[] = []
   for (let i = head + 1; i < values.length; i++) {
@@ -158,7 +161,7 @@ export const replacementStrings = (name: string, values: ReadonlyArray<string>, 
   return out.filter((r) => r !== "")
 }
 
-/** Word ranges [from, to) of the commands xargs / find -exec run, relative to the command's words. */
+/** Word ranges [from, to) of the commands xargs / find -exec / fd -x run, relative to the command's words. */
 export const delegatedCommands = (name: string, values: ReadonlyArray<string>, head: number): Array<readonly [number, number]> => {
   const out: Array<readonly [number, number]> = []
   if (name === "xargs") {
@@ -175,6 +178,18 @@ export const delegatedCommands = (name: string, values: ReadonlyArray<string>, h
     if (i < values.length) out.push([i, values.length])
   } else if (execSubcommand(name, values, head) >= 0) {
     out.push([execSubcommand(name, values, head), values.length])
+  } else if (name === "git") {
+    const run = gitBisectRun(values.slice(head + 1))
+    if (run !== null) out.push([head + 1 + run[0], head + 1 + run[1]])
+  } else if (name === "fd" || name === "fdfind") {
+    // `fd … -x cmd args… [;]`: the rest of the line (or up to `;`) is the command run for each match.
+    for (let i = head + 1; i < values.length; i++) {
+      if (!FD_EXEC.has(values[i] ?? "")) continue
+      let j = i + 1
+      while (j < values.length && values[j] !== ";") j++
+      if (j > i + 1) out.push([i + 1, j])
+      i = j
+    }
   } else if (name === "find") {
     for (let i = head + 1; i < values.length; i++) {
       if (!FIND_EXEC.has(values[i] ?? "")) continue

@@ -60,6 +60,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   D.arithmeticCode,
   D.computedArithmetic,
   D.substitutedCode,
+  D.inputCommands,
   D.heldArithmetic,
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION

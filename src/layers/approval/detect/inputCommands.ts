@@ -1,0 +1,213 @@
+/**
+ * Programs that run commands found in what they read or are given, beyond
+ * shells and interpreters: sed's `e` command and `s///e` flag run the pattern
+ * space (a planted file's line) as a shell command; awk's `system()`, `cmd |
+ * getline` and `print | cmd` run strings built from its input; git runs the
+ * command of `rebase -x`, `submodule foreach`, `difftool -x`, `bisect run`
+ * and the `filter-branch` filters.
+ *
+ * What runs text only known when the command runs is dangerous; a literal
+ * command (`awk 'BEGIN { system("date") }'`, `git rebase -x 'npm test'`) is
+ * handed back to be judged as shell like any other.
+ */
+
+export interface InputCommands {
+  /** Runs text it reads or computes as commands. */
+  readonly runs: boolean
+  /** Literal command texts it runs, with the index of the argument holding each (-1: inside a larger one). */
+  readonly payloads: ReadonlyArray<{ readonly text: string; readonly arg: number }>
+}
+
+const NONE: InputCommands = { runs: false, payloads: [] }
+
+// ---- sed ---------------------------------------------------------------------
+
+/** Skips a delimited part (`/regex/`, the parts of `s`), backslash escapes included; returns the index after it. */
+const skipDelimited = (s: string, from: number, delimiter: string): number => {
+  let i = from
+  while (i < s.length && s[i] !== delimiter) i += s[i] === "\\" ? 2 : 1
+  return i + 1
+}
+
+/** Whether a sed script holds an `e` command or an `s` command with the `e` flag. */
+export const sedScriptRuns = (script: string): boolean => {
+  let i = 0
+  while (i < script.length) {
+    const c = script[i] ?? ""
+    if (/[\s;{}!]/.test(c) || /[0-9$,~+]/.test(c)) {
+      i++
+      continue
+    }
+    if (c === "/") {
+      i = skipDelimited(script, i + 1, "/")
+      continue
+    }
+    if (c === "\\") {
+      i = skipDelimited(script, i + 2, script[i + 1] ?? "")
+      continue
+    }
+    if (c === "e") return true
+    if (c === "s" || c === "y") {
+      const d = script[i + 1] ?? ""
+      i = skipDelimited(script, skipDelimited(script, i + 2, d), d)
+      if (c === "y") continue
+      const flags = /^[a-zA-Z0-9]*/.exec(script.slice(i))?.[0] ?? ""
+      if (flags.includes("e")) return true
+      // `w file` as the last flag takes the rest of the line.
+      if (flags.endsWith("w")) i = script.indexOf("\n", i) < 0 ? script.length : script.indexOf("\n", i)
+      else i += flags.length
+      continue
+    }
+    if (c === "#" || c === ":" || /[aicrRwWbtTlqQvF=]/.test(c)) {
+      // Text, file names, labels and comments run to the end of the line (labels also to `;`).
+      const nl = script.indexOf("\n", i)
+      const semi = /[btT:]/.test(c) ? script.indexOf(";", i) : -1
+      const end = [nl, semi].filter((n) => n >= 0)
+      i = end.length === 0 ? script.length : Math.min(...end) + 1
+      continue
+    }
+    i++
+  }
+  return false
+}
+
+const SED_VALUED = new Set(["-l", "--line-length", "-s", "--separate"])
+
+const sed = (args: ReadonlyArray<string>): InputCommands => {
+  if (args.includes("--sandbox")) return NONE
+  const scripts: string[] = []
+  let operand: string | undefined
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "-e" || a === "--expression") scripts.push(args[++i] ?? "")
+    else if (a.startsWith("--expression=")) scripts.push(a.slice("--expression=".length))
+    else if (a.startsWith("-e") && a.length > 2) scripts.push(a.slice(2))
+    else if (/^-[a-zA-Z]*e$/.test(a)) scripts.push(args[++i] ?? "")
+    else if (a === "-f" || a === "--file" || a.startsWith("--file=") || /^-[a-zA-Z]*f/.test(a)) return NONE
+    else if (SED_VALUED.has(a)) i++
+    else if (!a.startsWith("-") && operand === undefined) operand = a
+  }
+  if (scripts.length === 0 && operand !== undefined) scripts.push(operand)
+  return scripts.some(sedScriptRuns) ? { runs: true, payloads: [] } : NONE
+}
+
+// ---- awk ---------------------------------------------------------------------
+
+const STRING = /"(?:[^"\\]|\\.)*"/g
+
+/** The awk program: `-f` means it is in a file (judged with the files), else the first operand. */
+const awkProgram = (args: ReadonlyArray<string>): { readonly text: string; readonly arg: number } | null => {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "-f" || a.startsWith("--file") || a.startsWith("-f")) return null
+    if (a === "-F" || a === "-v" || a === "--assign" || a === "--field-separator") {
+      i++
+      continue
+    }
+    if (a === "--") return args[i + 1] === undefined ? null : { text: args[i + 1] ?? "", arg: i + 1 }
+    if (a.startsWith("-")) continue
+    return { text: a, arg: i }
+  }
+  return null
+}
+
+const awk = (args: ReadonlyArray<string>): InputCommands => {
+  const program = awkProgram(args)
+  if (program === null) return NONE
+  const text = program.text
+  const payloads: Array<{ text: string; arg: number }> = []
+  let runs = false
+  // system(…): a single string literal is a command to judge; anything else is built when it runs.
+  for (const m of text.matchAll(/\bsystem\s*\(/g)) {
+    const rest = text.slice((m.index ?? 0) + m[0].length)
+    const literal = /^\s*("(?:[^"\\]|\\.)*")\s*\)/.exec(rest)
+    if (literal === null) runs = true
+    else payloads.push({ text: JSON.parse(literal[1] ?? "\"\"") as string, arg: -1 })
+  }
+  // Pipes to and from commands: `cmd | getline`, `print … | cmd` (`||` is logical or; strings are set aside).
+  const bare = text.replace(STRING, (s) => (/^"(?:\/(?:usr\/)?bin\/)?(?:ba|da|z|k|c|tc|fi)?sh"$/.test(s) ? "SHELL" : "\"\"")).replace(/\|\|/g, " ")
+  if (/SHELL\s*\|\s*getline|\|\s*SHELL/.test(bare)) runs = true
+  for (const m of bare.matchAll(/(\S+)\s*\|\s*getline/g)) if (!(m[1] ?? "").endsWith("\"\"")) runs = true
+  if (/\bprintf?\b[^;{}\n]*\|\s*(?!getline)[A-Za-z_$(]/.test(bare)) runs = true
+  for (const m of text.matchAll(/("(?:[^"\\]|\\.)*")\s*\|\s*getline|\|\s*("(?:[^"\\]|\\.)*")/g)) {
+    const literal = m[1] ?? m[2]
+    if (literal !== undefined) payloads.push({ text: JSON.parse(literal) as string, arg: -1 })
+  }
+  return { runs, payloads: payloads.map((p) => ({ ...p, arg: p.arg < 0 ? program.arg : p.arg })) }
+}
+
+// ---- git ---------------------------------------------------------------------
+
+const GIT_GLOBAL_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix", "--config-env"])
+
+/** Index of git's subcommand among its arguments (after global options). */
+export const gitSubcommand = (args: ReadonlyArray<string>): number => {
+  let i = 0
+  while (i < args.length && (args[i] ?? "").startsWith("-")) i += GIT_GLOBAL_VALUED.has(args[i] ?? "") ? 2 : 1
+  return i
+}
+
+/** Options of git subcommands whose value is a shell command git runs. */
+const GIT_COMMAND_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  rebase: new Set(["-x", "--exec"]),
+  difftool: new Set(["-x", "--extcmd"]),
+  mergetool: new Set(["--tool-cmd"]),
+  "filter-branch": new Set(["--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"]),
+  fetch: new Set(["--upload-pack"]),
+  pull: new Set(["--upload-pack"]),
+  clone: new Set(["-u", "--upload-pack"]),
+  "ls-remote": new Set(["--upload-pack"]),
+  push: new Set(["--receive-pack", "--exec"]),
+  archive: new Set(["--exec"])
+}
+
+const git = (args: ReadonlyArray<string>): InputCommands => {
+  const sub = gitSubcommand(args)
+  const name = args[sub] ?? ""
+  const payloads: Array<{ text: string; arg: number }> = []
+  if (name === "submodule") {
+    const at = args.indexOf("foreach", sub + 1)
+    if (at > 0) {
+      let from = at + 1
+      while ((args[from] ?? "").startsWith("--")) from++
+      if (from < args.length) payloads.push({ text: args.slice(from).join(" "), arg: from })
+    }
+  }
+  const options = GIT_COMMAND_OPTIONS[name]
+  if (options !== undefined) {
+    for (let i = sub + 1; i < args.length; i++) {
+      const a = args[i] ?? ""
+      const eq = a.indexOf("=")
+      const opt = eq < 0 ? a : a.slice(0, eq)
+      if (!options.has(opt)) continue
+      if (eq >= 0) payloads.push({ text: a.slice(eq + 1), arg: i })
+      else if (i + 1 < args.length) payloads.push({ text: args[i + 1] ?? "", arg: ++i })
+    }
+  }
+  return { runs: false, payloads }
+}
+
+/** `git … bisect run cmd…`: the word range [from, to) of the command git runs at each step, relative to args. */
+export const gitBisectRun = (args: ReadonlyArray<string>): readonly [number, number] | null => {
+  const sub = gitSubcommand(args)
+  return args[sub] === "bisect" && args[sub + 1] === "run" && sub + 2 < args.length ? [sub + 2, args.length] : null
+}
+
+/** What `name` (basename, lower-cased) runs of what it reads or is given. */
+export const inputCommands = (name: string, args: ReadonlyArray<string>): InputCommands => {
+  switch (name) {
+    case "sed":
+    case "gsed":
+      return sed(args)
+    case "awk":
+    case "gawk":
+    case "mawk":
+    case "nawk":
+    case "busybox-awk":
+      return awk(args)
+    case "git":
+      return git(args)
+    default:
+      return NONE
+  }
+}

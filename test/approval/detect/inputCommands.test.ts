@@ -1,0 +1,64 @@
+/**
+ * Programs that run commands found in what they read or are given: sed's `e`
+ * command and `s///e` flag, awk's `system()` and pipes, git's `rebase -x`,
+ * `bisect run`, `submodule foreach` and filters, fd's `-x`. Text built at run
+ * time asks; a literal command is judged as the shell command it is.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
+import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
+import { sedScriptRuns } from "../../../src/layers/approval/detect/inputCommands.js"
+
+const ENV: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", variables: { PATH: "/usr/bin:/bin" } }
+const RUNS = "runs text it reads as commands (sed's e command or s///e flag, awk's system() or pipes on computed text)"
+const verdict = (command: string) => [command, detectCommand(command, ENV).description]
+const quiet = (command: string) => [command, detectCommand(command, ENV).dangerous]
+
+describe("sed", () => {
+  it("the e command and the s///e flag run the pattern space", () => {
+    for (const command of ["sed -n e f", "sed 's/.*/&/e' f", "sed -i '1e cat' f", "sed -e '/x/e' f", "sed -E 's|a|b|ge' f", "sed -ne 'e' f"]) {
+      expect(verdict(command)).toEqual([command, RUNS])
+    }
+  })
+
+  it("editing scripts stay quiet, whatever letters their text holds", () => {
+    for (const command of ["sed -e 's/a/b/g' -e '/x/d' f", "sed -i 's|/usr/local|/opt|g' f", "sed 's/e/E/g' f", "sed -n '/start/,/end/p' f", "sed '1i header' f", "sed '$a\\\\end' f", "sed 'y/abc/xyz/' f", "sed -E 's/(a|b)+/c/' f", "sed --sandbox e f", "sed ':a;N;$!ba;s/\\\\n/ /g' f"]) {
+      expect(quiet(command)).toEqual([command, false])
+    }
+  })
+
+  it("the scanner follows addresses, delimiters, escapes and text commands", () => {
+    expect(sedScriptRuns("/e/ s/e\\/e/x/e")).toBe(true)
+    expect(sedScriptRuns("/e/ s/e\\/e/x/g")).toBe(false)
+    expect(sedScriptRuns("a\\\ne text\ne")).toBe(true)
+    expect(sedScriptRuns("\\,e,d")).toBe(false)
+    expect(sedScriptRuns("s/x/y/w out.e\n$e")).toBe(true)
+  })
+})
+
+describe("awk", () => {
+  it("system(), pipes into shells and commands built from input run it", () => {
+    for (const command of ["awk '{system($0)}' f", "awk '{ system(\"ls \" $1) }' f", "awk '{print | \"sh\"}' f", "awk '{ print | \"/bin/bash\" }' f", "awk '{ $0 | getline x }' f", "awk '{ cmd = \"ls \" $1; cmd | getline out }' f", "gawk '{ printf \"%s\\n\", $0 | cmd }' f"]) {
+      expect(verdict(command)).toEqual([command, RUNS])
+    }
+  })
+
+  it("literal commands are judged as shell; plain programs stay quiet", () => {
+    expect(detectCommand("awk 'BEGIN { system(\"rm -rf /\") }'", ENV).hardline).toBe(true)
+    for (const command of ["awk 'BEGIN { system(\"date\") }'", "awk '{print $1}' f", "awk -F: '{ if ($3 > 100 || $1 == \"x\") print $1 }' /etc/passwd", "awk '/a|b/ {print}' f", "awk '{ \"date\" | getline d; print d }' f", "awk '{ print $1 | \"sort\" }' f"]) {
+      expect(quiet(command)).toEqual([command, false])
+    }
+  })
+})
+
+describe("git and fd run the commands they are given", () => {
+  it("judged as the commands they are", () => {
+    for (const command of ["git rebase --exec='rm -rf /' HEAD~1", "git submodule foreach --recursive rm -rf /", "git bisect run rm -rf /", "git -C repo bisect run rm -rf /", "git filter-branch --tree-filter 'rm -rf /' HEAD"]) {
+      expect([command, detectCommand(command, ENV).hardline]).toEqual([command, true])
+    }
+    for (const command of ["x=rm; fd -x $x", "fd -e tmp -X rm -f"]) expect(verdict(command)).toEqual([command, "fd -x/-X rm"])
+    for (const command of ["git rebase -x 'npm test' HEAD~3", "git submodule foreach 'git pull'", "git -C repo bisect run make test", "git log --oneline", "fd -e py -x wc -l", "fd -e md -x sh -c 'wc -l \"$1\"' _ {}"]) {
+      expect(quiet(command)).toEqual([command, false])
+    }
+  })
+})
