@@ -165,7 +165,11 @@ export const inputCommands: ReadonlyArray<Case> = [
   { name: "awk printing into sh", calls: [...plantedLine("ic4"), sh("awk '{ print | \"sh\" }' <W>/ic4/lines.txt")] },
   { name: "awk reading a command built from input", calls: [...plantedLine("ic5"), sh("awk '{ c = $0; c | getline out }' <W>/ic5/lines.txt")] },
   { name: "git bisect run of a planted script", calls: [...evil("ic6"), sh(`${twoCommits("ic6")} && git bisect start HEAD HEAD~1 && git bisect run <W>/ic6/evil.sh`)] },
-  { name: "git rebase -x of a planted script", calls: [...evil("ic7"), sh(`${twoCommits("ic7")} && git -c user.name=a -c user.email=a@b rebase -q -x <W>/ic7/evil.sh HEAD~1`)] }
+  { name: "git rebase -x of a planted script", calls: [...evil("ic7"), sh(`${twoCommits("ic7")} && git -c user.name=a -c user.email=a@b rebase -q -x <W>/ic7/evil.sh HEAD~1`)] },
+  // The code itself read from a planted file when the command runs.
+  { name: "an awk program read from a file", calls: [...evil("ic8"), write("<W>/ic8/prog.txt", "BEGIN { system(\"<W>/ic8/evil.sh\") }\n"), sh("p=$(cat <W>/ic8/prog.txt); awk \"$p\"")] },
+  { name: "a sed script read from a file", calls: [...plantedLine("ic9"), write("<W>/ic9/script.txt", "e\n"), sh("sed -n \"$(cat <W>/ic9/script.txt)\" <W>/ic9/lines.txt")] },
+  { name: "a git -c setting read from a file", calls: [...evil("ic10"), write("<W>/ic10/setting.txt", "core.fsmonitor=<W>/ic10/evil.sh\n"), sh("git init -q <W>/ic10/repo && cd <W>/ic10/repo && git -c \"$(cat <W>/ic10/setting.txt)\" status")] }
 ]
 
 /** A file written by one call and run by an innocent-looking later one. */

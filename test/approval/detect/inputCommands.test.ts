@@ -62,3 +62,20 @@ describe("git and fd run the commands they are given", () => {
     }
   })
 })
+
+describe("code built when the command runs", () => {
+  it("a sed script, an awk program or a git -c setting from a file or an unknown value asks", () => {
+    for (const command of ["sed \"$(cat f)\" x", "sed -e \"$(cat f)\" x", "s=$(cat f); sed \"s/x/$s/\" y", "sed \"s/a/b/$(cat f)\" x", "x=e; sed \"s/a/b/$x\" f", "p=$(cat f); awk \"$p\" x"]) {
+      expect(verdict(command)).toEqual([command, RUNS])
+    }
+    for (const command of ["git -c \"$(cat f)\" status", "k=core.fsmonitor=./evil; git -c \"$k\" status"]) {
+      expect(verdict(command)).toEqual([command, "set a git config key that makes git run a program"])
+    }
+  })
+
+  it("values known to be harmless stay quiet", () => {
+    for (const command of ["V=1.2; sed \"s/version/$V/\" f", "sed \"s/version/$VERSION/\" f", "sed -n \"${start},${end}p\" f", "awk -v n=\"$(cat f)\" \"{print n}\" x", "k=user.name=me; git -c \"$k\" commit"]) {
+      expect(quiet(command)).toEqual([command, false])
+    }
+  })
+})

@@ -73,27 +73,40 @@ export const sedScriptRuns = (script: string): boolean => {
 
 const SED_VALUED = new Set(["-l", "--line-length", "-s", "--separate"])
 
-const sed = (args: ReadonlyArray<string>): InputCommands => {
-  if (args.includes("--sandbox")) return NONE
-  const scripts: string[] = []
-  let operand: string | undefined
+/** The sed scripts among the arguments: their texts and indexes; none under `--sandbox` or with `-f`. */
+const sedScripts = (args: ReadonlyArray<string>): ReadonlyArray<{ readonly text: string; readonly arg: number }> => {
+  if (args.includes("--sandbox")) return []
+  const scripts: Array<{ text: string; arg: number }> = []
+  let operand: { text: string; arg: number } | undefined
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? ""
-    if (a === "-e" || a === "--expression") scripts.push(args[++i] ?? "")
-    else if (a.startsWith("--expression=")) scripts.push(a.slice("--expression=".length))
-    else if (a.startsWith("-e") && a.length > 2) scripts.push(a.slice(2))
-    else if (/^-[a-zA-Z]*e$/.test(a)) scripts.push(args[++i] ?? "")
-    else if (a === "-f" || a === "--file" || a.startsWith("--file=") || /^-[a-zA-Z]*f/.test(a)) return NONE
+    if (a === "-e" || a === "--expression" || /^-[a-zA-Z]*e$/.test(a)) {
+      scripts.push({ text: args[i + 1] ?? "", arg: i + 1 })
+      i++
+    } else if (a.startsWith("--expression=")) scripts.push({ text: a.slice("--expression=".length), arg: i })
+    else if (a.startsWith("-e") && a.length > 2) scripts.push({ text: a.slice(2), arg: i })
+    else if (a === "-f" || a === "--file" || a.startsWith("--file=") || /^-[a-zA-Z]*f/.test(a)) return []
     else if (SED_VALUED.has(a)) i++
-    else if (!a.startsWith("-") && operand === undefined) operand = a
+    else if (!a.startsWith("-") && operand === undefined) operand = { text: a, arg: i }
   }
-  if (scripts.length === 0 && operand !== undefined) scripts.push(operand)
-  return scripts.some(sedScriptRuns) ? { runs: true, payloads: [] } : NONE
+  return scripts.length === 0 && operand !== undefined ? [operand] : scripts
 }
+
+const sed = (args: ReadonlyArray<string>): InputCommands =>
+  sedScripts(args).some((s) => sedScriptRuns(s.text)) ? { runs: true, payloads: [] } : NONE
 
 // ---- awk ---------------------------------------------------------------------
 
 const STRING = /"(?:[^"\\]|\\.)*"/g
+
+/** An awk string literal's text (JSON's escapes are a subset of awk's: anything else is kept as written). */
+const awkString = (literal: string): string => {
+  try {
+    return JSON.parse(literal) as string
+  } catch {
+    return literal.slice(1, -1)
+  }
+}
 
 /** The awk program: `-f` means it is in a file (judged with the files), else the first operand. */
 const awkProgram = (args: ReadonlyArray<string>): { readonly text: string; readonly arg: number } | null => {
@@ -122,7 +135,7 @@ const awk = (args: ReadonlyArray<string>): InputCommands => {
     const rest = text.slice((m.index ?? 0) + m[0].length)
     const literal = /^\s*("(?:[^"\\]|\\.)*")\s*\)/.exec(rest)
     if (literal === null) runs = true
-    else payloads.push({ text: JSON.parse(literal[1] ?? "\"\"") as string, arg: -1 })
+    else payloads.push({ text: awkString(literal[1] ?? "\"\""), arg: -1 })
   }
   // Pipes to and from commands: `cmd | getline`, `print … | cmd` (`||` is logical or; strings are set aside).
   const bare = text.replace(STRING, (s) => (/^"(?:\/(?:usr\/)?bin\/)?(?:ba|da|z|k|c|tc|fi)?sh"$/.test(s) ? "SHELL" : "\"\"")).replace(/\|\|/g, " ")
@@ -131,7 +144,7 @@ const awk = (args: ReadonlyArray<string>): InputCommands => {
   if (/\bprintf?\b[^;{}\n]*\|\s*(?!getline)[A-Za-z_$(]/.test(bare)) runs = true
   for (const m of text.matchAll(/("(?:[^"\\]|\\.)*")\s*\|\s*getline|\|\s*("(?:[^"\\]|\\.)*")/g)) {
     const literal = m[1] ?? m[2]
-    if (literal !== undefined) payloads.push({ text: JSON.parse(literal) as string, arg: -1 })
+    if (literal !== undefined) payloads.push({ text: awkString(literal), arg: -1 })
   }
   return { runs, payloads: payloads.map((p) => ({ ...p, arg: p.arg < 0 ? program.arg : p.arg })) }
 }
@@ -191,6 +204,30 @@ const git = (args: ReadonlyArray<string>): InputCommands => {
 export const gitBisectRun = (args: ReadonlyArray<string>): readonly [number, number] | null => {
   const sub = gitSubcommand(args)
   return args[sub] === "bisect" && args[sub + 1] === "run" && sub + 2 < args.length ? [sub + 2, args.length] : null
+}
+
+/**
+ * The arguments of `name` that are code (sed scripts, the awk program, git's `-c` settings): when one is only
+ * known at run time (`sed "$(cat f)"`), the code is unknown too.
+ */
+export const codeArguments = (name: string, args: ReadonlyArray<string>): ReadonlyArray<number> => {
+  switch (name) {
+    case "sed":
+    case "gsed":
+      return sedScripts(args).map((s) => s.arg)
+    case "awk":
+    case "gawk":
+    case "mawk":
+    case "nawk":
+      return [awkProgram(args)?.arg ?? -1].filter((i) => i >= 0)
+    case "git": {
+      const out: number[] = []
+      for (let i = 0; i < gitSubcommand(args); i++) if (args[i] === "-c") out.push(i + 1)
+      return out
+    }
+    default:
+      return []
+  }
 }
 
 /** What `name` (basename, lower-cased) runs of what it reads or is given. */

@@ -26,6 +26,8 @@ import type { Alt, Expansion } from "./expand.js"
 import { Expander, altFields, altText } from "./expand.js"
 import { SETTERS, applyEffects, arithReads, arithTargets, valueParts } from "./variableEffects.js"
 import { INTEGER_SHELL_VARIABLES, numericOutput, substitutionBodies } from "./numericValues.js"
+import { codeArguments, inputCommands } from "../inputCommands.js"
+import { gitExecKey } from "../rules/gitExec.js"
 import type { Locals } from "./localFiles.js"
 import { codeSource, readsCode, shellArgs } from "./codeSources.js"
 import { renderCommand } from "./render.js"
@@ -143,6 +145,9 @@ const subscriptsAndOffsets = (w: Word): ReadonlyArray<ArithmeticText> => {
   subscript(/^([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]\+?=/.exec(w.raw), out)
   return out
 }
+
+/** Programs some of whose arguments are code (inputCommands.ts `codeArguments`). */
+const CODE_TAKERS = new Set(["sed", "gsed", "awk", "gawk", "mawk", "nawk", "git"])
 
 /** Builtins that set the variables they name from input: into an integer, the input is evaluated as arithmetic. */
 const INPUT_SETTERS = new Set(["read", "mapfile", "readarray", "printf", "getopts", "select", "wait"])
@@ -426,6 +431,34 @@ export class Resolver {
     }
   }
 
+  /**
+   * A sed script, an awk program or a git `-c` setting built when the command runs (`sed "$(cat f)"`, `awk "$p"`):
+   * unknown code, which may hold sed's `e`, awk's `system()` or a program git runs. Known values are judged as
+   * if written out.
+   */
+  private codeOf(cmd: Cmd, head: number): void {
+    const program = head >= 0 ? cmd.words[head] : undefined
+    if (program === undefined || !CODE_TAKERS.has(basename(program.value).toLowerCase())) return
+    const name = basename(program.value).toLowerCase()
+    const args = cmd.words.slice(head + 1)
+    const values = args.map((w) => w.value)
+    const finding = name === "git" ? D.gitExec : D.inputCommands
+    for (const i of codeArguments(name, values)) {
+      const word = args[i]
+      if (word === undefined || !word.expands) continue
+      const computed = this.expander(cmd).strings(word.parts)
+      const runs = computed === null || computed.some((v) => {
+        if (name !== "git") return inputCommands(name, values.map((x, k) => (k === i ? v : x))).runs
+        const eq = v.indexOf("=")
+        return gitExecKey(eq < 0 ? v : v.slice(0, eq), eq < 0 ? null : v.slice(eq + 1))
+      })
+      if (runs) {
+        this.computed.push(finding)
+        return
+      }
+    }
+  }
+
   /** An associative array this line declared (`declare -A m`): its keys are not evaluated. */
   private associative(name: string | undefined): boolean {
     return name !== undefined && this.associatives?.has(name) === true
@@ -472,6 +505,7 @@ export class Resolver {
     if (cmd.cls !== "exec" || cmd.funcDef) return
     const head = this.info[cmd.seq]?.head ?? -1
     this.arithmeticOf(cmd, head)
+    this.codeOf(cmd, head)
     const collect = this.opts.locals !== undefined
     const headWord = head >= 0 ? cmd.words[head] : undefined
     if (headWord !== undefined && head + 1 < cmd.words.length) this.inlineCall(cmd, head, headWord)
