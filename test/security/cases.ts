@@ -117,6 +117,7 @@ export const heldVariables: ReadonlyArray<Case> = [
   { name: "halves of a[$(…)] evaluated as arithmetic", calls: [...evil("hv2"), sh("A='a[$('"), sh("B='<W>/hv2/evil.sh)]'"), sh("X=$A$B"), sh("echo $((X))")] },
   // An integer variable evaluates whatever is assigned to it: a later harmless-looking assignment runs the file's a[$(…)].
   { name: "an integer declared in one call, assigned a file's text in the next", calls: [...evil("hv3"), write("<W>/hv3/v.txt", "a[$(<W>/hv3/evil.sh)]\n"), sh("declare -i n"), sh("n=$(cat <W>/hv3/v.txt)")] },
+  { name: "positional parameters set from a file, evaluated in the next call", calls: [...evil("hv5"), write("<W>/hv5/v.txt", "a[$(<W>/hv5/evil.sh)]\n"), sh("set -- \"$(cat <W>/hv5/v.txt)\""), sh("echo $(( $1 ))")] },
   { name: "an exported integer, read from a file in the next call", calls: [...evil("hv4"), write("<W>/hv4/v.txt", "a[$(<W>/hv4/evil.sh)]\n"), sh("declare -ix m=1"), sh("read m < <W>/hv4/v.txt")] }
 ]
 

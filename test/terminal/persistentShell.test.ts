@@ -184,6 +184,9 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
       // The next call assigns text: it stays text, nothing is evaluated (a value a[$(cmd)] would run cmd).
       const later = yield* run(t, "n='1+1'; a[0]='2*3'; m='a[$(echo ran >&2)]' 2>&1; echo \"$n ${a[0]} $m\"; declare -p fixed")
       expect(text(later)).toBe("1+1 2*3 a[$(echo ran >&2)]\ndeclare -ir fixed=\"7\"\n")
+      // Positional parameters end with their call too.
+      expect(text(yield* run(t, "set -- one two; echo $#"))).toBe("2\n")
+      expect(text(yield* run(t, "echo \"$#[$1]\""))).toBe("0[]\n")
       // Bash's own integers stay integers.
       expect(text(yield* run(t, "OPTIND=1+1; echo $OPTIND"))).toBe("2\n")
     }))

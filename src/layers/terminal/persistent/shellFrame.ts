@@ -110,12 +110,13 @@ const frameBody = (spec: FrameSpec): string => {
   }`
   return [
     `${state}; __hermes_bg=$!`,
-    // Options that would break the frame or spill tracing into the output (a fresh shell per command started without them).
+    // Options that would break the frame or spill tracing into the output (a fresh shell per command started without them);
+    // no positional parameters (`set --`), as a fresh shell has: an earlier call's `set -- 'a[$(…)]'` would be there.
     // An empty hash table, no aliases, no DEBUG/ERR/RETURN traps and the default PS4, as a fresh shell has: what
     // an earlier command planted (`hash -p /bin/rm ls`, `alias ls='command rm'`, `trap 'f …' DEBUG`, a PS4 holding
     // `$(…)` that `set -x` runs) would run something other than what the approval gate judged. (Functions stay:
     // approval is told which ones the shell holds.)
-    `builtin set +e +u +x +v; builtin hash -r; builtin unalias -a; builtin trap - DEBUG ERR RETURN; builtin trap '__hermes_report "$?" Q' EXIT`,
+    `builtin set +e +u +x +v --; builtin hash -r; builtin unalias -a; builtin trap - DEBUG ERR RETURN; builtin trap '__hermes_report "$?" Q' EXIT`,
     // A line of its own: a read-only PS4 fails this line only.
     `PS4='+ '`,
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
