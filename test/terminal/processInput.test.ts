@@ -5,7 +5,7 @@
  * with the real Approval and nobody to approve: every split of a dangerous
  * line is refused and the canary stays; ordinary input still works.
  */
-import { existsSync, mkdirSync } from "node:fs"
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -246,6 +246,29 @@ layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: 
           if (answer["status"] === "blocked") break
         }
         expect([program, lines, answers[answers.length - 1]]).toMatchObject([program, lines, { status: "blocked" }])
+        yield* expectIntact(dir)
+        yield* p.kill
+      }
+    }), 60_000)
+
+  it.effect("a bash session's integers and positional parameters carry a planted a[$(…)] from one input to the next", () =>
+    Effect.gen(function*() {
+      for (const lines of [
+        ["declare -i n", "n=$(cat <F>)"],
+        ["set -- \"$(cat <F>)\"", "echo $(( $1 ))"],
+        ["read -r v < <F>", "[[ \"$v\" -eq 0 ]]"]
+      ]) {
+        const dir = canary()
+        const planted = join(dir, "..", `${dir.split("/").pop() ?? ""}.txt`)
+        writeFileSync(planted, `a[$(rm -rf ${dir})]\n`)
+        const p = yield* started("bash")
+        const answers: Array<Json> = []
+        for (const line of lines) {
+          const answer = yield* p.send("submit", line.replace("<F>", planted))
+          answers.push(answer)
+          if (answer["status"] === "blocked") break
+        }
+        expect([lines, answers[answers.length - 1]]).toMatchObject([lines, { status: "blocked" }])
         yield* expectIntact(dir)
         yield* p.kill
       }
