@@ -69,6 +69,7 @@ export const HARDLINE_RULE_DESCRIPTIONS: ReadonlyArray<string> = [
 /** Our own rules (beyond Hermes'): allowlist keys like Hermes' ones, so never renamed lightly. */
 export const D = {
   unlink: "unlink deletes a file",
+  fdExecRm: "fd -x/-X rm",
   shred: "shred destroys file contents",
   removeAfter: "archive or sync that deletes its source files (--remove-files, --remove-source-files, zip -m)",
   truncate: "truncate shrinks or empties a file",

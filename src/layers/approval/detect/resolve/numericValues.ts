@@ -149,6 +149,16 @@ export const numericParts = (parts: ReadonlyArray<Part>, numericName: (name: str
     }
   })
 
+/** Index of the bracket closing the one at `from` (nesting counted), or the text's length when it never closes. */
+export const closing = (text: string, from: number, open: string, close: string): number => {
+  let depth = 0
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === open) depth++
+    else if (text[i] === close && --depth === 0) return i
+  }
+  return text.length
+}
+
 /** The bodies of the command substitutions (`$(…)`, backticks) in a text, arithmetic `$((…))` left out. */
 export const substitutionBodies = (text: string): ReadonlyArray<string> => {
   const out: string[] = []
@@ -160,12 +170,7 @@ export const substitutionBodies = (text: string): ReadonlyArray<string> => {
       if (end < 0) break
       i = end
     } else if (c === "$" && text[i + 1] === "(" && text[i + 2] !== "(") {
-      let depth = 0
-      let j = i + 1
-      for (; j < text.length; j++) {
-        if (text[j] === "(") depth++
-        else if (text[j] === ")" && --depth === 0) break
-      }
+      const j = closing(text, i + 1, "(", ")")
       out.push(text.slice(i + 2, j))
       i = j
     }

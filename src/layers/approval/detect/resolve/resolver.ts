@@ -25,7 +25,7 @@ import { basename } from "../../shell/words.js"
 import type { Alt, Expansion } from "./expand.js"
 import { Expander, altFields, altText } from "./expand.js"
 import { SETTERS, applyEffects, arithReads, arithTargets, valueParts } from "./variableEffects.js"
-import { INTEGER_SHELL_VARIABLES, numericOutput, substitutionBodies } from "./numericValues.js"
+import { closing, INTEGER_SHELL_VARIABLES, numericOutput, substitutionBodies } from "./numericValues.js"
 import { codeArguments, inputCommands } from "../inputCommands.js"
 import { gitExecKey } from "../rules/gitExec.js"
 import type { Locals } from "./localFiles.js"
@@ -162,13 +162,7 @@ const arithmeticExpansions = (parts: ReadonlyArray<Part>, out: string[] = []): R
     else if (p.kind === "doubleQuoted") arithmeticExpansions(p.parts, out)
     else if (p.kind === "bracedParam") {
       for (let at = p.text.indexOf("$(("); at >= 0; at = p.text.indexOf("$((", at + 3)) {
-        let depth = 0
-        let end = at + 1
-        for (; end < p.text.length; end++) {
-          if (p.text[end] === "(") depth++
-          else if (p.text[end] === ")" && --depth === 0) break
-        }
-        out.push(p.text.slice(at, end + 1))
+        out.push(p.text.slice(at, closing(p.text, at + 1, "(", ")") + 1))
       }
     }
   }
@@ -178,15 +172,7 @@ const arithmeticExpansions = (parts: ReadonlyArray<Part>, out: string[] = []): R
 /** The expressions of `$[…]` in a word's text (brackets balanced: `$[a[1]+2]`). */
 const oldArithmetic = (raw: string): ReadonlyArray<string> => {
   const out: string[] = []
-  for (let at = raw.indexOf("$["); at >= 0; at = raw.indexOf("$[", at + 2)) {
-    let depth = 0
-    let end = at + 1
-    for (; end < raw.length; end++) {
-      if (raw[end] === "[") depth++
-      else if (raw[end] === "]" && --depth === 0) break
-    }
-    out.push(raw.slice(at + 2, end))
-  }
+  for (let at = raw.indexOf("$["); at >= 0; at = raw.indexOf("$[", at + 2)) out.push(raw.slice(at + 2, closing(raw, at + 1, "[", "]")))
   return out
 }
 
@@ -277,10 +263,7 @@ export class Resolver {
    */
   private arithUse(frame: number, text: string, depth: number): void {
     // `$(( $(cat f) ))`: the substitution's output is evaluated.
-    if ((text.includes("$(") || text.includes("`")) && !substitutionBodies(text).every(numericOutput)) {
-      this.computed.push(D.computedArithmetic)
-      return
-    }
+    if (this.evaluatesOutput(text)) return
     // `set -- "$(cat f)"; echo $(( $1 ))`: positional parameters this line set to text.
     if (this.positionalText && /\$(?:[0-9@*]|\{[0-9]+\})/.test(text)) {
       this.computed.push(D.computedArithmetic)
@@ -288,7 +271,25 @@ export class Resolver {
     }
     if (!/[A-Za-z_]/.test(text)) return
     const reads = arithReads(text)
-    for (const name of [...reads.names, ...reads.expanded]) {
+    this.valuesRead(frame, [...reads.names, ...reads.expanded], (v) => {
+      if (depth < 4 && /[A-Za-z_]/.test(v)) this.arithUse(frame, v, depth + 1)
+    })
+  }
+
+  /** A command substitution in text bash evaluates, whose output is not surely a number: pushed, and true. */
+  private evaluatesOutput(text: string): boolean {
+    if (!(text.includes("$(") || text.includes("`")) || substitutionBodies(text).every(numericOutput)) return false
+    this.computed.push(D.computedArithmetic)
+    return true
+  }
+
+  /**
+   * Names whose values bash evaluates (arithmetic, a subscript in a name): one only known when the command runs,
+   * or that a persistent shell may hold, or a value holding a command substitution is a finding; each other
+   * known value goes to `known`.
+   */
+  private valuesRead(frame: number, names: ReadonlyArray<string>, known: (value: string) => void): void {
+    for (const name of names) {
       const held = this.scope.heldLookups
       const found = this.scope.lookup(frame, name)
       if (found.values === null) {
@@ -305,7 +306,7 @@ export class Resolver {
           this.computed.push(D.arithmeticCode)
           return
         }
-        if (depth < 4 && /[A-Za-z_]/.test(v)) this.arithUse(frame, v, depth + 1)
+        known(v)
       }
     }
   }
@@ -392,31 +393,11 @@ export class Resolver {
     const sub = /^[A-Za-z_][A-Za-z0-9_]*\[(.*)\]$/s.exec(text)
     if (sub !== null) return this.arithUse(frame, sub[1] ?? "", 0)
     if (!text.includes("$") && !text.includes("`")) return
-    if ((text.includes("$(") || text.includes("`")) && !substitutionBodies(text).every(numericOutput)) {
-      this.computed.push(D.computedArithmetic)
-      return
-    }
-    for (const name of arithReads(text).expanded) {
-      const held = this.scope.heldLookups
-      const found = this.scope.lookup(frame, name)
-      if (found.values === null) {
-        if (found.fromOutside) this.missing.add(name)
-        else if (this.opts.shellKeepsVariables === true && this.scope.heldLookups > held) this.computed.push(D.heldArithmetic)
-        else if (!found.numeric) {
-          this.computed.push(D.computedArithmetic)
-          return
-        }
-        continue
-      }
-      for (const v of found.values) {
-        if (v.includes("$(") || v.includes("`")) {
-          this.computed.push(D.arithmeticCode)
-          return
-        }
-        const named = /^[A-Za-z_][A-Za-z0-9_]*\[(.*)\]$/s.exec(v)
-        if (named !== null) this.arithUse(frame, named[1] ?? "", 1)
-      }
-    }
+    if (this.evaluatesOutput(text)) return
+    this.valuesRead(frame, arithReads(text).expanded, (v) => {
+      const named = /^[A-Za-z_][A-Za-z0-9_]*\[(.*)\]$/s.exec(v)
+      if (named !== null) this.arithUse(frame, named[1] ?? "", 1)
+    })
   }
 
   /** `a=([X]=v …)`, `declare -a a=(…)`: each `[X]` is evaluated, unless `a` is associative. */

@@ -54,14 +54,6 @@ export const writeRules: ReadonlyArray<Rule> = [
   },
   {
     kind: "word",
-    description: "fd -x/-X rm",
-    on: ["fd", "fdfind"],
-    at: "any",
-    test: (_v, c, i) =>
-      c.texts.some((t, k) => k > i && /^(?:-x|--exec|-X|--exec-batch)$/.test(t) && EXEC_RM.test(c.texts[k + 1] ?? ""))
-  },
-  {
-    kind: "word",
     description: "find -delete",
     on: ["find"],
     at: "any",

@@ -59,6 +59,15 @@ export const destructiveRules: ReadonlyArray<Rule> = [
     }
   },
   {
+    // Hermes' `find -exec rm` for fd, whose -x/-X run a command for each match.
+    kind: "word",
+    description: D.fdExecRm,
+    on: ["fd", "fdfind"],
+    at: "any",
+    test: (_v, c, i) =>
+      c.texts.some((t, k) => k > i && /^(?:-x|--exec|-X|--exec-batch)$/.test(t) && /^(?:\/\S*\/)?rm(?![\w])/.test(c.texts[k + 1] ?? ""))
+  },
+  {
     kind: "word",
     description: D.unlink,
     on: ["unlink"],
