@@ -116,13 +116,16 @@ describe("arithmetic on a value only known when the command runs", () => {
 
 describe("substitutions that can only print numbers", () => {
   it("counting programs whose output is a number, whatever they read", () => {
-    for (const source of ["wc -l < f", "ls | wc -l", "wc -c", "nproc", "id -u", "date +%s", "date +%Y%m%d", "seq 1 5", "stat -c %s f", "stat --format=%Y f", "grep -c x f", "grep -c -e x", "git rev-list --count HEAD", "tput cols", "getconf _NPROCESSORS_ONLN"]) {
+    for (const source of ["wc -l < f", "ls | wc -l", "wc -c", "nproc", "id -u", "date +%s", "date +%Y%m%d", "seq 1 5", "stat -c %s f", "stat --format=%Y f", "grep -c x f", "grep -c -e x", "git rev-list --count HEAD", "tput cols", "getconf _NPROCESSORS_ONLN",
+      // Trimmed, first field taken, or with a fallback that prints a number or nothing.
+      "ls | wc -l | tr -d ' '", "wc -l < f | xargs", "wc -l f | awk '{print $1}'", "wc -l f | cut -d' ' -f1", "grep -c x f || true", "git rev-list --count HEAD 2>/dev/null || echo 0", "seq 5 | sort -rn | head -1"]) {
       expect([source, numericOutput(source)]).toEqual([source, true])
     }
   })
 
   it("anything that may print names or text", () => {
-    for (const source of ["cat f", "wc -l f", "wc -l < f 2>&1", "wc $opts", "date", "date +%A", "stat -c %n f", "stat f", "grep -c x a b", "grep -cH x f", "git log", "seq -f '%g' 1 5", "id", "echo 5", "wc -l < f; cat f", "< f"]) {
+    for (const source of ["cat f", "wc -l f", "wc -l < f 2>&1", "wc $opts", "date", "date +%A", "stat -c %n f", "stat f", "grep -c x a b", "grep -cH x f", "git log", "seq -f '%g' 1 5", "id", "echo 5", "wc -l < f; cat f", "< f",
+      "cat f || true", "grep -c x f || cat g", "wc -l f | awk '{print $2}'", "wc -l < f | tr a-z A-Z", "cut -d' ' -f1 < f", "wc -l $f | awk '{print $1}'"]) {
       expect([source, numericOutput(source)]).toEqual([source, false])
     }
   })

@@ -102,22 +102,86 @@ const countingProgram = (name: string, args: ReadonlyArray<string>): boolean => 
 /** Redirections that keep a stage's output its own (`2>&1`, `&>` would add error text, which names files). */
 const keepsOutput = (c: Cmd): boolean => c.redirs.every((r) => r.op !== ">&" && r.op !== "&>" && r.op !== "&>>")
 
+/** A stage's words when they are literal and its output is its own (no `2>&1`), else null. */
+const literalStage = (c: Cmd): ReadonlyArray<string> | null =>
+  !c.funcDef && keepsOutput(c) && c.words.length > 0 && !c.words.some((w) => w.expands) ? c.words.map((w) => w.value) : null
+
+/** Filters that keep a number a number: trimming (`tr -d ' '`, `xargs`), picking lines, sorting. */
+const keepsNumbers = (name: string, args: ReadonlyArray<string>): boolean => {
+  switch (name) {
+    case "tr":
+      return args[0] === "-d" && args.length === 2
+    case "xargs":
+      return args.length === 0
+    case "head":
+    case "tail":
+      return args.every((a) => /^-(?:n|c)?[0-9]*$|^--lines=[0-9]+$/.test(a) || /^[0-9]+$/.test(a))
+    case "sort":
+      return args.every((a) => /^-[nrgu]+$/.test(a))
+    case "uniq":
+      return args.length === 0
+    default:
+      return false
+  }
+}
+
+/** `awk '{print $1}'`, `cut -d' ' -f1`: the first field, which for `wc` is the count before the file name. */
+const firstField = (name: string, args: ReadonlyArray<string>): boolean =>
+  (name === "awk" && args.length === 1 && /^\{\s*print \$1;?\s*\}$/.test(args[0] ?? "")) ||
+  (name === "cut" && args.includes("-f1") && args.every((a) => a === "-f1" || /^-d.?$/.test(a) || a === " "))
+
+/** One pipeline prints only numbers: a counting program, then only filters that keep them so. */
+const numericPipeline = (stages: ReadonlyArray<Cmd>): boolean => {
+  let numeric = false
+  let counted = false
+  for (const stage of stages) {
+    const words = literalStage(stage)
+    if (words === null) return false
+    const [head = "", ...args] = words
+    const name = basename(head)
+    if (countingProgram(name, args)) numeric = true
+    else if (name === "wc" && args.every((a) => a.startsWith("-") || !/[\s$`]/.test(a))) {
+      // `wc -l file` prints the count and the name: numeric once the first field is taken.
+      counted = true
+      numeric = false
+    } else if (counted && firstField(name, args)) {
+      counted = false
+      numeric = true
+    } else if (!(numeric && keepsNumbers(name, args))) {
+      numeric = false
+      counted = false
+    }
+  }
+  return numeric
+}
+
+/** Prints nothing or a literal number (`|| true`, `|| echo 0`). */
+const fallback = (stages: ReadonlyArray<Cmd>): boolean => {
+  const words = stages.length === 1 && stages[0] !== undefined ? literalStage(stages[0]) : null
+  if (words === null) return false
+  const [head = "", ...args] = words
+  return head === "true" || head === ":" || ((head === "echo" || head === "printf") && args.length <= 1 && args.every((a) => /^-?[0-9]+$/.test(a)))
+}
+
 /**
- * The body of a `$(…)` prints only numbers: one pipeline whose last stage is
- * a counting program with literal arguments (`wc -l < "$f"`, `ls | wc -l`,
- * `git rev-list --count HEAD`). The stages before it are commands like any
- * other (judged where they appear); only what reaches the output matters.
+ * The body of a `$(…)` prints only numbers: pipelines whose last counting
+ * program's output reaches the end only through filters that keep numbers
+ * (`wc -l < "$f"`, `ls | wc -l | tr -d ' '`, `wc -l f | awk '{print $1}'`,
+ * `git rev-list --count HEAD`), or fallbacks that print a number or nothing
+ * (`grep -c x f || true`). The stages before the counting program are
+ * commands like any other (judged where they appear); only what reaches the
+ * output matters.
  */
 export const numericOutput = (source: string): boolean => {
   const cmds = lexCommands(source)
   if (cmds === null || cmds.length === 0) return false
-  const last = cmds[cmds.length - 1]
-  if (last === undefined || last.funcDef) return false
-  // One pipeline: each command after the first is piped from the one before it.
-  for (let i = 1; i < cmds.length; i++) if (cmds[i]?.pipePrev !== cmds[i - 1]) return false
-  if (!keepsOutput(last) || last.words.length === 0 || last.words.some((w) => w.expands)) return false
-  const [head, ...args] = last.words.map((w) => w.value)
-  return countingProgram(basename(head ?? ""), args)
+  const pipelines: Array<Array<Cmd>> = []
+  for (const c of cmds) {
+    if (c.pipePrev !== null && c.pipePrev === pipelines[pipelines.length - 1]?.at(-1)) pipelines[pipelines.length - 1]?.push(c)
+    else if (c.pipePrev !== null) return false
+    else pipelines.push([c])
+  }
+  return pipelines.some(numericPipeline) && pipelines.every((p) => numericPipeline(p) || fallback(p))
 }
 
 /** `$?`, `$#`, `$$`, `$!`: numbers. */
