@@ -175,6 +175,15 @@ export const inputCommands: ReadonlyArray<Case> = [
 
 /** A file written by one call and run by an innocent-looking later one. */
 export const planted: ReadonlyArray<Case> = [
+  // A harmless decoy where the gate would look, the real script where the shell goes.
+  {
+    name: "a script beside a decoy, in a directory read from a file",
+    calls: [write("<W>/dc1/d/x.sh", "#!/bin/sh\nrm -rf <C>\n"), write("<W>/dc1/x.sh", "#!/bin/sh\necho harmless\n"), write("<W>/dc1/name.txt", "d"), sh("cd <W>/dc1 && chmod +x x.sh d/x.sh"), sh("cd <W>/dc1 && cd \"$(cat name.txt)\" && ./x.sh")]
+  },
+  {
+    name: "a script beside a decoy, in a directory CDPATH finds",
+    calls: [write("<W>/dc2/d/x.sh", "#!/bin/sh\nrm -rf <C>\n"), write("<W>/dc2/in/d/x.sh", "#!/bin/sh\necho harmless\n"), sh("chmod +x <W>/dc2/d/x.sh <W>/dc2/in/d/x.sh"), sh("export CDPATH=<W>/dc2"), sh("cd <W>/dc2/in && cd d && ./x.sh")]
+  },
   { name: "bash script", calls: [write("<W>/a.sh", "rm -rf <C>\n"), sh("bash <W>/a.sh")] },
   { name: "sourced script", calls: [write("<W>/b.sh", "x=rm; $x -rf <C>\n"), sh("cd <W> && . ./b.sh")] },
   { name: "executable run by path", calls: [write("<W>/c", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/c"), sh("<W>/c")] },

@@ -187,6 +187,11 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
       // Positional parameters end with their call too.
       expect(text(yield* run(t, "set -- one two; echo $#"))).toBe("2\n")
       expect(text(yield* run(t, "echo \"$#[$1]\""))).toBe("0[]\n")
+      // So do an unexported IFS and CDPATH (approval judges `$x` and `cd name` by the exports); exported ones stay.
+      yield* run(t, "IFS=_; CDPATH=/; kept=yes")
+      expect(text(yield* run(t, "echo \"[${IFS+set}][${CDPATH+set}][$kept]\""))).toBe("[][][yes]\n")
+      yield* run(t, "export CDPATH=/tmp")
+      expect(text(yield* run(t, "echo \"$CDPATH\""))).toBe("/tmp\n")
       // Bash's own integers stay integers.
       expect(text(yield* run(t, "OPTIND=1+1; echo $OPTIND"))).toBe("2\n")
     }))

@@ -383,7 +383,7 @@ describe("scripts a command runs", () => {
     ["s=deploy.sh; bash $s", [{ path: "deploy.sh", language: "shell" }]],
     ["cd sub && bash x.sh", [{ path: "sub/x.sh", language: "shell" }]],
     ["cd /srv/app; ./start", [{ path: "/srv/app/start", language: "unknown" }]],
-    ["cd \"$D\" && bash x.sh", [{ path: "x.sh", language: "unknown" }]],
+    ["cd \"$D\" && bash x.sh", [{ path: "x.sh", language: "unknown", unplaced: true }]],
     ["bash \"$S\"", [{ path: "$S", language: "unknown" }]],
     ["python3 -c 'print(1)'", []],
     // A module by name: candidates beside the command, judged only when they exist.

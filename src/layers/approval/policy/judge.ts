@@ -44,6 +44,7 @@ export const RUNTIME_HOME_LINK_DESCRIPTION = "path leads into the runtime's home
 export const MOVE_DIRECTORY_DESCRIPTION = D.moveDir
 export const UNINSTALLED_BINARY_DESCRIPTION = "runs a compiled program that is not an installed one (its bytes tell nothing)"
 export const PLANTED_PROGRAM_DESCRIPTION = "runs a program from a directory the task put on PATH"
+export const UNKNOWN_SCRIPT_DIR_DESCRIPTION = "runs a script by a relative path from a directory not known before it runs"
 export const UNKNOWN_PROJECT_DIR_DESCRIPTION = "runs project scripts (make, npm) in a directory not known before it runs"
 export const PLANTED_REPOSITORY_DESCRIPTION =
   "runs git in a repository whose configuration is not under a .git directory (a bare repository or a .git file pointing elsewhere)"
@@ -324,6 +325,11 @@ class Looker {
     return Effect.gen(function*() {
       let verdict: Verdict = { detection: SAFE }
       for (const ref of scripts) {
+        // `cd "$(cat f)" && ./x.sh`: the file read here would be another one than the one that runs.
+        if (ref.unplaced === true && ref.optional !== true) {
+          verdict = stronger(verdict, { detection: dangerous(UNKNOWN_SCRIPT_DIR_DESCRIPTION), note: `script ${ref.path}` })
+          continue
+        }
         const path = joinPath(cwd, ref.path, self.env.home)
         // A candidate module that is not there costs no read (a script with many imports looks at many names).
         if (ref.optional === true && (yield* self.surroundings.fileKind(path)) === "missing") continue

@@ -84,6 +84,8 @@ export class Locals {
   readonly loadedModules: LoadedModule[] = []
   /** undefined: where the command starts; null: somewhere not known before it runs. */
   private cwd: string | null | undefined = undefined
+  /** CDPATH may be set where the next `cd` runs (the resolver says, from the line and the exports). */
+  cdPath = false
 
   private place(path: string): { readonly path: string; readonly sure: boolean } {
     if (path.startsWith("/") || path.startsWith("~") || this.cwd === undefined) return { path, sure: true }
@@ -103,8 +105,8 @@ export class Locals {
   script(_cmd: Cmd | null, path: string, known: boolean, language: CodeLanguage | "unknown"): void {
     if (path === "" || path === "-" || path === "/dev/stdin") return
     const placed = known ? this.place(path) : { path, sure: false }
-    const ref: ScriptRef = { path: placed.path, language: placed.sure ? language : "unknown" }
-    if (!this.scripts.some((s) => s.path === ref.path && s.language === ref.language)) this.scripts.push(ref)
+    const ref: ScriptRef = { path: placed.path, language: placed.sure ? language : "unknown", ...(known && !placed.sure ? { unplaced: true } : {}) }
+    if (!this.scripts.some((s) => s.path === ref.path && s.language === ref.language && s.unplaced === ref.unplaced)) this.scripts.push(ref)
   }
 
   command(cmd: Cmd, head: number, name: string, word: (i: number) => WordText, target: (k: number) => WordText): void {
@@ -303,6 +305,11 @@ export class Locals {
       break
     }
     if (!t.known || t.text === "-" || /^[+-]\d+$/.test(t.text)) {
+      this.cwd = null
+      return
+    }
+    // With CDPATH set, `cd name` may land in any of its directories: where is only known when it runs.
+    if (this.cdPath && !/^(?:\/|~|\.\.?(?:\/|$))/.test(t.text)) {
       this.cwd = null
       return
     }

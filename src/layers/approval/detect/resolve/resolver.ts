@@ -40,6 +40,8 @@ export interface ScriptRef {
   readonly language: CodeLanguage | "unknown"
   /** Only a candidate (`python -m name`, `npx bin`): judged when it exists, nothing when it does not. */
   readonly optional?: boolean | undefined
+  /** A relative path from a directory only known when the command runs (`cd "$(cat f)" && ./x.sh`). */
+  readonly unplaced?: boolean | undefined
 }
 
 export interface ResolveOptions {
@@ -440,6 +442,14 @@ export class Resolver {
     }
   }
 
+  /** CDPATH may be non-empty here. Before the exports are given it counts as unset, and they are asked for. */
+  private cdPathSet(frame: number): boolean {
+    const found = this.scope.lookup(frame, "CDPATH")
+    if (found.values !== null) return found.values.some((v) => v !== "")
+    if (found.fromOutside) this.missing.add("CDPATH")
+    return !found.fromOutside
+  }
+
   /** An associative array this line declared (`declare -A m`): its keys are not evaluated. */
   private associative(name: string | undefined): boolean {
     return name !== undefined && this.associatives?.has(name) === true
@@ -522,6 +532,7 @@ export class Resolver {
     }
     if (head >= 0 && !rendered && (collect || fed)) this.codeFed(cmd, head, name, ex)
     if (!rendered && this.opts.locals !== undefined) {
+      if (name === "cd" || name === "pushd") this.opts.locals.cdPath = this.cdPathSet(cmd.frame)
       this.opts.locals.command(cmd, head, name, (i) => this.wordText(cmd.words[i], words?.[i]), (k) => this.wordText(cmd.redirs[k]?.target, targets?.[k]))
     }
     if (effects) {

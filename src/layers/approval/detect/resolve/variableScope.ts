@@ -34,6 +34,9 @@ const SHELL_MANAGED = new Set([
   "PIPESTATUS", "FUNCNAME", "EPOCHSECONDS", "EPOCHREALTIME", "HISTCMD", "COLUMNS", "LINES", "MAPFILE", "COPROC"
 ])
 
+/** A persistent shell drops these at each call unless exported (shellFrame.ts): never held from an earlier call. */
+const RESET_EACH_CALL = new Set(["CDPATH"])
+
 export const DEFAULT_IFS = " \t\n"
 
 export const MAX_VALUES = 8
@@ -85,7 +88,7 @@ export class Scope {
     }
     if (this.variables === undefined) return { values: null, fromOutside: true, numeric: false }
     const v = this.variables[name]
-    if (v === undefined && this.unexportedUnknown) {
+    if (v === undefined && this.unexportedUnknown && !RESET_EACH_CALL.has(name)) {
       this.heldLookups++
       return { values: null, fromOutside: false, numeric: false }
     }
