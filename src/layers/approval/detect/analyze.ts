@@ -135,9 +135,10 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
   if (cmd.origin !== "through") {
     const delegated = delegatedCommands(name, values, h)
     for (const [from, to] of delegated) delegate(ctx, cmd, from, to)
-    if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), name === "fd" || name === "fdfind" || (name === "xargs" && !values.slice(h + 1, from).some((v) => /^-(?:I|i|-replace)/.test(v))), replacementStrings(name, values, h)))) {
-      a.findings.push(D.substitutedCode)
-    }
+    // xargs without a replacement string, and fd, append what they read to the command as arguments.
+    const replacements = replacementStrings(name, values, h)
+    const appended = name === "fd" || name === "fdfind" || (name === "xargs" && replacements.length === 0)
+    if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), appended, replacements))) a.findings.push(D.substitutedCode)
   }
   return { head: h, spelled, hidden }
 }

@@ -17,7 +17,7 @@ import {
 } from "../descriptions.js"
 import type { ResolvedEnv } from "../detectionEnv.js"
 import { prepare } from "../normalize.js"
-import type { Cmd, FuncDef, Origin, Part, Word } from "../../shell/ast.js"
+import type { Cmd, FuncDef, Origin, Word } from "../../shell/ast.js"
 import { CALL_PAREN } from "../../shell/ast.js"
 import type { ParseCtx } from "../../shell/parser.js"
 import { parseInto } from "../../shell/parser.js"
@@ -25,7 +25,8 @@ import { basename } from "../../shell/words.js"
 import type { Alt, Expansion } from "./expand.js"
 import { Expander, altFields, altText } from "./expand.js"
 import { SETTERS, applyEffects, arithReads, arithTargets, valueParts } from "./variableEffects.js"
-import { closing, INTEGER_SHELL_VARIABLES, numericOutput, substitutionBodies } from "./numericValues.js"
+import { INTEGER_SHELL_VARIABLES, numericOutput, substitutionBodies } from "./numericValues.js"
+import { ARITH_TESTS, arithmeticExpansions, INPUT_SETTERS, oldArithmetic, SHELL_INTEGER_ASSIGNMENT, subscriptsAndOffsets } from "./arithmeticTexts.js"
 import { codeArguments, inputCommands } from "../inputCommands.js"
 import { gitExecKey } from "../rules/gitExec.js"
 import type { Locals } from "./localFiles.js"
@@ -106,80 +107,8 @@ const globbed = (w: Word | undefined): boolean => w !== undefined && w.parts.som
 const unknownProgram = (alts: ReadonlyArray<Alt>): boolean =>
   alts.length !== 1 || (alts[0] ?? []).some((s) => s.kind === "uncomputed" || ((s.kind === "literal" || s.kind === "expanded") && hasGlob(s.text)))
 
-/**
- * An expression bash evaluates as arithmetic, and the array it indexes (`a[X]`: an associative array's key is
- * not); or (`reference`) a variable named at run time (`${!x}`): a name there may carry a subscript, evaluated too.
- */
-interface ArithmeticText {
-  readonly array: string | undefined
-  readonly text: string
-  readonly reference?: boolean
-}
-
-const subscript = (m: RegExpExecArray | null, out: ArithmeticText[]): void => {
-  if (m !== null && m[2] !== "@" && m[2] !== "*" && m[2] !== "") out.push({ array: m[1], text: m[2] ?? "" })
-}
-
-/** Array subscripts, substring offsets and indirections of one `${…}` body (`a[X]`, `s:X:Y`, `a[@]:X`, `!x`). */
-const paramArithmetic = (body: string, out: ArithmeticText[]): void => {
-  subscript(/^[!#]?([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]/.exec(body), out)
-  const offset = /^(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?|[@*]|[0-9]+):(?![-=+?])(.*)$/s.exec(body)
-  if (offset !== null) out.push({ array: undefined, text: (offset[1] ?? "").replace(/:/g, " ") })
-  // `${!x}` (not `${!x[@]}` or `${!prefix*}`, which list names): the value of x names the variable read.
-  const indirect = /^!([A-Za-z_][A-Za-z0-9_]*)(?![[*@A-Za-z0-9_])/.exec(body)
-  if (indirect !== null) out.push({ array: undefined, text: `$${indirect[1] ?? ""}`, reference: true })
-}
-
-const partsArithmetic = (parts: ReadonlyArray<Part>, out: ArithmeticText[]): void => {
-  for (const p of parts) {
-    if (p.kind === "bracedParam") paramArithmetic(p.text, out)
-    else if (p.kind === "doubleQuoted") partsArithmetic(p.parts, out)
-  }
-}
-
-/**
- * What bash evaluates as arithmetic in a word: array subscripts (`${a[X]}`, `a[X]=v`) and substring offsets
- * (`${s:X:Y}`). Quoted text is not looked at: `'a[$(x)]'` is only text.
- */
-const subscriptsAndOffsets = (w: Word): ReadonlyArray<ArithmeticText> => {
-  const out: ArithmeticText[] = []
-  partsArithmetic(w.parts, out)
-  subscript(/^([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]\+?=/.exec(w.raw), out)
-  return out
-}
-
 /** Programs some of whose arguments are code (inputCommands.ts `codeArguments`). */
 const CODE_TAKERS = new Set(["sed", "gsed", "awk", "gawk", "mawk", "nawk", "git"])
-
-/** Builtins that set the variables they name from input: into an integer, the input is evaluated as arithmetic. */
-const INPUT_SETTERS = new Set(["read", "mapfile", "readarray", "printf", "getopts", "select", "wait"])
-
-/** An assignment to a variable bash itself keeps integer: the value is evaluated as arithmetic. */
-const SHELL_INTEGER_ASSIGNMENT = new RegExp(`^(?:${INTEGER_SHELL_VARIABLES.join("|")})\\+?=`)
-
-/** The `$((…))` of a word, also inside double quotes and `${…}` operands (`"${x:-$((n))}"`); not in single quotes. */
-const arithmeticExpansions = (parts: ReadonlyArray<Part>, out: string[] = []): ReadonlyArray<string> => {
-  for (const p of parts) {
-    if (p.kind === "raw" && p.text.startsWith("$((")) out.push(p.text)
-    else if (p.kind === "doubleQuoted") arithmeticExpansions(p.parts, out)
-    else if (p.kind === "bracedParam") {
-      for (let at = p.text.indexOf("$(("); at >= 0; at = p.text.indexOf("$((", at + 3)) {
-        out.push(p.text.slice(at, closing(p.text, at + 1, "(", ")") + 1))
-      }
-    }
-  }
-  return out
-}
-
-/** The expressions of `$[…]` in a word's text (brackets balanced: `$[a[1]+2]`). */
-const oldArithmetic = (raw: string): ReadonlyArray<string> => {
-  const out: string[] = []
-  for (let at = raw.indexOf("$["); at >= 0; at = raw.indexOf("$[", at + 2)) out.push(raw.slice(at + 2, closing(raw, at + 1, "[", "]")))
-  return out
-}
-
-/** `[[ … ]]` operators that compare their operands as arithmetic. */
-const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"])
 
 export class Resolver {
   readonly computed: string[] = []
