@@ -170,6 +170,8 @@ export const inputCommands: ReadonlyArray<Case> = [
   // The code itself read from a planted file when the command runs.
   { name: "an awk program read from a file", calls: [...evil("ic8"), write("<W>/ic8/prog.txt", "BEGIN { system(\"<W>/ic8/evil.sh\") }\n"), sh("p=$(cat <W>/ic8/prog.txt); awk \"$p\"")] },
   { name: "a sed script read from a file", calls: [...plantedLine("ic9"), write("<W>/ic9/script.txt", "e\n"), sh("sed -n \"$(cat <W>/ic9/script.txt)\" <W>/ic9/lines.txt")] },
+  { name: "an awk program file running each line", calls: [...plantedLine("ic11"), write("<W>/ic11/prog.awk", "{ system($0) }\n"), sh("awk -f <W>/ic11/prog.awk <W>/ic11/lines.txt")] },
+  { name: "a sed script file with the e command", calls: [...plantedLine("ic12"), write("<W>/ic12/run.sed", "e\n"), sh("sed -n -f <W>/ic12/run.sed <W>/ic12/lines.txt")] },
   { name: "a git -c setting read from a file", calls: [...evil("ic10"), write("<W>/ic10/setting.txt", "core.fsmonitor=<W>/ic10/evil.sh\n"), sh("git init -q <W>/ic10/repo && cd <W>/ic10/repo && git -c \"$(cat <W>/ic10/setting.txt)\" status")] }
 ]
 

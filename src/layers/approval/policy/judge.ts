@@ -15,6 +15,7 @@ import type { Inspection } from "../detect/detect.js"
 import type { GitDirRef, LoadedModule, RunnerRef } from "../detect/resolve/localFiles.js"
 import type { ScriptRef } from "../detect/resolve/resolver.js"
 import { makeRecipes, packageScriptText } from "./projectRunners.js"
+import { inputCommands } from "../detect/inputCommands.js"
 import { MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 
 export type { Inspection } from "../detect/detect.js"
@@ -348,6 +349,10 @@ class Looker {
           continue
         }
         const note = `in script ${ref.path}`
+        // An awk or sed program file: `system($0)` or sed's `e` run what the program reads.
+        if (ref.reader !== undefined && inputCommands(ref.reader, ref.reader === "sed" ? ["-e", text.value] : [text.value]).runs) {
+          verdict = stronger(verdict, { detection: dangerous(D.inputCommands), note })
+        }
         if (language !== "shell") {
           verdict = stronger(verdict, { detection: tooLargeToJudge(self.detectors.detectCode(language, text.value, self.env)), note })
           // Modules it loads from beside itself run as part of it (a planted json.py, ./lib.js).

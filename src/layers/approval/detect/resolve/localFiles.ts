@@ -102,10 +102,15 @@ export class Locals {
     if (!this.paths.includes(p)) this.paths.push(p)
   }
 
-  script(_cmd: Cmd | null, path: string, known: boolean, language: CodeLanguage | "unknown"): void {
+  script(_cmd: Cmd | null, path: string, known: boolean, language: CodeLanguage | "unknown", reader?: "awk" | "sed"): void {
     if (path === "" || path === "-" || path === "/dev/stdin") return
     const placed = known ? this.place(path) : { path, sure: false }
-    const ref: ScriptRef = { path: placed.path, language: placed.sure ? language : "unknown", ...(known && !placed.sure ? { unplaced: true } : {}) }
+    const ref: ScriptRef = {
+      path: placed.path,
+      language: placed.sure ? language : "unknown",
+      ...(known && !placed.sure ? { unplaced: true } : {}),
+      ...(reader === undefined ? {} : { reader })
+    }
     if (!this.scripts.some((s) => s.path === ref.path && s.language === ref.language && s.unplaced === ref.unplaced)) this.scripts.push(ref)
   }
 
@@ -211,8 +216,9 @@ export class Locals {
       for (let i = 0; i < args.length; i++) {
         const a = args[i] ?? ""
         const file = a === "-f" || a === "--file" ? args[i + 1] : a.startsWith("--file=") ? a.slice(7) : undefined
-        // Their programs run commands (`system()`, sed's `e`): read as text, the shell rules find them.
-        if (file !== undefined) this.script(null, file, true, "shell")
+        // Their programs run commands (`system()`, sed's `e`): read as text, the shell rules find literal ones, and
+        // the file is judged as the reader's program too.
+        if (file !== undefined) this.script(null, file, true, "shell", name === "sed" ? "sed" : "awk")
       }
     }
   }

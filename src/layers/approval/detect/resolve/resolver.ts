@@ -43,6 +43,8 @@ export interface ScriptRef {
   readonly optional?: boolean | undefined
   /** A relative path from a directory only known when the command runs (`cd "$(cat f)" && ./x.sh`). */
   readonly unplaced?: boolean | undefined
+  /** The file is a program of this reader (`awk -f`, `sed -f`): judged as its code too (`system($0)`, sed's `e`). */
+  readonly reader?: "awk" | "sed" | undefined
 }
 
 export interface ResolveOptions {
