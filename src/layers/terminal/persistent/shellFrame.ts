@@ -121,8 +121,10 @@ const frameBody = (spec: FrameSpec): string => {
     `PS4='+ '`,
     // CDPATH and IFS kept unexported from an earlier call (a fresh shell has neither: bash ignores an inherited IFS,
     // and only an exported CDPATH reaches it): approval sees the exports, and `cd name` or `$x` must mean what it
-    // judged. (Bash < 4.4 has no `@a`: the test fails and both go, exported or not.)
-    `{ [[ \${CDPATH@a} == *x* ]] || builtin unset -v CDPATH; [[ \${IFS@a} == *x* ]] || builtin unset -v IFS; } 2>/dev/null`,
+    // judged. Bash < 4.4 has no `${x@a}` (expanding it would abort the frame): there both go, exported or not.
+    `if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then ` +
+    `[[ \${CDPATH@a} == *x* ]] || builtin unset -v CDPATH; [[ \${IFS@a} == *x* ]] || builtin unset -v IFS; ` +
+    `else builtin unset -v CDPATH IFS; fi`,
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
     ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),
     ...(extra.length === 0 ? [] : [`builtin export ${extra.map(([name, value]) => `${name}=${shellQuote(value)}`).join(" ")}`]),
