@@ -7,6 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
+import { gitOptions } from "../../../src/layers/approval/detect/gitOptions.js"
 import { sedScriptRuns } from "../../../src/layers/approval/detect/inputCommands.js"
 
 const ENV: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", variables: { PATH: "/usr/bin:/bin" } }
@@ -59,6 +60,17 @@ describe("git and fd run the commands they are given", () => {
     for (const command of ["x=rm; fd -x $x", "fd -e tmp -X rm -f"]) expect(verdict(command)).toEqual([command, "fd -x/-X rm"])
     for (const command of ["git rebase -x 'npm test' HEAD~3", "git submodule foreach 'git pull'", "git -C repo bisect run make test", "git log --oneline", "fd -e py -x wc -l", "fd -e md -x sh -c 'wc -l \"$1\"' _ {}"]) {
       expect(quiet(command)).toEqual([command, false])
+    }
+  })
+})
+
+describe("git's own options, read once for every check", () => {
+  it("the subcommand is found after any of git's valued options, joined or separate", () => {
+    expect(gitOptions(["-C", "d", "-c", "k=v", "--git-dir=x", "--list-cmds", "main", "--no-pager", "status"]).sub).toBe(8)
+    expect(gitOptions(["--attr-source", "HEAD", "rebase", "-x", "y"]).sub).toBe(2)
+    expect(gitOptions(["-ckey=v", "log"]).options).toEqual([{ at: 0, name: "-c", value: "key=v", valueAt: 0 }])
+    for (const command of ["git --list-cmds main rebase -x 'rm -rf /' HEAD~1", "git --no-pager -C . --work-tree w submodule foreach rm -rf /"]) {
+      expect([command, detectCommand(command, ENV).hardline]).toEqual([command, true])
     }
   })
 })

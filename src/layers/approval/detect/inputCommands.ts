@@ -11,6 +11,8 @@
  * handed back to be judged as shell like any other.
  */
 
+import { gitOptions } from "./gitOptions.js"
+
 export interface InputCommands {
   /** Runs text it reads or computes as commands. */
   readonly runs: boolean
@@ -151,14 +153,8 @@ const awk = (args: ReadonlyArray<string>): InputCommands => {
 
 // ---- git ---------------------------------------------------------------------
 
-const GIT_GLOBAL_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix", "--config-env"])
-
 /** Index of git's subcommand among its arguments (after global options). */
-export const gitSubcommand = (args: ReadonlyArray<string>): number => {
-  let i = 0
-  while (i < args.length && (args[i] ?? "").startsWith("-")) i += GIT_GLOBAL_VALUED.has(args[i] ?? "") ? 2 : 1
-  return i
-}
+const gitSubcommand = (args: ReadonlyArray<string>): number => gitOptions(args).sub
 
 /** Options of git subcommands whose value is a shell command git runs. */
 const GIT_COMMAND_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -221,9 +217,7 @@ export const codeArguments = (name: string, args: ReadonlyArray<string>): Readon
     case "nawk":
       return [awkProgram(args)?.arg ?? -1].filter((i) => i >= 0)
     case "git": {
-      const out: number[] = []
-      for (let i = 0; i < gitSubcommand(args); i++) if (args[i] === "-c") out.push(i + 1)
-      return out
+      return gitOptions(args).options.filter((o) => o.name === "-c" && o.valueAt >= 0).map((o) => o.valueAt)
     }
     default:
       return []

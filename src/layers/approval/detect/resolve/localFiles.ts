@@ -8,6 +8,7 @@ import type { CodeLanguage } from "../../../../services/Approval.js"
 import type { Runner } from "../../policy/projectRunners.js"
 import { runnerOf } from "../../policy/projectRunners.js"
 import type { Cmd } from "../../shell/ast.js"
+import { gitOptions } from "../gitOptions.js"
 import { codeSource } from "./codeSources.js"
 import type { ScriptRef } from "./resolver.js"
 import { MODULE_PATH_VARIABLES } from "../code/localImports.js"
@@ -227,14 +228,10 @@ export class Locals {
   private noteGit(args: ReadonlyArray<string>, known: (i: number) => boolean): void {
     let dir = "."
     let sure = true
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i] ?? ""
-      if (!a.startsWith("-")) break
-      if (a === "-C" && i + 1 < args.length) {
-        const next = args[++i] ?? ""
-        sure &&= known(i)
-        dir = next.startsWith("/") || next.startsWith("~") ? next : join(dir, next)
-      } else if (a === "-c" || a === "--git-dir" || a === "--work-tree" || a === "--namespace" || a === "--config-env") i++
+    for (const o of gitOptions(args).options) {
+      if (o.name !== "-C" || o.value === null) continue
+      sure &&= known(o.valueAt)
+      dir = o.value.startsWith("/") || o.value.startsWith("~") ? o.value : join(dir, o.value)
     }
     const placed = sure ? this.place(dir) : { path: dir, sure: false }
     if (!this.gitDirs.some((g) => g.dir === placed.path && g.sure === placed.sure)) this.gitDirs.push({ dir: placed.path, sure: placed.sure })

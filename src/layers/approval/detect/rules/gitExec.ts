@@ -8,6 +8,7 @@
 import { D } from "../descriptions.js"
 import type { CmdView, View } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
+import { gitOptions } from "../gitOptions.js"
 import { argv, operands, runsAs } from "./operands.js"
 
 const PAGERS = new Set(["cat", "less", "more", "most", "true", "vi", "vim", "nvim", "nano", "emacs", "code", "delta", "diff-so-fancy", "bat"])
@@ -94,30 +95,22 @@ const splitKv = (kv: string): readonly [string, string | null] => {
   return eq < 0 ? [kv, "true"] : [kv.slice(0, eq), kv.slice(eq + 1)]
 }
 
-const GLOBAL_VALUED = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds"])
-
 /** git's own options before the subcommand: any exec `-c`, and the subcommand's index. */
 const globalOptions = (args: ReadonlyArray<string>): { readonly exec: boolean; readonly sub: number } => {
-  let k = 0
-  while (k < args.length) {
-    const a = args[k] ?? ""
-    if (!a.startsWith("-")) break
-    if (a === "-c" || (a.startsWith("-c") && !a.startsWith("--"))) {
-      const kv = a === "-c" ? args[++k] : a.slice(2)
-      const [key, value] = splitKv(kv ?? "")
+  const { options, sub } = gitOptions(args)
+  for (const o of options) {
+    if (o.name === "-c") {
+      const [key, value] = splitKv(o.value ?? "")
       if (transientExec(key, value)) return { exec: true, sub: -1 }
-    } else if (a === "--config-env" || a.startsWith("--config-env=")) {
+    } else if (o.name === "--config-env") {
       // The value comes from the environment: unknown, so only the key can be judged.
-      const kv = a === "--config-env" ? args[++k] : a.slice("--config-env=".length)
-      if (gitExecKey(splitKv(kv ?? "")[0], null)) return { exec: true, sub: -1 }
-    } else if (a === "--exec-path" ? args[k + 1] !== undefined && !(args[k + 1] ?? "").startsWith("-") : a.startsWith("--exec-path=")) {
+      if (gitExecKey(splitKv(o.value ?? "")[0], null)) return { exec: true, sub: -1 }
+    } else if (o.name === "--exec-path" && (o.value !== null || (o.at === sub - 1 && sub < args.length))) {
+      // `--exec-path=dir` runs git's helpers from dir; a bare `--exec-path x` is read the same way, to be safe.
       return { exec: true, sub: -1 }
-    } else if (GLOBAL_VALUED.has(a)) {
-      k++
     }
-    k++
   }
-  return { exec: false, sub: k }
+  return { exec: false, sub }
 }
 
 const CONFIG_VALUED = new Set([

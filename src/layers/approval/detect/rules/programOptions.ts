@@ -8,6 +8,7 @@
  * (`tar -I zstd`, `rsync -e 'ssh -p 2222'`) stays quiet.
  */
 import { D } from "../descriptions.js"
+import { gitOptions } from "../gitOptions.js"
 import type { CmdView } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
 import { argv, runs } from "./operands.js"
@@ -138,16 +139,8 @@ const makeRuns = (args: ReadonlyArray<string>): boolean =>
   })
 
 /** `git --git-dir=…` among git's own options, naming a directory not called `*.git`. */
-const gitRuns = (args: ReadonlyArray<string>): boolean => {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] ?? ""
-    if (!a.startsWith("-")) return false
-    if (a === "--git-dir") return gitDir(args[i + 1] ?? "")
-    if (a.startsWith("--git-dir=")) return gitDir(a.slice("--git-dir=".length))
-    if (a === "-C" || a === "-c" || a === "--work-tree" || a === "--namespace" || a === "--config-env") i++
-  }
-  return false
-}
+const gitRuns = (args: ReadonlyArray<string>): boolean =>
+  gitOptions(args).options.some((o) => o.name === "--git-dir" && o.value !== null && gitDir(o.value))
 
 const test = (c: CmdView): boolean => {
   if (!runs(c)) return false
