@@ -14,6 +14,8 @@
  * rules, which is the cautious way.
  */
 import type { CodeLanguage } from "../../services/Approval.js"
+import { resolveHead } from "../approval/detect/commandHead.js"
+import { basename } from "../approval/shell/words.js"
 
 const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"])
 
@@ -87,38 +89,6 @@ const readsCode = (language: Exclude<CodeLanguage, "shell">, name: string, args:
   return !code && !script
 }
 
-/** Wrappers that run the program named later on their command line; the value says how many operands they take first. */
-const WRAPPERS: Readonly<Record<string, number>> = {
-  exec: 0,
-  env: 0,
-  nohup: 0,
-  stdbuf: 0,
-  setsid: 0,
-  nice: 0,
-  ionice: 0,
-  time: 0,
-  command: 0,
-  builtin: 0,
-  unbuffer: 0,
-  sudo: 0,
-  doas: 0,
-  chrt: 1,
-  taskset: 1,
-  timeout: 1
-}
-
-/** Options of wrappers that take a separate value (`nice -n 5`, `env -u NAME`, `sudo -u user`). */
-const VALUED: Readonly<Record<string, ReadonlySet<string>>> = {
-  env: new Set(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]),
-  nice: new Set(["-n", "--adjustment"]),
-  ionice: new Set(["-c", "-n", "-p", "-t"]),
-  stdbuf: new Set(["-i", "-o", "-e"]),
-  timeout: new Set(["-s", "--signal", "-k", "--kill-after"]),
-  sudo: new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"]),
-  doas: new Set(["-u", "-C"]),
-  exec: new Set(["-a"])
-}
-
 /** Split shell text into words, honouring quotes; control operators come out as words of their own. */
 const words = (text: string): Array<string> => {
   const out: Array<string> = []
@@ -166,42 +136,22 @@ const words = (text: string): Array<string> => {
   return out
 }
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
-
 /** The language of one simple command's program, or undefined when it names none we know. */
 const simpleCommand = (argv: ReadonlyArray<string>, depth: number): CodeLanguage | undefined => {
-  let i = 0
-  while (i < argv.length) {
-    const word = argv[i]!
-    if (ASSIGNMENT.test(word)) {
-      i++
-      continue
-    }
-    const name = word.slice(word.lastIndexOf("/") + 1)
-    const operands = WRAPPERS[name]
-    if (operands !== undefined) {
-      i++
-      const valued = VALUED[name]
-      while (i < argv.length && argv[i]!.startsWith("-") && argv[i] !== "-") {
-        const option = argv[i]!
-        i++
-        if (option === "--") break
-        if (valued?.has(option) === true) i++
-      }
-      // env's own assignments come next; the loop skips them.
-      i += operands
-      continue
-    }
-    const language = byProgram(name)
-    if (language === undefined) return undefined
-    // `bash -c '…'`: the reader is whatever that text runs.
-    if (language === "shell") {
-      const c = argv.indexOf("-c", i + 1)
-      return c > 0 && c + 1 < argv.length && depth < 3 ? inputLanguage(argv[c + 1]!, depth + 1) : "shell"
-    }
-    return readsCode(language, name, argv.slice(i + 1)) ? language : "shell"
+  // Past assignments and wrappers (`env -u X`, `timeout 5`, `nice -n 5`), with the approval gate's own table.
+  const head = resolveHead(argv.length, (k) => argv[k]!)
+  if (head.envSplit !== null) return depth < 3 ? inputLanguage(head.envSplit, depth + 1) : "shell"
+  const i = head.index
+  if (i < 0) return undefined
+  const name = basename(argv[i]!)
+  const language = byProgram(name)
+  if (language === undefined) return undefined
+  // `bash -c '…'`: the reader is whatever that text runs.
+  if (language === "shell") {
+    const c = argv.indexOf("-c", i + 1)
+    return c > 0 && c + 1 < argv.length && depth < 3 ? inputLanguage(argv[c + 1]!, depth + 1) : "shell"
   }
-  return undefined
+  return readsCode(language, name, argv.slice(i + 1)) ? language : "shell"
 }
 
 /** The language text typed into the process started by `command` is read as. */
