@@ -288,6 +288,9 @@ export const namedPrograms: ReadonlyArray<Case> = [
     name: "git -C into a planted bare repository's subfolder",
     calls: [...evil("np16"), sh("git init -q --bare <W>/np16/store"), write("<W>/np16/store/config", "[core]\n\trepositoryformatversion = 0\n\tbare = true\n[alias]\n\tst = !<W>/np16/evil.sh\n"), sh("git -C <W>/np16/store/refs st")]
   },
+  { name: "git's editor, a planted script named vim", calls: [...evil("np18"), sh("cp <W>/np18/evil.sh <W>/np18/vim && git init -q <W>/np18/repo"), sh("cd <W>/np18/repo && git -c core.editor=<W>/np18/vim -c user.name=a -c user.email=a@b commit --allow-empty")] },
+  { name: "git's ssh command, a planted script named ssh", calls: [...evil("np19"), sh("cp <W>/np19/evil.sh <W>/np19/ssh"), sh("git -c core.sshCommand=<W>/np19/ssh ls-remote ssh://nohost/repo")] },
+  { name: "GIT_SSH at a planted script named ssh", calls: [...evil("np20"), sh("mkdir -p <W>/np20/bin && cp <W>/np20/evil.sh <W>/np20/bin/ssh"), sh("GIT_SSH=<W>/np20/bin/ssh git ls-remote ssh://nohost/repo")] },
   {
     name: "a .git file pointing at a planted directory",
     calls: [

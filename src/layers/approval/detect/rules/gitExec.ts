@@ -10,16 +10,11 @@ import type { CmdView, View } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
 import { gitOptions } from "../gitOptions.js"
 import { argv, operands, runsAs } from "./operands.js"
+import { plainProgram } from "./programValues.js"
 
-const PAGERS = new Set(["cat", "less", "more", "most", "true", "vi", "vim", "nvim", "nano", "emacs", "code", "delta", "diff-so-fancy", "bat"])
 const OFF = new Set(["", "false", "0", "no", "off", "/dev/null"])
 const SHELL_META = /[;&|`$<>(){}\n\\]/
 const BUILTIN_HELPERS = /^(?:cache|store|manager|manager-core|osxkeychain|libsecret)(?:\s|$)/
-
-const firstWord = (value: string): string => {
-  const w = value.trim().split(/\s+/)[0] ?? ""
-  return w.slice(w.lastIndexOf("/") + 1)
-}
 
 /** Whether `key` (lower-cased) is one git runs as a program, given its value. */
 export const gitExecKey = (key: string, value: string | null): boolean => {
@@ -80,9 +75,10 @@ const harmlessValue = (key: string, value: string): boolean => {
   if (OFF.has(v.toLowerCase())) return true
   if (SHELL_META.test(v)) return false
   const k = key.toLowerCase()
-  const first = firstWord(v)
-  if (k.endsWith(".pager") || k.endsWith(".editor") || k.startsWith("pager.")) return PAGERS.has(first)
-  if (k === "core.sshcommand") return first === "ssh" && !/proxycommand|localcommand|proxyjump/i.test(v)
+  // A bare name or a system path only: `./less` is a planted script, whatever its name.
+  if (k.endsWith(".pager") || k.startsWith("pager.")) return plainProgram(v, "pager") || plainProgram(v, "editor")
+  if (k.endsWith(".editor")) return plainProgram(v, "editor")
+  if (k === "core.sshcommand") return plainProgram(v, "rsh")
   if (k.startsWith("credential.")) return BUILTIN_HELPERS.test(v)
   return false
 }
@@ -168,7 +164,8 @@ const envAssignmentExec = (v: View, word: string): boolean => {
   const key = ENV_PROGRAMS[name]
   if (key !== undefined) {
     if (name === "GIT_EXEC_PATH" || name === "GIT_TEMPLATE_DIR") return value !== ""
-    if (name === "GIT_SSH") return value !== "" && firstWord(value) !== "ssh"
+    // GIT_SSH is one program, run without a shell.
+    if (name === "GIT_SSH") return value !== "" && !plainProgram(value.includes(" ") ? "-" : value, "rsh")
     return !harmlessValue(key, value) && !(name === "GIT_ASKPASS" && value === "")
   }
   if (CONFIG_FILES.has(name)) return !OFF.has(value)
