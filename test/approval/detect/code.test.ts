@@ -281,6 +281,34 @@ describe("shell and descriptions", () => {
     expect(detectCode("shell", "ls", ENV).dangerous).toBe(false)
   })
 
+  it("loaders of data that can run code: a planted pickle or YAML file is a planted script", () => {
+    check("python", [
+      ["import pickle\nwith open('d.pkl', 'rb') as f:\n    x = pickle.load(f)", "unpickle"],
+      ["import pickle as pk\npk.loads(blob)", "unpickle"],
+      ["from pickle import Unpickler\nUnpickler(f).load()", "unpickle"],
+      ["import pandas as pd\ndf = pd.read_pickle('frame.pkl')", "unpickle"],
+      ["import joblib\nmodel = joblib.load('m.joblib')", "unpickle"],
+      ["import shelve\ndb = shelve.open('cache')", "unpickle"],
+      ["import yaml\nyaml.load(f, Loader=yaml.Loader)", "unpickle"],
+      ["import yaml\nyaml.unsafe_load(f)", "unpickle"],
+      ["import yaml\nyaml.load(f)", "unpickle"],
+      ["import numpy as np\nnp.load('a.npy', allow_pickle=True)", "unpickle"],
+      ["import torch\ntorch.load('m.pt', weights_only=False)", "unpickle"],
+      ["import pickle\nread = pickle.loads\nread(blob)", "unpickle"]
+    ])
+    check("ruby", [["Marshal.load(File.binread('x'))", "unpickle"], ["YAML.unsafe_load_file('c.yml')", "unpickle"]])
+    quiet("python", [
+      "import pickle\npickle.dump(x, f)",
+      "import yaml\nyaml.safe_load(f)",
+      "import yaml\nyaml.load(f, Loader=yaml.SafeLoader)",
+      "import yaml\nyaml.load(f, yaml.CSafeLoader)",
+      "import numpy as np\nnp.load('a.npy')",
+      "import torch\ntorch.load('m.pt')",
+      "import json\njson.load(f)"
+    ])
+    quiet("ruby", ["YAML.load(s)", "JSON.parse(s)"])
+  })
+
   it("code descriptions are published", () => {
     expect(CODE_DESCRIPTIONS).toContain("python code runs a program")
     expect(CODE_DESCRIPTIONS).toContain("code loads code by a computed name")

@@ -98,7 +98,7 @@ export const D = {
     "an option that makes the program run another program or read a planted configuration (tar --to-command/-I, rsync -e, scp -S, make SHELL=, npm --script-shell, git --git-dir, zip -TT)"
 } as const
 
-export type CodeKind = "delete" | "run" | "load" | "write" | "process" | "home"
+export type CodeKind = "delete" | "run" | "load" | "unpickle" | "write" | "process" | "home"
 
 const CODE_LANGUAGES = ["python", "node", "perl", "ruby", "php"] as const
 
@@ -111,6 +111,8 @@ export const codeDescription = (language: string, kind: CodeKind): string => {
       return `${language} code runs a program`
     case "load":
       return "code loads code by a computed name"
+    case "unpickle":
+      return `${language} code loads data that can run code (pickle, unsafe YAML, Marshal)`
     case "write":
       return `${language} code writes a file other programs run, or a system file`
     case "process":
@@ -123,7 +125,7 @@ export const codeDescription = (language: string, kind: CodeKind): string => {
 export const CODE_DESCRIPTIONS: ReadonlyArray<string> = [
   ...new Set(
     CODE_LANGUAGES.flatMap((l) =>
-      (["delete", "run", "load", "write", "process"] as const).map((k) => codeDescription(l, k))
+      (["delete", "run", "load", "unpickle", "write", "process"] as const).map((k) => codeDescription(l, k))
     )
   )
 ]

@@ -62,6 +62,17 @@ const PY_RUN = /^(?:subprocess\.|commands\.|pty\.spawn$|os\.(?:system|popen|exec
 const PY_RUN_MEMBERS = new Set(["popen", "check_output", "check_call", "Popen", "getoutput", "getstatusoutput", "posix_spawn", "posix_spawnp", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "create_subprocess_exec", "create_subprocess_shell"])
 const PY_PROCESS = new Set(["os.chmod", "os.chown", "os.lchown", "os.fchmod", "os.kill", "os.killpg", "shutil.chown", "signal.pthread_kill"])
 const PY_LOADERS = new Set(["ctypes.CDLL", "ctypes.cdll.LoadLibrary", "ctypes.PyDLL", "ctypes.WinDLL", "cdll.LoadLibrary", "runpy.run_path", "runpy.run_module", "importlib.__import__", "builtins.__import__"])
+/**
+ * Loaders of data that can run code: a pickle names any function to call with any arguments, and so do unsafe YAML
+ * tags (`!!python/object/apply:os.system`). A planted data file is then a planted script.
+ */
+const PY_UNPICKLERS = new Set([
+  "pickle.load", "pickle.loads", "pickle.Unpickler", "_pickle.load", "_pickle.loads", "_pickle.Unpickler", "cPickle.load",
+  "cPickle.loads", "dill.load", "dill.loads", "cloudpickle.load", "cloudpickle.loads", "joblib.load", "pandas.read_pickle",
+  "shelve.open", "jsonpickle.decode", "yaml.unsafe_load", "yaml.unsafe_load_all"
+])
+/** YAML loaders that build only plain data. */
+const SAFE_YAML_LOADER = /(?:Safe|Base|Full)Loader$/
 const PY_RISKY_MODULES = new Set(["os", "subprocess", "shutil", "pty", "builtins", "__builtins__", "importlib", "sys", "posix", "nt", "ctypes", "commands", "platform"])
 /** Attribute names fetched with getattr that run programs or delete files on any object that has them. */
 const PY_ATTR_RUN = new Set(["system", "popen", "spawnv", "spawnvp", "spawnl", "spawnlp", "startfile"])
@@ -77,7 +88,26 @@ const PY_RUN_VALUES = /^subprocess\.(?:PIPE|STDOUT|DEVNULL|CalledProcessError|Ti
 
 /** What an imported function does, by its full name (for calls and for references alike). */
 const pyKind = (name: string): CodeKind | null =>
-  PY_DELETE.has(name) ? "delete" : PY_RUN.test(name) && !PY_RUN_VALUES.test(name) ? "run" : PY_PROCESS.has(name) ? "process" : PY_LOADERS.has(name) ? "load" : null
+  PY_DELETE.has(name) ? "delete" : PY_RUN.test(name) && !PY_RUN_VALUES.test(name) ? "run" : PY_PROCESS.has(name) ? "process" : PY_LOADERS.has(name) ? "load" : PY_UNPICKLERS.has(name) ? "unpickle" : null
+
+const spell = (p: ReadonlyArray<Tok>): string => p.map((t) => ("value" in t ? t.value : "#")).join("")
+
+/** The spelling of argument `name` (keyword) or `pos` (positional), tokens joined; null when absent. */
+const argText = (parts: ReadonlyArray<ReadonlyArray<Tok>>, pos: number, name: string): string | null => {
+  for (const p of parts) {
+    if (p[0]?.kind === "identifier" && p[0].value === name && p[1]?.kind === "operator" && p[1].value === "=") return spell(p.slice(2))
+  }
+  const positional = parts.filter((p) => !(p[0]?.kind === "identifier" && p[1]?.kind === "operator" && p[1].value === "="))
+  return positional[pos] === undefined ? null : spell(positional[pos])
+}
+
+/** `yaml.load(f, Loader=yaml.Loader)` (or no Loader, as old PyYAML reads it), `numpy.load(f, allow_pickle=True)`, `torch.load(f, weights_only=False)`. */
+const unsafeDataLoad = (name: string, parts: ReadonlyArray<ReadonlyArray<Tok>>): boolean => {
+  if (name === "yaml.load" || name === "yaml.load_all") return !SAFE_YAML_LOADER.test(argText(parts, 1, "Loader") ?? "")
+  if (name === "numpy.load") return argText(parts, 2, "allow_pickle") === "True"
+  if (name === "torch.load") return argText(parts, 99, "weights_only") === "False"
+  return false
+}
 
 /** `sh.ls()` runs ls only when `sh` is the sh library; a variable named sh (`sh = book.sheet`) is not. */
 const shLibrary = (name: string, imports: Imports): boolean => !name.startsWith("sh.") || imports.modules.has("sh") || [...imports.aliases.values()].some((m) => m === "sh" || m.startsWith("sh."))
@@ -104,6 +134,7 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     else if (PY_DELETE.has(name) || (!call.bare && (call.member === "rmtree" || call.member === "removedirs"))) out.push({ kind: "delete" })
     else if (PY_PROCESS.has(name)) out.push({ kind: "process" })
     else if (PY_LOADERS.has(name)) out.push({ kind: "load" })
+    else if (PY_UNPICKLERS.has(name) || unsafeDataLoad(name, parts)) out.push({ kind: "unpickle" })
     else if ((call.bare || name.startsWith("builtins.")) && ["eval", "exec", "compile", "builtins.eval", "builtins.exec", "builtins.compile"].includes(name)) {
       const code = literal(parts[0])
       out.push(code === null ? { kind: "load" } : { kind: null, evaluates: code })
@@ -277,6 +308,9 @@ const RUBY_PROCESS = /^(?:Process\.kill|File\.(?:chmod|chown|lchmod|lchown)|File
 const RUBY_WRITE = /^(?:File\.write|IO\.write|FileUtils\.(?:cp|cp_r|copy|install|ln|ln_s|ln_sf|touch))$/
 const RUBY_PIPE_READERS = new Set(["open", "Kernel.open", "IO.read", "IO.readlines", "IO.foreach", "IO.write", "URI.open"])
 
+/** Marshal builds any object, and unsafe YAML any class: a planted data file runs code. */
+const RUBY_UNPICKLERS = /^(?:Marshal\.(?:load|restore)|(?:YAML|Psych)\.unsafe_load(?:_file)?)$/
+
 const ruby = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   const { calls } = scanCalls(toks, EMPTY_IMPORTS.aliases, "ruby")
   const out: Finding[] = []
@@ -288,6 +322,7 @@ const ruby = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     else if (RUBY_PIPE_READERS.has(name) && (literal(parts[0]) ?? "").startsWith("|")) out.push({ kind: "run", runs: [(literal(parts[0]) ?? "").slice(1)] })
     else if ((receiverKnown && RUBY_DELETE.test(name)) || call.member === "rmtree") out.push({ kind: "delete" })
     else if (RUBY_PROCESS.test(name)) out.push({ kind: "process" })
+    else if (RUBY_UNPICKLERS.test(name)) out.push({ kind: "unpickle" })
     else if (["eval", "Kernel.eval", "instance_eval", "class_eval", "module_eval", "instance_exec"].includes(name) || (!call.bare && ["eval", "instance_eval", "class_eval", "module_eval"].includes(call.member))) {
       const code = literal(parts[0])
       out.push(code === null ? { kind: "load" } : { kind: null, evaluates: code })

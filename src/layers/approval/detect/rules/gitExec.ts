@@ -29,6 +29,9 @@ export const gitExecKey = (key: string, value: string | null): boolean => {
       return ["fsmonitor", "pager", "editor", "sshcommand", "hookspath", "askpass", "gitproxy", "alternaterefscommand"].includes(name)
     case "sequence":
       return name === "editor"
+    case "init":
+      // The template directory's hooks are copied into every new repository.
+      return name === "templatedir"
     case "alias":
       return value === null || v.startsWith("!")
     case "diff":
@@ -118,6 +121,27 @@ const READS = new Set([
 ])
 const READ_VERBS = new Set(["get", "list", "unset", "rename-section", "remove-section", "edit"])
 
+/**
+ * `git init|clone --template=dir` copies dir's hooks into the new repository, where the next commit or checkout runs
+ * them; `git clone -c key=value` writes the setting into the new repository's config.
+ */
+const newRepositoryRuns = (sub: string, args: ReadonlyArray<string>): boolean => {
+  if (sub !== "init" && sub !== "clone") return false
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "--") break
+    if (a === "--template" || a.startsWith("--template=")) {
+      if ((a === "--template" ? args[i + 1] : a.slice("--template=".length)) !== "") return true
+    }
+    if (sub === "clone" && (a === "-c" || a === "--config" || a.startsWith("--config=") || (a.startsWith("-c") && !a.startsWith("--")))) {
+      const kv = a === "-c" || a === "--config" ? args[++i] : a.startsWith("--config=") ? a.slice("--config=".length) : a.slice(2)
+      const [key, value] = splitKv(kv ?? "")
+      if (transientExec(key, value)) return true
+    }
+  }
+  return false
+}
+
 /** `git config … <key> <value>` (or `git config set <key> <value>`) setting an exec key. */
 const configSetsExec = (args: ReadonlyArray<string>): boolean => {
   let rest = args
@@ -194,7 +218,8 @@ export const gitExecRules: ReadonlyArray<Rule> = [
       const args = argv(c)
       const g = globalOptions(args)
       if (g.exec) return true
-      return args[g.sub] === "config" && configSetsExec(args.slice(g.sub + 1))
+      const sub = args[g.sub] ?? ""
+      return (sub === "config" && configSetsExec(args.slice(g.sub + 1))) || newRepositoryRuns(sub, args.slice(g.sub + 1))
     }
   },
   {
