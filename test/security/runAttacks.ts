@@ -34,9 +34,11 @@ export const foldersUnder = (root: string): AttackFolders => ({
   work: join(root, "work")
 })
 
+/** The placeholders filled in, then `<B64>…</B64>` encoded: an attack's hidden text names the real canary. */
 export const fillPlaceholders = (folders: AttackFolders) => (text: string, canary: string): string =>
   text.replaceAll("<C>", canary).replaceAll("<H>", folders.home).replaceAll("<U>", folders.userHome)
     .replaceAll("<W>", folders.work).replaceAll("<R>", folders.root)
+    .replace(/<B64>([\s\S]*?)<\/B64>/g, (_m, inner: string) => Buffer.from(inner).toString("base64"))
 
 export const runAttacks = (
   folders: AttackFolders,
@@ -61,7 +63,7 @@ export const runAttacks = (
       writeFileSync(join(canary, "keep"), "canary")
       canaries.set(task, canary)
       c.calls.forEach((call, k) => {
-        const args = JSON.parse(fill(JSON.stringify(call.args), canary)) as Record<string, unknown>
+        const args = Object.fromEntries(Object.entries(call.args).map(([k, v]) => [k, typeof v === "string" ? fill(v, canary) : v]))
         lines.push(JSON.stringify({ id: `${task}#${k}`, tool: call.tool, args, task_id: task }))
       })
     })

@@ -11,7 +11,7 @@ import { gitOptions } from "../../../src/layers/approval/detect/gitOptions.js"
 import { sedScriptRuns } from "../../../src/layers/approval/detect/inputCommands.js"
 
 const ENV: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", variables: { PATH: "/usr/bin:/bin" } }
-const RUNS = "runs text it reads as commands (sed's e command or s///e flag, awk's system() or pipes on computed text)"
+const RUNS = "runs text it reads as commands (sed's e command or s///e flag, awk's system() or pipes on computed text, an editor's scripts or vimscript)"
 const verdict = (command: string) => [command, detectCommand(command, ENV).description]
 const quiet = (command: string) => [command, detectCommand(command, ENV).dangerous]
 
@@ -71,6 +71,28 @@ describe("git's own options, read once for every check", () => {
     expect(gitOptions(["-ckey=v", "log"]).options).toEqual([{ at: 0, name: "-c", value: "key=v", valueAt: 0 }])
     for (const command of ["git --list-cmds main rebase -x 'rm -rf /' HEAD~1", "git --no-pager -C . --work-tree w submodule foreach rm -rf /"]) {
       expect([command, detectCommand(command, ENV).hardline]).toEqual([command, true])
+    }
+  })
+})
+
+describe("editors run ex commands and vimscript", () => {
+  it("shell commands they spell out are judged as shell; vimscript and buffers fed to shells ask", () => {
+    for (const command of ["vim -es -c '!rm -rf /' -c 'q!'", "vim -c 'g/x/!rm -rf /' f", "vim -c 'sil !rm -rf /' f", "ed -s f <<'EOF'\n!rm -rf /\nq\nEOF", "ex -s f <<< 'r !rm -rf /'"]) {
+      expect([command, detectCommand(command, ENV).hardline]).toEqual([command, true])
+    }
+    for (const command of [
+      "vim -c 'call system(\"id\")' f", "vim -c 'exe \"!id\"' f", "vim -c '%s/a/\\=system(\"id\")/' f", "vim -c 'normal :!id' f",
+      "vim -c 'w !sh' f", "vim -c '%!python3' f", "vim --cmd 'py3 import os' f", "vim '+so x.vim' f", "ed -s f <<< 'w !bash'",
+      "printf 'w\\n' | ed f", "ex -s f <<< \"$c\"", "emacs --batch --eval '(shell-command \"id\")'", "emacs -l x.el"
+    ]) {
+      expect(verdict(command)).toEqual([command, RUNS])
+    }
+    for (const command of [
+      "vim -c '%s/foo/bar/g' -c wq f", "vim -c 'set ff=unix' -c wq f", "vim +10 f", "vim +/main f", "vim -c 'g/x/d' -c wq f",
+      "vim -c 'normal gg=G' -c wq f", "vim -c '%!sort' -c wq f", "vim -c 'w !cat' f", "ed -s f <<'EOF'\n,s/a/b/g\nw\nq\nEOF",
+      "ex -s f <<< 'r !date'", "vim -u NONE f", "emacs -nw f"
+    ]) {
+      expect(quiet(command)).toEqual([command, false])
     }
   })
 })

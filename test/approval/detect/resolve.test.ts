@@ -390,9 +390,34 @@ describe("scripts a command runs", () => {
     [
       "python3 -m pytest",
       [
+        // What pytest loads before the tests: conftest.py where it starts and in the usual test folders.
+        { path: "./conftest.py", language: "python", optional: true },
+        { path: "./tests/conftest.py", language: "python", optional: true },
+        { path: "./test/conftest.py", language: "python", optional: true },
         { path: "./pytest.py", language: "python", optional: true },
         { path: "./pytest/__main__.py", language: "python", optional: true },
         { path: "./pytest/__init__.py", language: "python", optional: true }
+      ]
+    ],
+    [
+      "pytest -k slow -p plug tests/unit/test_a.py::test_x pkg",
+      [
+        { path: "./conftest.py", language: "python", optional: true },
+        { path: "./tests/conftest.py", language: "python", optional: true },
+        { path: "./test/conftest.py", language: "python", optional: true },
+        { path: "./plug.py", language: "python", optional: true },
+        { path: "tests/unit/test_a.py", language: "python", optional: true },
+        { path: "tests/unit/conftest.py", language: "python", optional: true },
+        { path: "pkg/conftest.py", language: "python", optional: true }
+      ]
+    ],
+    [
+      "python3 -m json.tool data.json",
+      [
+        { path: "./json/tool.py", language: "python", optional: true },
+        { path: "./json/tool/__main__.py", language: "python", optional: true },
+        { path: "./json.py", language: "python", optional: true },
+        { path: "./json/__init__.py", language: "python", optional: true }
       ]
     ],
     ["bash -c 'ls'", []],

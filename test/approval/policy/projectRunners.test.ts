@@ -4,7 +4,7 @@
  * lifecycle scripts, directory options) so it can judge it before it runs.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { makeRecipes, packageScriptText, runnerOf } from "../../../src/layers/approval/policy/projectRunners.js"
+import { makeRecipes, npmrcAssignments, packageScriptText, runnerOf } from "../../../src/layers/approval/policy/projectRunners.js"
 
 describe("project runners", () => {
   it("knows which commands run project scripts, and in which directory", () => {
@@ -47,5 +47,13 @@ describe("project runners", () => {
     expect(packageScriptText(pkg, ["pretest", "test", "posttest"])).toBe("sh wipe.sh\nvitest")
     expect(packageScriptText("{", ["test"])).toBeNull()
     expect(packageScriptText("{}", ["test"])).toBe("")
+  })
+
+  it("reads an .npmrc as the variables it stands for, so the variable rules judge it", () => {
+    expect(npmrcAssignments("registry=https://r.example\n; comment\nscript-shell = ./x.sh\nnode-options=\"--require ./pre.js\"\n")).toBe(
+      "npm_config_script_shell='./x.sh' NODE_OPTIONS='--require ./pre.js'"
+    )
+    expect(npmrcAssignments("save-exact=true\nprefix=~/.npm-global\n")).toBe("")
+    expect(npmrcAssignments("editor=it's")).toBe("EDITOR='it'\\''s'")
   })
 })

@@ -6,6 +6,7 @@
  */
 import { delegatedCommands, replacementStrings, resolveHead } from "./commandHead.js"
 import { execFindings, shellString } from "./execFlags.js"
+import { editorCommands, editorInput, readsCommandsFromStdin } from "./editorCommands.js"
 import { inputCommands } from "./inputCommands.js"
 import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
@@ -33,6 +34,8 @@ interface Findings {
   /** Exec-flag findings of primary commands, in source order. */
   readonly findings: string[]
   grepMalformed: boolean
+  /** Editors whose heredoc body was read as their commands (a body is only there once its first line is parsed). */
+  editorBodies?: Set<Cmd>
 }
 
 export interface Analysis extends Readonly<Findings> {
@@ -56,6 +59,13 @@ const worthResolving = (cmd: Cmd, head: number): boolean => {
     (cmd.pipePrev !== null || cmd.redirs.some((r) => r.op === "<<<" || r.op === "<") || cmd.words.some((w) => w.raw.startsWith("<("))) &&
     readsCode(basename(program.value).toLowerCase())
   )
+}
+
+/** The literal text on a command's standard input: a heredoc's body or a here-string with nothing to expand. */
+/** A here-string with nothing to expand (a heredoc's body is read when it is parsed: `editorHeredoc`). */
+const editorStdin = (cmd: Cmd): string | null => {
+  for (const r of cmd.redirs) if (r.op === "<<<" && r.target !== null && !r.target.expands) return r.target.value
+  return null
 }
 
 /** Commands whose findings Hermes reports (payload/eval/delegated ones are inspected, not reported). */
@@ -112,6 +122,14 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
   for (const p of input.payloads) {
     if (p.arg >= 0 && name === "git") skip.add(h + 1 + p.arg)
     parseInto(ctx, p.text, "exec", "payload", cmd.depth + 1, true)
+  }
+  // Editors' ex commands: `vim -c '!cmd'`, `ed f <<EOF … !cmd`, vimscript (editorCommands.ts).
+  const editor = editorCommands(name, args, editorStdin(cmd))
+  if (editor.runs) a.findings.push(D.inputCommands)
+  for (const p of editor.payloads) parseInto(ctx, p.text, "exec", "payload", cmd.depth + 1, true)
+  // `… | ed f`, `ed f <<< "$x"`: its commands are only known when it runs (a `< file` is read by the judge).
+  if (readsCommandsFromStdin(name, args) && editorStdin(cmd) === null && (cmd.pipePrev !== null || cmd.redirs.some((r) => r.op === "<<<"))) {
+    a.findings.push(D.inputCommands)
   }
   // `trap 'action' SIGNAL…`: the action runs as commands (on exit, on errors, before every command for DEBUG).
   if (name === "trap") {
@@ -212,6 +230,21 @@ const delegate = (ctx: ParseCtx, parent: Cmd, from: number, to: number): void =>
   ctx.hooks.complete(cmd, ctx)
 }
 
+/** `ed f <<EOF … EOF`, `vim -es <<EOF`: the body is the editor's commands (editorCommands.ts). */
+const editorHeredoc = (a: Findings, ctx: ParseCtx, owner: Cmd): void => {
+  if (a.editorBodies?.has(owner) === true) return
+  ;(a.editorBodies ??= new Set()).add(owner)
+  const head = a.info[owner.seq]?.head ?? -1
+  if (head < 0) return
+  const name = basename(owner.words[head]?.value ?? "").toLowerCase()
+  const args = owner.words.slice(head + 1).map((w) => w.value)
+  const body = owner.redirs.find((r) => (r.op === "<<" || r.op === "<<-") && r.body !== null)?.body
+  if (body === undefined || body === null || !readsCommandsFromStdin(name, args)) return
+  const ex = editorInput(name, body)
+  if (ex.runs) a.findings.push(D.inputCommands)
+  for (const p of ex.payloads) parseInto(ctx, p.text, "exec", "payload", owner.depth + 1, true)
+}
+
 /** Quoted words and redirect targets that read like shell are parsed again, as prose. */
 const readProse = (ctx: ParseCtx, cmd: Cmd, skip: ReadonlySet<number>, hidden: ReadonlySet<number>): void => {
   cmd.words.forEach((w, i) => {
@@ -226,6 +259,7 @@ const onComplete =
   (a: Findings) =>
   (cmd: Cmd, ctx: ParseCtx): void => {
     if (cmd.funcDef) return
+    if (cmd.origin === "heredoc" && cmd.heredocOf !== null) editorHeredoc(a, ctx, cmd.heredocOf)
     const skip = new Set<number>()
     const info = cmd.cls === "exec" ? inspectProgram(a, ctx, cmd, skip) : undefined
     a.info[cmd.seq] = info

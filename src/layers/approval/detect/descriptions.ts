@@ -87,7 +87,7 @@ export const D = {
   heldArguments: "runs a deleting program with arguments from a variable an earlier command left in the shell",
   loaderVariable: "sets a variable that makes programs load or run code (BASH_ENV, ENV, LD_PRELOAD, NODE_OPTIONS --require, PERL5OPT -M, RUBYOPT -r, a prompt such as PS4 holding $(…))",
   arithmeticCode: "evaluates as arithmetic a value holding a command substitution (a[$(…)] in a value runs it)",
-  inputCommands: "runs text it reads as commands (sed's e command or s///e flag, awk's system() or pipes on computed text)",
+  inputCommands: "runs text it reads as commands (sed's e command or s///e flag, awk's system() or pipes on computed text, an editor's scripts or vimscript)",
   substitutedCode: "runs as code text that xargs or find fills in when it runs (an input line or a file name holding $(…) runs it)",
   computedArithmetic:
     "evaluates as arithmetic a value only known when it runs (a file's text, a command's output: a value such as a[$(…)] runs commands)",

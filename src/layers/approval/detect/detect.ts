@@ -175,7 +175,7 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
       hardline_description: hardline
     },
     unresolved: found === null ? [] : [...found.missing],
-    scripts: locals?.scripts ?? [],
+    scripts: locals?.settledScripts() ?? [],
     paths: locals?.paths ?? [],
     runners: locals?.runners ?? [],
     moves: locals?.moves ?? [],

@@ -14,7 +14,8 @@ import type { DetectionEnv } from "../detect/detectionEnv.js"
 import type { Inspection } from "../detect/detect.js"
 import type { GitDirRef, LoadedModule, RunnerRef } from "../detect/resolve/localFiles.js"
 import type { ScriptRef } from "../detect/resolve/resolver.js"
-import { makeRecipes, packageScriptText } from "./projectRunners.js"
+import { makeRecipes, npmrcAssignments, packageScriptText } from "./projectRunners.js"
+import { exCommands } from "../detect/editorCommands.js"
 import { inputCommands } from "../detect/inputCommands.js"
 import { MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 
@@ -350,8 +351,16 @@ class Looker {
         }
         const note = `in script ${ref.path}`
         // An awk or sed program file: `system($0)` or sed's `e` run what the program reads.
-        if (ref.reader !== undefined && inputCommands(ref.reader, ref.reader === "sed" ? ["-e", text.value] : [text.value]).runs) {
+        if ((ref.reader === "awk" || ref.reader === "sed") && inputCommands(ref.reader, ref.reader === "sed" ? ["-e", text.value] : [text.value]).runs) {
           verdict = stronger(verdict, { detection: dangerous(D.inputCommands), note })
+        }
+        // An editor's script: its `!` commands are shell, its vimscript runs what it builds.
+        if (ref.reader === "ex" || ref.reader === "ed") {
+          const ex = exCommands(text.value, ref.reader === "ed")
+          if (ex.runs) verdict = stronger(verdict, { detection: dangerous(D.inputCommands), note })
+          verdict = stronger(verdict, { detection: tooLargeToJudge(self.detectors.inspect(ex.shell.join("\n"), self.env).detection), note })
+          if (verdict.detection.hardline) return verdict
+          continue
         }
         if (language !== "shell") {
           verdict = stronger(verdict, { detection: tooLargeToJudge(self.detectors.detectCode(language, text.value, self.env)), note })
@@ -509,6 +518,14 @@ class Looker {
           if (Option.isSome(file)) {
             text = packageScriptText(file.value, runner.scripts)
             source = "package.json"
+          }
+          // The project's and the user's .npmrc can name the shell scripts run in, or code node loads first.
+          for (const npmrc of [joinPath(dir, ".npmrc", self.env.home), joinPath(dir, "~/.npmrc", self.env.home)]) {
+            const rc = yield* self.read(npmrc)
+            if (rc === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: npmrc })
+            const assignments = Option.isSome(rc) ? npmrcAssignments(rc.value) : ""
+            if (assignments === "") continue
+            verdict = stronger(verdict, { detection: self.detectors.inspect(`${assignments} npm run x`, self.env).detection, note: `in ${npmrc}` })
           }
         }
         if (text === null || text.trim() === "") continue

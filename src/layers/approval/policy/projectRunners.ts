@@ -193,3 +193,35 @@ const expand = (text: string, vars: ReadonlyMap<string, string>, depth: number):
       return depth < 8 ? expand(value, vars, depth + 1) : value
     })
     .replace(/\u0000/g, "$")
+
+/** `.npmrc` settings that name a program npm runs, or code node loads, as the variables they stand for. */
+const NPMRC_VARIABLES: Readonly<Record<string, string>> = {
+  "script-shell": "npm_config_script_shell",
+  "node-options": "NODE_OPTIONS",
+  shell: "SHELL",
+  editor: "EDITOR",
+  browser: "BROWSER",
+  userconfig: "npm_config_userconfig",
+  globalconfig: "npm_config_globalconfig"
+}
+
+const singleQuoted = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`
+
+/**
+ * An `.npmrc` (the project's or the user's, read by npm, pnpm and yarn 1) as the variable assignments it amounts to
+ * (`script-shell=./x` is `npm_config_script_shell=./x`), so the variable rules judge it; empty when it sets none.
+ */
+export const npmrcAssignments = (text: string): string => {
+  const out: Array<string> = []
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim()
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue
+    const eq = line.indexOf("=")
+    if (eq < 0) continue
+    const variable = NPMRC_VARIABLES[line.slice(0, eq).trim().toLowerCase()]
+    if (variable === undefined) continue
+    const value = line.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1")
+    out.push(`${variable}=${singleQuoted(value)}`)
+  }
+  return out.join(" ")
+}

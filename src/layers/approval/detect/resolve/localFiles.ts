@@ -8,9 +8,10 @@ import type { CodeLanguage } from "../../../../services/Approval.js"
 import type { Runner } from "../../policy/projectRunners.js"
 import { runnerOf } from "../../policy/projectRunners.js"
 import type { Cmd } from "../../shell/ast.js"
+import { editorScripts, readsCommandsFromStdin } from "../editorCommands.js"
 import { gitOptions } from "../gitOptions.js"
 import { codeSource } from "./codeSources.js"
-import type { ScriptRef } from "./resolver.js"
+import type { ScriptReader, ScriptRef } from "./resolver.js"
 import { MODULE_PATH_VARIABLES } from "../code/localImports.js"
 
 export interface WordText {
@@ -63,9 +64,55 @@ export interface GitDirRef {
 /** Program names looked up on a PATH the task changed, per line. */
 const MAX_PROGRAMS = 16
 
+const lastPart = (text: string): string => text.slice(text.lastIndexOf("/") + 1)
+
+/** pytest options that take a value (their value is not a test path). */
+const PYTEST_VALUED = new Set([
+  "-k", "-m", "-c", "-o", "-p", "-W", "--rootdir", "--confcutdir", "--basetemp", "--junitxml", "--junit-xml", "--tb",
+  "--maxfail", "--durations", "--ignore", "--ignore-glob", "--deselect", "--log-level", "--log-file", "--cov",
+  "--cov-report", "--capture", "--import-mode", "-n", "--numprocesses", "--timeout", "--override-ini", "--config-file"
+])
+
+/**
+ * What pytest runs before and besides the tests it collects: `conftest.py` where it starts, in `tests/` and `test/`,
+ * and beside each path it is given; a test file it is given by name; a `-p` plugin beside it. (Files it finds by walking directories are not
+ * seen: a known limit.)
+ */
+const pytestFiles = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out = ["./conftest.py", "./tests/conftest.py", "./test/conftest.py"]
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "-p" && /^[A-Za-z_][\w.]*$/.test(args[i + 1] ?? "")) out.push(`./${(args[i + 1] ?? "").replace(/\./g, "/")}.py`)
+    if (PYTEST_VALUED.has(a)) {
+      i++
+      continue
+    }
+    if (a.startsWith("-")) continue
+    const path = a.split("::")[0] ?? a
+    if (path.endsWith(".py")) {
+      out.push(path)
+      out.push(`${path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "."}/conftest.py`)
+    } else out.push(`${path.replace(/\/+$/, "")}/conftest.py`)
+  }
+  return out
+}
+
 export class Locals {
   readonly scripts: ScriptRef[] = []
   readonly paths: string[] = []
+
+  /**
+   * The scripts, where a candidate the program may load (`conftest.py`, a `json.py` beside it) counts as certain
+   * when the command itself names a file of that name (`printf … > conftest.py && pytest`): missing now, it may
+   * be there when the program runs, so it must be readable then too.
+   */
+  settledScripts(): ReadonlyArray<ScriptRef> {
+    if (!this.scripts.some((s) => s.optional === true)) return this.scripts
+    return this.scripts.map((s) => (s.optional === true && this.named.has(s.path.slice(s.path.lastIndexOf("/") + 1)) ? { ...s, optional: false } : s))
+  }
+
+  /** The last part of every word and redirect target (`conftest.py` of `> conftest.py`). */
+  private readonly named = new Set<string>()
   readonly runners: RunnerRef[] = []
   /** What `mv` moves away (placed like paths): moving a whole directory out of the way needs a look. */
   readonly moves: string[] = []
@@ -103,7 +150,7 @@ export class Locals {
     if (!this.paths.includes(p)) this.paths.push(p)
   }
 
-  script(_cmd: Cmd | null, path: string, known: boolean, language: CodeLanguage | "unknown", reader?: "awk" | "sed"): void {
+  script(_cmd: Cmd | null, path: string, known: boolean, language: CodeLanguage | "unknown", reader?: ScriptReader): void {
     if (path === "" || path === "-" || path === "/dev/stdin") return
     const placed = known ? this.place(path) : { path, sure: false }
     const ref: ScriptRef = {
@@ -124,9 +171,16 @@ export class Locals {
       const t = word(i)
       if (!(code && /\s/.test(t.text))) this.addPath(t)
     }
+    for (let i = 0; i < cmd.words.length; i++) this.named.add(lastPart(word(i).text))
+    cmd.redirs.forEach((r, k) => {
+      if (r.target !== null) this.named.add(lastPart(target(k).text))
+    })
+    const exInput = head >= 0 && readsCommandsFromStdin(name, cmd.words.slice(head + 1).map((w) => w.value))
     cmd.redirs.forEach((r, k) => {
       if (NOT_TARGETS.has(r.op) || r.target === null) return
       const t = target(k)
+      // `ed f < script`, `vim -es < script`: the file is the editor's commands.
+      if (exInput && r.op === "<") this.script(null, t.text, t.known, "shell", name === "ed" || name === "red" ? "ed" : "ex")
       if ((r.op === ">&" || r.op === "<&") && /^(?:\d+-?|-)$/.test(t.text)) return
       this.addPath(t)
     })
@@ -199,13 +253,21 @@ export class Locals {
     if (/^python[\d.]*$/.test(name)) {
       const m = args.indexOf("-m")
       const mod = m >= 0 ? args[m + 1] : undefined
+      if (mod === "pytest" || mod === "py.test") for (const path of pytestFiles(args.slice(m + 2))) optional(path, "python")
       if (mod !== undefined && /^[A-Za-z_][\w.]*$/.test(mod)) {
         this.loadModule("python", mod)
         const base = mod.replace(/\./g, "/")
         optional(`./${base}.py`, "python")
         optional(`./${base}/__main__.py`, "python")
-        optional(`./${mod.split(".")[0] ?? mod}/__init__.py`, "python")
+        // `-m a.b` imports a first: a planted `a.py` runs even though `a.b` then fails to import.
+        const top = mod.split(".")[0] ?? mod
+        if (top !== mod) optional(`./${top}.py`, "python")
+        optional(`./${top}/__init__.py`, "python")
       }
+      return
+    }
+    if (name === "pytest" || name === "py.test") {
+      for (const path of pytestFiles(args)) optional(path, "python")
       return
     }
     if (name === "npx" || ((name === "npm" || name === "pnpm") && args[0] === "exec")) {
@@ -213,6 +275,8 @@ export class Locals {
       if (bin !== undefined && /^[\w@.-]+$/.test(bin)) optional(`./node_modules/.bin/${bin}`, "unknown")
       return
     }
+    // vim's `-S file`, `-u vimrc`, `-s keystrokes`: ex commands and vimscript.
+    for (const file of editorScripts(name, args)) this.script(null, file, true, "shell", "ex")
     if (name === "awk" || name === "gawk" || name === "mawk" || name === "nawk" || name === "sed") {
       for (let i = 0; i < args.length; i++) {
         const a = args[i] ?? ""

@@ -36,6 +36,9 @@ import { DEFAULT_IFS, Scope } from "./variableScope.js"
 import type { Values } from "./variableScope.js"
 import { hasGlob } from "./computedText.js"
 
+/** Programs whose script files are judged as their own code: awk/sed programs, ex/vim scripts, ed commands. */
+export type ScriptReader = "awk" | "sed" | "ex" | "ed"
+
 export interface ScriptRef {
   readonly path: string
   readonly language: CodeLanguage | "unknown"
@@ -44,7 +47,7 @@ export interface ScriptRef {
   /** A relative path from a directory only known when the command runs (`cd "$(cat f)" && ./x.sh`). */
   readonly unplaced?: boolean | undefined
   /** The file is a program of this reader (`awk -f`, `sed -f`): judged as its code too (`system($0)`, sed's `e`). */
-  readonly reader?: "awk" | "sed" | undefined
+  readonly reader?: ScriptReader | undefined
 }
 
 export interface ResolveOptions {

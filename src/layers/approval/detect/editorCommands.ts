@@ -1,0 +1,163 @@
+/**
+ * Editors that run commands: vim's and ex's `:!cmd`, `:r !cmd`, `:w !cmd` and
+ * range filters run shell commands, and vimscript (`:call system(…)`,
+ * `:exe`, `:py3`, `:lua`, `:source`, a `\=` substitute) runs anything; ed
+ * runs `!cmd`. They take these commands inline (`vim -c '…'`, `--cmd`,
+ * `+cmd`), from script files (`-S`, `-u`, `-s`) and, in ex mode, from
+ * standard input (`ed f <<EOF`, `vim -es < script`). emacs evaluates lisp
+ * given with `--eval`, `-l`, `--script` or `-f`.
+ *
+ * Literal shell commands are handed back to be judged as shell; anything else
+ * that runs code is reported, since what it runs is not spelled out.
+ */
+import type { InputCommands } from "./inputCommands.js"
+import { readsCode } from "./resolve/codeSources.js"
+
+export const VIM_FAMILY = new Set(["vi", "vim", "nvim", "view", "ex", "exim", "gvim", "vimdiff", "nvi", "elvis", "rvim", "rview", "vim.basic", "vim.tiny"])
+const ED_FAMILY = new Set(["ed", "red"])
+const EMACS_FAMILY = new Set(["emacs", "emacs-nox", "emacsclient"])
+
+/** vim's startup files that are not files: `-u NONE`, `-u NORC`, `-u DEFAULTS`. */
+const NO_FILE = new Set(["NONE", "NORC", "DEFAULTS"])
+
+/** A leading range: line numbers, marks, patterns, `%`, `.`, `$`, offsets, separators. */
+const RANGE = /^(?:[\s.$%,;]|\d+|'[a-zA-Z<>[\]]|\/(?:[^/\\]|\\.)*\/?|\?(?:[^?\\]|\\.)*\??|[+-]\d*)*/
+/** Commands that read, write or edit through a shell: `r !cmd`, `w !cmd`, `e !cmd` (ed and vim alike). */
+const THROUGH_SHELL = /^(?:r(?:e(?:ad?)?)?|w(?:r(?:i(?:te?)?)?)?|e(?:d(?:it?)?)?)\s*!/
+/**
+ * vim commands that run code whose text is not a literal shell command: expressions and other languages, sourcing,
+ * keystrokes, commands that run 'shell', 'makeprg' or 'grepprg', definitions run later, and modifiers that repeat a
+ * command.
+ */
+const RUNS_CODE = new RegExp(
+  "^(?:cal(?:l)?|exe(?:c(?:u(?:te?)?)?)?|ev(?:al)?|so(?:u(?:r(?:ce?)?)?)?|ru(?:n(?:t(?:i(?:me?)?)?)?)?|py\\w*|pyx\\w*|pyf\\w*|lua\\w*|perl\\w*|rub\\w*|tcl\\w*|mz\\w*|ter(?:m(?:i(?:n(?:al?)?)?)?)?|sh(?:e(?:ll?)?)?|l?mak(?:e)?|l?gr(?:e(?:p)?)?(?:add)?|let|unl(?:et)?|au(?:t(?:o(?:c(?:md?)?)?)?)?|com(?:m(?:a(?:nd?)?)?)?|fu(?:n(?:c(?:t(?:i(?:on?)?)?)?)?)?|def|cs(?:cope)?|argdo|bufdo|windo|tabdo|cdo|ldo|cfdo|lfdo|redir|wv(?:iminfo)?|rv(?:iminfo)?|filt(?:er)?|diffpatch|X)$"
+)
+/** Modifiers that run the command after them (`:silent !cmd`, `:keepalt r !cmd`). */
+const MODIFIER = /^(?:sil(?:ent)?!?|uns(?:ilent)?|vert(?:ical)?|bel(?:owright)?|abo(?:veleft)?|keep\w*|lockm(?:arks)?|noa(?:utocmd)?|hid(?:e)?|conf(?:irm)?|bro(?:wse)?|lefta(?:bove)?|rightb(?:elow)?|to(?:pleft)?|bo(?:tright)?|tab|verb(?:ose)?|sandbox|\d*verb(?:ose)?)\s+/
+
+/** Functions that run programs or queue keystrokes, wherever an expression appears. */
+const EXPRESSION_RUNS = /\b(?:system|systemlist|libcall\w*|job_start|jobstart|termopen|term_start|feedkeys|execute|eval|luaeval|py3?eval|pyxeval|rubyeval|perleval)\s*\(/
+
+export interface ExCommands {
+  readonly runs: boolean
+  readonly shell: ReadonlyArray<string>
+}
+
+/** One ex command (vim's `|` already split off): the shell command it runs, or whether it runs code otherwise. */
+/** A command that runs what it reads on standard input (`sh`, `python3`, `env bash`). */
+const feedsCode = (command: string): boolean => {
+  const words = command.split(/\s+/).filter((w) => w !== "" && !/^[A-Za-z_]\w*=/.test(w) && w !== "env" && w !== "sudo" && w !== "exec")
+  const program = words[0] ?? ""
+  return program.includes("$") || readsCode(program.slice(program.lastIndexOf("/") + 1).toLowerCase())
+}
+
+const exCommand = (line: string, ed: boolean, shell: string[]): boolean => {
+  const trimmed = line.replace(/^[\s:]+/, "")
+  if (trimmed === "" || trimmed.startsWith("\"")) return false
+  let rest = trimmed.replace(RANGE, "")
+  const ranged = rest.length < trimmed.length
+  for (let m = MODIFIER.exec(rest); m !== null; m = MODIFIER.exec(rest)) rest = rest.slice(m[0].length).replace(RANGE, "")
+  if (rest.startsWith("!")) {
+    const command = rest.slice(rest.startsWith("!!") ? 2 : 1).trim()
+    shell.push(command)
+    // `:%!sh` filters the lines through the command: a shell or interpreter runs them.
+    return ranged && feedsCode(command)
+  }
+  const through = THROUGH_SHELL.exec(rest)
+  if (through !== null) {
+    const command = rest.slice(through[0].length).trim()
+    shell.push(command)
+    // `:w !sh` writes the lines to the command's input.
+    return rest.startsWith("w") && feedsCode(command)
+  }
+  if (ed) return false
+  // `:g/pat/cmd`, `:v/pat/cmd`: cmd runs on every matching line.
+  const global = /^(?:g(?:l(?:o(?:b(?:al?)?)?)?)?!?|v(?:g(?:l(?:o(?:b(?:al?)?)?)?)?)?)\s*([^\w\s"|])/.exec(rest)
+  if (global !== null) {
+    const d = global[1] ?? "/"
+    let i = global[0].length
+    while (i < rest.length && rest[i] !== d) i += rest[i] === "\\" ? 2 : 1
+    return exCommand(rest.slice(i + 1), ed, shell)
+  }
+  // `:s/a/\=expr/`: the replacement is an expression.
+  if (/^s(?:u(?:b(?:s(?:t(?:i(?:t(?:u(?:te?)?)?)?)?)?)?)?)?\W/.test(rest) && rest.includes("\\=")) return true
+  if (EXPRESSION_RUNS.test(rest)) return true
+  const word = /^[A-Za-z]\w*!?/.exec(rest)?.[0] ?? ""
+  // `:normal keys` types keys: harmless unless they reach a command line, ex mode, a register or a control key.
+  if (/^norm(?:al)?!?$/.test(word)) return /[:!Q@\x00-\x1f]/.test(rest.slice(word.length))
+  return RUNS_CODE.test(word)
+}
+
+/** ex/vim (or ed) command text: the shell commands it spells out, and whether it runs code otherwise. */
+export const exCommands = (text: string, ed: boolean): ExCommands => {
+  const shell: string[] = []
+  let runs = false
+  for (const line of text.split(/\r?\n|\r/)) {
+    if (ed) {
+      runs = exCommand(line, true, shell) || runs
+      continue
+    }
+    // `|` separates commands, except after `!` (the shell gets the rest) and inside `:g`.
+    let rest = line
+    while (rest !== "") {
+      const bar = /(?<!\\)\|/.exec(rest)
+      const body = rest.replace(/^[\s:]+/, "").replace(RANGE, "")
+      if (bar === null || body.startsWith("!") || THROUGH_SHELL.test(body) || /^(?:g|v)\w*!?\s*[^\w\s"|]/.test(body)) {
+        runs = exCommand(rest, false, shell) || runs
+        break
+      }
+      runs = exCommand(rest.slice(0, bar.index), false, shell) || runs
+      rest = rest.slice(bar.index + 1)
+    }
+  }
+  return { runs, shell }
+}
+
+const merge = (parts: ReadonlyArray<ExCommands>): InputCommands => ({
+  runs: parts.some((p) => p.runs),
+  payloads: parts.flatMap((p) => p.shell.map((text) => ({ text, arg: -1 })))
+})
+
+/** An ex-mode editor: its standard input is commands (ed always; vim with `-e`/`-E`, or started as ex). */
+export const readsCommandsFromStdin = (name: string, args: ReadonlyArray<string>): boolean =>
+  ED_FAMILY.has(name) || ((VIM_FAMILY.has(name) || name === "ex") && (name === "ex" || name === "exim" || args.some((a) => /^-[a-zA-Z]*[eE][a-zA-Z]*$/.test(a) && !a.startsWith("--"))))
+
+/** The script files an editor runs: vim's `-S file`, `-u vimrc`, `-s scriptin` (keystrokes); emacs' `-l`/`--script`. */
+export const editorScripts = (name: string, args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  if (!VIM_FAMILY.has(name)) return []
+  const out: string[] = []
+  const exMode = readsCommandsFromStdin(name, args)
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "--") break
+    const value = args[i + 1]
+    if ((a === "-S" || a === "-u" || a === "-U" || (a === "-s" && !exMode)) && value !== undefined && !value.startsWith("-")) {
+      if (!NO_FILE.has(value)) out.push(value)
+      i++
+    }
+  }
+  return out
+}
+
+/** The commands an ex-mode editor reads on its standard input. */
+export const editorInput = (name: string, text: string): InputCommands => merge([exCommands(text, ED_FAMILY.has(name))])
+
+/** What an editor runs from its command line, and (when it is given) the command text on its standard input. */
+export const editorCommands = (name: string, args: ReadonlyArray<string>, stdin: string | null): InputCommands => {
+  if (EMACS_FAMILY.has(name)) {
+    return { runs: args.some((a) => /^--?(?:eval|execute|load|script|funcall|l|f|x)(?:=|$)/.test(a)), payloads: [] }
+  }
+  const ed = ED_FAMILY.has(name)
+  if (!ed && !VIM_FAMILY.has(name)) return { runs: false, payloads: [] }
+  const parts: ExCommands[] = []
+  if (!ed) {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] ?? ""
+      if (a === "--") break
+      if ((a === "-c" || a === "--cmd") && i + 1 < args.length) parts.push(exCommands(args[++i] ?? "", false))
+      else if (a.startsWith("+") && a.length > 1 && !/^\+\d*$/.test(a) && !a.startsWith("+/") && !a.startsWith("+?")) parts.push(exCommands(a.slice(1), false))
+    }
+  }
+  if (stdin !== null && readsCommandsFromStdin(name, args)) parts.push(exCommands(stdin, ed))
+  return merge(parts)
+}
