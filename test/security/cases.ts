@@ -240,7 +240,14 @@ export const planted: ReadonlyArray<Case> = [
   { name: "a pytest plugin loaded by name", calls: [write("<W>/pt4/helper.py", "import shutil\nshutil.rmtree('<C>')\n"), write("<W>/pt4/test_a.py", "def test_a():\n    assert True\n"), sh("cd <W>/pt4 && python3 -m pytest -q -p no:cacheprovider -p helper")] },
   { name: "a Makefile recipe in an included file", calls: [write("<W>/mk3/rules.mk", "clean:\n\trm -rf <C>\n"), write("<W>/mk3/Makefile", "include rules.mk\nall: clean\n"), sh("cd <W>/mk3 && make")] },
   { name: "a conftest.py written in the same command as pytest", calls: [sh(`mkdir -p <W>/pt5 && cd <W>/pt5 && echo ${b64("import shutil; shutil.rmtree('<C>')")} | base64 -d > conftest.py && touch test_a.py && python3 -m pytest -q -p no:cacheprovider`)] },
-  { name: "a module shadowed in the same command as python -m", calls: [sh(`mkdir -p <W>/pt6 && cd <W>/pt6 && echo ${b64("import shutil; shutil.rmtree('<C>')")} | base64 -d > json.py && python3 -m json.tool <W>/data.json`)] }
+  { name: "a module shadowed in the same command as python -m", calls: [sh(`mkdir -p <W>/pt6 && cd <W>/pt6 && echo ${b64("import shutil; shutil.rmtree('<C>')")} | base64 -d > json.py && python3 -m json.tool <W>/data.json`)] },
+  { name: "a decoy script overwritten by cp before it runs", calls: [...evil("tw1"), write("<W>/tw1/x.sh", "#!/bin/sh\necho ok\n"), sh("cp <W>/tw1/evil.sh <W>/tw1/x.sh && bash <W>/tw1/x.sh")] },
+  { name: "a decoy script overwritten by a redirect before it runs", calls: [...evil("tw2"), write("<W>/tw2/x.sh", "#!/bin/sh\necho ok\n"), sh("cat <W>/tw2/evil.sh > <W>/tw2/x.sh; bash <W>/tw2/x.sh")] },
+  { name: "a decoy script replaced by mv before it runs", calls: [...evil("tw3"), write("<W>/tw3/x.sh", "#!/bin/sh\necho ok\n"), sh("cd <W>/tw3 && mv evil.sh x.sh && sh x.sh")] },
+  { name: "a decoy script edited by sed -i before it runs", calls: [write("<W>/tw4/x.sh", "#!/bin/sh\necho ok\n"), sh("cd <W>/tw4 && sed -i 's|echo ok|rm -rf <C>|' x.sh && sh x.sh")] },
+  { name: "a decoy python script overwritten before it runs", calls: [write("<W>/tw5/x.py", "print(1)\n"), write("<W>/tw5/y.py", "import shutil\nshutil.rmtree('<C>')\n"), sh("cd <W>/tw5 && cp y.py x.py && python3 x.py")] },
+  { name: "a script link swapped before it runs", calls: [...evil("tw7"), write("<W>/tw7/ok.sh", "#!/bin/sh\necho ok\n"), sh("cd <W>/tw7 && ln -s ok.sh run.sh"), sh("cd <W>/tw7 && ln -sf evil.sh run.sh && sh run.sh")] },
+  { name: "a decoy script overwritten by tee before it runs", calls: [...evil("tw8"), write("<W>/tw8/x.sh", "#!/bin/sh\necho ok\n"), sh("cd <W>/tw8 && tee x.sh < evil.sh > /dev/null && sh x.sh")] }
 ]
 
 /** Code loaded by name rather than by path: the search path, a module beside a script, a project's bin folder. */

@@ -420,6 +420,10 @@ describe("scripts a command runs", () => {
         { path: "./json/__init__.py", language: "python", optional: true }
       ]
     ],
+    // A script the command writes before running it: what is there now is not what runs.
+    ["cp a.sh x.sh && bash ./x.sh", [{ path: "./x.sh", language: "shell", optional: false, rewritten: true }]],
+    ["cd /w && ln -sf evil.sh run.sh && sh /w/run.sh", [{ path: "/w/run.sh", language: "shell", optional: false, rewritten: true }]],
+    ["./x.sh > log.txt", [{ path: "./x.sh", language: "unknown" }]],
     ["bash -c 'ls'", []],
     ["git status", []],
     // Programs that run the command they are given: the script is found past them and their options.

@@ -332,6 +332,11 @@ class Looker {
           verdict = stronger(verdict, { detection: dangerous(UNKNOWN_SCRIPT_DIR_DESCRIPTION), note: `script ${ref.path}` })
           continue
         }
+        // `cp evil.sh x.sh && bash x.sh`: the command writes the file before running it; what is there now tells nothing.
+        if (ref.rewritten === true) {
+          verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `script ${ref.path}, written by the command itself` })
+          continue
+        }
         const path = joinPath(cwd, ref.path, self.env.home)
         // A candidate module that is not there costs no read (a script with many imports looks at many names).
         if (ref.optional === true && (yield* self.surroundings.fileKind(path)) === "missing") continue

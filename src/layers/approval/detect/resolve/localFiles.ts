@@ -7,7 +7,10 @@
 import type { CodeLanguage } from "../../../../services/Approval.js"
 import type { Runner } from "../../policy/projectRunners.js"
 import { runnerOf } from "../../policy/projectRunners.js"
+import { posix } from "node:path"
 import type { Cmd } from "../../shell/ast.js"
+import type { CmdView } from "../ruleInput.js"
+import { writes } from "../rules/operands.js"
 import { editorScripts, readsCommandsFromStdin } from "../editorCommands.js"
 import { gitOptions } from "../gitOptions.js"
 import { codeSource } from "./codeSources.js"
@@ -64,6 +67,9 @@ export interface GitDirRef {
 /** Program names looked up on a PATH the task changed, per line. */
 const MAX_PROGRAMS = 16
 
+/** `./x.sh`, `x.sh` and `d/../x.sh` are one file. */
+const samePath = (path: string): string => posix.normalize(path)
+
 const lastPart = (text: string): string => text.slice(text.lastIndexOf("/") + 1)
 
 /** pytest options that take a value (their value is not a test path). */
@@ -107,9 +113,16 @@ export class Locals {
    * be there when the program runs, so it must be readable then too.
    */
   settledScripts(): ReadonlyArray<ScriptRef> {
-    if (!this.scripts.some((s) => s.optional === true)) return this.scripts
-    return this.scripts.map((s) => (s.optional === true && this.named.has(s.path.slice(s.path.lastIndexOf("/") + 1)) ? { ...s, optional: false } : s))
+    if (this.written.size === 0 && !this.scripts.some((s) => s.optional === true)) return this.scripts
+    return this.scripts.map((s) => {
+      // `cp evil.sh x.sh && bash x.sh`: what runs is what the command wrote, not what is there now.
+      if (this.written.has(samePath(s.path))) return { ...s, optional: false, rewritten: true }
+      return s.optional === true && this.named.has(lastPart(s.path)) ? { ...s, optional: false } : s
+    })
   }
+
+  /** Files the command writes (redirects, cp/mv/ln/tee/sed -i destinations), placed. */
+  private readonly written = new Set<string>()
 
   /** The last part of every word and redirect target (`conftest.py` of `> conftest.py`). */
   private readonly named = new Set<string>()
@@ -172,6 +185,15 @@ export class Locals {
       if (!(code && /\s/.test(t.text))) this.addPath(t)
     }
     for (let i = 0; i < cmd.words.length; i++) this.named.add(lastPart(word(i).text))
+    const view: CmdView = {
+      cmd,
+      texts: cmd.words.map((w) => w.value.toLowerCase()),
+      redirectTexts: cmd.redirs.map((r) => r.target?.value ?? ""),
+      base: 0,
+      head,
+      name
+    }
+    for (const w of writes(view)) if (w !== "") this.written.add(samePath(this.place(w).path))
     cmd.redirs.forEach((r, k) => {
       if (r.target !== null) this.named.add(lastPart(target(k).text))
     })

@@ -46,6 +46,8 @@ export interface ScriptRef {
   readonly optional?: boolean | undefined
   /** A relative path from a directory only known when the command runs (`cd "$(cat f)" && ./x.sh`). */
   readonly unplaced?: boolean | undefined
+  /** The command itself writes the file (`cp evil.sh x.sh && bash x.sh`): its text now is not what will run. */
+  readonly rewritten?: boolean | undefined
   /** The file is a program of this reader (`awk -f`, `sed -f`): judged as its code too (`system($0)`, sed's `e`). */
   readonly reader?: ScriptReader | undefined
 }
