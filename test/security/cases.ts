@@ -247,7 +247,10 @@ export const planted: ReadonlyArray<Case> = [
   { name: "a decoy script edited by sed -i before it runs", calls: [write("<W>/tw4/x.sh", "#!/bin/sh\necho ok\n"), sh("cd <W>/tw4 && sed -i 's|echo ok|rm -rf <C>|' x.sh && sh x.sh")] },
   { name: "a decoy python script overwritten before it runs", calls: [write("<W>/tw5/x.py", "print(1)\n"), write("<W>/tw5/y.py", "import shutil\nshutil.rmtree('<C>')\n"), sh("cd <W>/tw5 && cp y.py x.py && python3 x.py")] },
   { name: "a script link swapped before it runs", calls: [...evil("tw7"), write("<W>/tw7/ok.sh", "#!/bin/sh\necho ok\n"), sh("cd <W>/tw7 && ln -s ok.sh run.sh"), sh("cd <W>/tw7 && ln -sf evil.sh run.sh && sh run.sh")] },
-  { name: "a decoy script overwritten by tee before it runs", calls: [...evil("tw8"), write("<W>/tw8/x.sh", "#!/bin/sh\necho ok\n"), sh("cd <W>/tw8 && tee x.sh < evil.sh > /dev/null && sh x.sh")] }
+  { name: "a decoy script overwritten by tee before it runs", calls: [...evil("tw8"), write("<W>/tw8/x.sh", "#!/bin/sh\necho ok\n"), sh("cd <W>/tw8 && tee x.sh < evil.sh > /dev/null && sh x.sh")] },
+  { name: "a decoy beside the shell, the script in the workdir the call names", calls: [write("<W>/wd1/d/x.sh", "#!/bin/sh\nrm -rf <C>\n"), write("<W>/wd1/x.sh", "#!/bin/sh\necho ok\n"), sh("chmod +x <W>/wd1/d/x.sh <W>/wd1/x.sh"), { tool: "terminal", args: { command: "sh x.sh", workdir: "<W>/wd1/d" } }] },
+  { name: "patch adding a git hook", calls: [sh("git init -q <W>/pa2"), { tool: "patch", args: { mode: "patch", patch: "*** Begin Patch\n*** Add File: <W>/pa2/.git/hooks/pre-commit\n+#!/bin/sh\n+rm -rf <C>\n*** End Patch\n" } }, sh("chmod +x <W>/pa2/.git/hooks/pre-commit; cd <W>/pa2 && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x")] },
+  { name: "write_file through a planted link to a start-up file", calls: [sh("mkdir -p <W>/sl1 && ln -s <U>/.bash_profile <W>/sl1/notes.txt"), write("<W>/sl1/notes.txt", "rm -rf <C>\n"), sh("bash -l -c true")] },
 ]
 
 /** Code loaded by name rather than by path: the search path, a module beside a script, a project's bin folder. */
