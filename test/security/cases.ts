@@ -338,7 +338,9 @@ export const namedPrograms: ReadonlyArray<Case> = [
   },
   { name: "git init --template holding a hook", calls: [write("<W>/gt1/tpl/hooks/pre-commit", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/gt1/tpl/hooks/pre-commit && git init -q --template=<W>/gt1/tpl <W>/gt1/r"), sh("cd <W>/gt1/r && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x")] },
   { name: "git clone --template holding a hook", calls: [write("<W>/gt2/tpl/hooks/post-checkout", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/gt2/tpl/hooks/post-checkout && git init -q <W>/gt2/src && git -C <W>/gt2/src -c user.name=a -c user.email=a@b commit -q --allow-empty -m x"), sh("git clone -q --template=<W>/gt2/tpl <W>/gt2/src <W>/gt2/dst")] },
-  { name: "git clone -c of an fsmonitor", calls: [...evil("gt3"), sh("git init -q <W>/gt3/src && git -C <W>/gt3/src -c user.name=a -c user.email=a@b commit -q --allow-empty -m x"), sh("git clone -q -c core.fsmonitor=<W>/gt3/evil.sh <W>/gt3/src <W>/gt3/dst && cd <W>/gt3/dst && git status")] }
+  { name: "git clone -c of an fsmonitor", calls: [...evil("gt3"), sh("git init -q <W>/gt3/src && git -C <W>/gt3/src -c user.name=a -c user.email=a@b commit -q --allow-empty -m x"), sh("git clone -q -c core.fsmonitor=<W>/gt3/evil.sh <W>/gt3/src <W>/gt3/dst && cd <W>/gt3/dst && git status")] },
+  { name: "make CC= naming a planted compiler", calls: [...evil("mc1"), write("<W>/mc1/Makefile", "all:\n\t$(CC) --version\n"), sh("make -s -C <W>/mc1 CC=<W>/mc1/evil.sh")] },
+  { name: "CC exported, then make's built-in rule", calls: [...evil("mc2"), write("<W>/mc2/hello.c", "int main(void) { return 0; }\n"), sh("export CC=<W>/mc2/evil.sh"), sh("cd <W>/mc2 && make -s hello")] }
 ]
 
 /** A planted script run through another program that runs the command it is given. */

@@ -361,7 +361,7 @@ describe("text fed to a shell or interpreter on stdin", () => {
 })
 
 describe("scripts a command runs", () => {
-  const cases: ReadonlyArray<readonly [string, ReadonlyArray<{ path: string; language: string; optional?: boolean; unplaced?: boolean }>]> = [
+  const cases: ReadonlyArray<readonly [string, ReadonlyArray<{ path: string; language: string; optional?: boolean; unplaced?: boolean; rewritten?: boolean }>]> = [
     ["bash x.sh", [{ path: "x.sh", language: "shell" }]],
     ["sh -e deploy", [{ path: "deploy", language: "shell" }]],
     ["zsh x", [{ path: "x", language: "shell" }]],

@@ -560,7 +560,18 @@ describe("variables and options that name a program another program runs", () =>
       ["GIT_DIR=/work/bare git status", D.programVariable],
       ["declare -x GIT_COMMON_DIR=/work/c", D.programVariable],
       ["read -r PAGER <<< \"$p\"", D.programVariable],
-      ["P=./x; PAGER=$P git log", D.programVariable]
+      ["P=./x; PAGER=$P git log", D.programVariable],
+      // Compilers and tools build systems run, tool wrappers, more editors and pagers, the JVM's agents.
+      ["CC=./x make", D.programVariable],
+      ["export CXX=/work/g++", D.programVariable],
+      ["RUSTC=./x cargo build", D.programVariable],
+      ["CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=./x cargo run", D.programVariable],
+      ["CMAKE_C_COMPILER_LAUNCHER=./x cmake --build b", D.programVariable],
+      ["GOFLAGS=-toolexec=./x go build", D.programVariable],
+      ["KUBE_EDITOR=./x kubectl edit deploy/x", D.programVariable],
+      ["GH_PAGER=./x gh pr list", D.programVariable],
+      ["JAVA_TOOL_OPTIONS=-javaagent:./a.jar java -version", D.loaderVariable],
+      ["export MAVEN_OPTS='-agentpath:/work/a.so'", D.loaderVariable]
     ])
   })
 
@@ -594,13 +605,28 @@ describe("variables and options that name a program another program runs", () =>
       ["zip -T -TT ./x a.zip f", D.programOption],
       ["zip --unzip-command ./x -T a.zip f", D.programOption],
       ["git --git-dir=/work/bare --work-tree=. status", D.programOption],
-      ["git --git-dir /work/bare log", D.programOption]
+      ["git --git-dir /work/bare log", D.programOption],
+      ["make CC=./x", D.programOption],
+      ["make -j4 CXX=/work/c++ all", D.programOption],
+      ["go build -toolexec ./x .", D.programOption],
+      ["go test -exec=./x ./...", D.programOption],
+      ["go vet -vettool=/work/v ./...", D.programOption]
     ])
   })
 
   it("well-known programs of the expected kind, the usual places, and reading the variables stay quiet", () => {
     for (const command of [
       "PAGER=less git log",
+      "CC=gcc make",
+      "make CC=clang CXX='ccache clang++' -j8",
+      "CC=x86_64-w64-mingw32-gcc make",
+      "CC=/usr/bin/gcc-12 make",
+      "LD=ld.lld AR=llvm-ar make",
+      "CC=emcc make",
+      "GOFLAGS=-mod=mod go build ./...",
+      "go test ./...",
+      "make PREFIX=/usr install",
+      "export MAVEN_OPTS=-Xmx2g",
       "export PAGER='less -R'",
       "PAGER=cat man ls",
       "GIT_PAGER=cat git log",

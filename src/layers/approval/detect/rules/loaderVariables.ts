@@ -23,6 +23,11 @@ function substitutes(value: string): boolean {
   return value.includes("$(") || value.includes("`")
 }
 
+/** JVM options that load an agent or run a command on an event. */
+function javaLoads(value: string): boolean {
+  return /-javaagent|-agentpath|-agentlib|-xx:on(?:error|outofmemoryerror)|-xx:\+?flightrecorder/.test(value)
+}
+
 /** Name (lower-case, as rules read words) → whether a value makes programs load code. */
 const LOADERS: Readonly<Record<string, (value: string) => boolean>> = {
   bash_env: () => true,
@@ -40,7 +45,13 @@ const LOADERS: Readonly<Record<string, (value: string) => boolean>> = {
   ps2: substitutes,
   ps3: substitutes,
   ps4: substitutes,
-  prompt_command: () => true
+  prompt_command: () => true,
+  // The JVM reads these before any program: an agent jar or native agent is code it loads.
+  java_tool_options: javaLoads,
+  _java_options: javaLoads,
+  jdk_java_options: javaLoads,
+  maven_opts: javaLoads,
+  gradle_opts: javaLoads
 }
 
 /** Builtins that set a named variable from input or at run time (declarers show the value: the word rule reads it). */

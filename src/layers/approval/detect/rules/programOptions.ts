@@ -10,10 +10,10 @@
 import { D } from "../descriptions.js"
 import { gitOptions } from "../gitOptions.js"
 import type { CmdView } from "../ruleInput.js"
-import type { Rule } from "./engine.js"
+import type { Rule, RuleEnv } from "./engine.js"
 import { argv, runs } from "./operands.js"
 import { plainProgram } from "./programValues.js"
-import { gitDir } from "./programVariables.js"
+import { gitDir, PROGRAM_VARIABLES } from "./programVariables.js"
 
 /** A value test: true when the value runs code the gate does not see (null: the option had no value). */
 type Flags = (value: string | null) => boolean
@@ -131,21 +131,31 @@ const runsProgram = (o: Options, args: ReadonlyArray<string>): boolean => {
   return false
 }
 
-/** `make SHELL=…` (a command-line variable make runs every recipe with), `make --eval …`. */
-const makeRuns = (args: ReadonlyArray<string>): boolean =>
+/**
+ * `make SHELL=…` (a command-line variable make runs every recipe with), `make CC=./x` (one its rules run), `make
+ * --eval …`.
+ */
+const makeRuns = (args: ReadonlyArray<string>, env: RuleEnv): boolean =>
   args.some((a) => {
-    const m = /^SHELL\s*:{0,2}=(.*)$/s.exec(a)
-    return (m !== null && !plainProgram(m[1] ?? "", "shell")) || a === "-E" || a.startsWith("--eval")
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*:{0,2}=(.*)$/s.exec(a)
+    if (m === null) return a === "-E" || a.startsWith("--eval")
+    const value = m[2] ?? ""
+    if (m[1] === "SHELL") return !plainProgram(value, "shell")
+    return PROGRAM_VARIABLES[(m[1] ?? "").toLowerCase()]?.(value, env) === true
   })
+
+/** `go build -toolexec ./x`, `go test -exec ./x`, `go vet -vettool=./x`: go runs the program around its tools. */
+const goRuns = (args: ReadonlyArray<string>): boolean => args.some((a) => /^--?(?:toolexec|exec|vettool)(?:=|$)/.test(a))
 
 /** `git --git-dir=…` among git's own options, naming a directory not called `*.git`. */
 const gitRuns = (args: ReadonlyArray<string>): boolean =>
   gitOptions(args).options.some((o) => o.name === "--git-dir" && o.value !== null && gitDir(o.value))
 
-const test = (c: CmdView): boolean => {
+const test = (c: CmdView, env: RuleEnv): boolean => {
   if (!runs(c)) return false
   const name = c.name
-  if (name === "make" || name === "gmake") return makeRuns(argv(c))
+  if (name === "make" || name === "gmake") return makeRuns(argv(c), env)
+  if (name === "go") return goRuns(argv(c))
   if (name === "git") return gitRuns(argv(c))
   // zip's two-letter `-TT cmd` (test the archive with cmd).
   if (name === "zip" && argv(c).some((a) => a === "-TT" || a.startsWith("-TT="))) return true
@@ -153,4 +163,4 @@ const test = (c: CmdView): boolean => {
   return o !== undefined && runsProgram(o, argv(c))
 }
 
-export const programOptionRules: ReadonlyArray<Rule> = [{ kind: "program", description: D.programOption, test: (_v, c) => test(c) }]
+export const programOptionRules: ReadonlyArray<Rule> = [{ kind: "program", description: D.programOption, test: (_v, c, env) => test(c, env) }]

@@ -7,7 +7,7 @@
  * would expand) runs code the gate never sees.
  */
 
-export type ProgramKind = "pager" | "editor" | "browser" | "compressor" | "rsh" | "shell" | "askpass" | "wrapper"
+export type ProgramKind = "pager" | "editor" | "browser" | "compressor" | "rsh" | "shell" | "askpass" | "wrapper" | "compiler"
 
 const KNOWN: Readonly<Record<ProgramKind, ReadonlySet<string>>> = {
   pager: new Set(["less", "more", "most", "cat", "bat", "batcat", "delta", "diff-so-fancy", "moar", "moor", "pg", "true"]),
@@ -24,8 +24,15 @@ const KNOWN: Readonly<Record<ProgramKind, ReadonlySet<string>>> = {
   rsh: new Set(["ssh", "rsh"]),
   shell: new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "fish", "tcsh", "csh"]),
   askpass: new Set(["ssh-askpass", "ksshaskpass", "x11-ssh-askpass", "lxqt-openssh-askpass", "ssh-askpass-gnome"]),
-  wrapper: new Set(["sccache", "cachepot", "ccache"])
+  wrapper: new Set(["sccache", "cachepot", "ccache"]),
+  compiler: new Set(["ccache", "sccache", "distcc", "zig"])
 }
+
+/**
+ * Compilers and binutils by name, with a cross prefix or a version (`gcc`, `x86_64-linux-gnu-gcc-12`, `clang++`,
+ * `ld.lld`, `llvm-ar`, `musl-gcc`, `emcc`, `rustc`).
+ */
+const COMPILER = /^(?:[\w.-]+-)?(?:gcc|g\+\+|cc|c\+\+|c89|c99|clang|clang\+\+|clang-cl|cpp|ld|ld\.\w+|lld|ar|as|nm|ranlib|strip|objcopy|gfortran|f77|f95|tcc|icc|icpx|icx|rustc|rustdoc|nasm|yasm|emcc|em\+\+)(?:-\d+(?:\.\d+)*)?$/
 
 /** Directories whose programs the operator installed: a value may name one by absolute path. */
 const SYSTEM_DIR = /^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/
@@ -46,7 +53,7 @@ export const plainProgram = (value: string, kind: ProgramKind): boolean => {
   const first = words[0] ?? ""
   if (first === "") return true
   const name = first.includes("/") ? (SYSTEM_DIR.test(first) ? first.slice(first.lastIndexOf("/") + 1) : "") : first
-  if (!KNOWN[kind].has(name)) return false
+  if (!KNOWN[kind].has(name) && !(kind === "compiler" && COMPILER.test(name))) return false
   const more = RUNS_MORE[kind]
   return words.slice(1).every((w) => PLAIN_WORD.test(w) && (more === undefined || !more.test(w)))
 }
