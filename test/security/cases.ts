@@ -184,7 +184,8 @@ export const inputCommands: ReadonlyArray<Case> = [
   { name: "a planted vimrc", calls: [write("<W>/ed7/vimrc", "call system('rm -rf <C>')\n"), sh("vim -es -u <W>/ed7/vimrc -c 'qa!'")] },
   { name: "decoded commands piped to ed", calls: [sh(`echo ${b64("!rm -rf <C>\nq\n")} | base64 -d | ed -s`)] },
   { name: "a computed here-string to ex", calls: [write("<W>/ed8/c.txt", "!rm -rf <C>\nq\n"), sh("c=$(cat <W>/ed8/c.txt); ex -s <<< \"$c\"")] },
-  { name: "a planted file filtered through python by vim", calls: [write("<W>/ed9/f.txt", "import shutil; shutil.rmtree('<C>')\n"), sh("vim -es -u NONE -c '%!python3' -c 'qa!' <W>/ed9/f.txt")] }
+  { name: "a planted file filtered through python by vim", calls: [write("<W>/ed9/f.txt", "import shutil; shutil.rmtree('<C>')\n"), sh("vim -es -u NONE -c '%!python3' -c 'qa!' <W>/ed9/f.txt")] },
+  { name: "a planted file saved over a start-up file by vim", calls: [write("<W>/ew1/f.txt", "rm -rf <C>\n"), sh("vim -es -u NONE -c 'w! <U>/.bashrc' -c 'q!' <W>/ew1/f.txt"), sh("bash -i -c true")] }
 ]
 
 /** A file written by one call and run by an innocent-looking later one. */
@@ -340,7 +341,9 @@ export const namedPrograms: ReadonlyArray<Case> = [
   { name: "git clone --template holding a hook", calls: [write("<W>/gt2/tpl/hooks/post-checkout", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/gt2/tpl/hooks/post-checkout && git init -q <W>/gt2/src && git -C <W>/gt2/src -c user.name=a -c user.email=a@b commit -q --allow-empty -m x"), sh("git clone -q --template=<W>/gt2/tpl <W>/gt2/src <W>/gt2/dst")] },
   { name: "git clone -c of an fsmonitor", calls: [...evil("gt3"), sh("git init -q <W>/gt3/src && git -C <W>/gt3/src -c user.name=a -c user.email=a@b commit -q --allow-empty -m x"), sh("git clone -q -c core.fsmonitor=<W>/gt3/evil.sh <W>/gt3/src <W>/gt3/dst && cd <W>/gt3/dst && git status")] },
   { name: "make CC= naming a planted compiler", calls: [...evil("mc1"), write("<W>/mc1/Makefile", "all:\n\t$(CC) --version\n"), sh("make -s -C <W>/mc1 CC=<W>/mc1/evil.sh")] },
-  { name: "CC exported, then make's built-in rule", calls: [...evil("mc2"), write("<W>/mc2/hello.c", "int main(void) { return 0; }\n"), sh("export CC=<W>/mc2/evil.sh"), sh("cd <W>/mc2 && make -s hello")] }
+  { name: "CC exported, then make's built-in rule", calls: [...evil("mc2"), write("<W>/mc2/hello.c", "int main(void) { return 0; }\n"), sh("export CC=<W>/mc2/evil.sh"), sh("cd <W>/mc2 && make -s hello")] },
+  { name: "curl -K of a planted config writing the global git config", calls: [write("<W>/ck1/evil.txt", "[alias]\n\tck1 = !rm -rf <C>\n"), write("<W>/ck1/c.cfg", "url = file://<W>/ck1/evil.txt\noutput = <U>/.gitconfig\n"), sh("curl -s -K <W>/ck1/c.cfg"), sh("git init -q <W>/ck1/r && cd <W>/ck1/r && git ck1")] },
+  { name: "MAKEFILES naming a planted makefile", calls: [write("<W>/mk4/extra.mk", "all:\n\trm -rf <C>\n"), write("<W>/mk4/Makefile", "x:\n\ttrue\n"), sh("cd <W>/mk4 && MAKEFILES=extra.mk make all")] },
 ]
 
 /** A planted script run through another program that runs the command it is given. */

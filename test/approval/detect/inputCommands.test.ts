@@ -90,10 +90,15 @@ describe("editors run ex commands and vimscript", () => {
     for (const command of [
       "vim -c '%s/foo/bar/g' -c wq f", "vim -c 'set ff=unix' -c wq f", "vim +10 f", "vim +/main f", "vim -c 'g/x/d' -c wq f",
       "vim -c 'normal gg=G' -c wq f", "vim -c '%!sort' -c wq f", "vim -c 'w !cat' f", "ed -s f <<'EOF'\n,s/a/b/g\nw\nq\nEOF",
-      "ex -s f <<< 'r !date'", "vim -u NONE f", "emacs -nw f"
+      "ex -s f <<< 'r !date'", "vim -u NONE f", "emacs -nw f", "vim -c 'w! out.txt' -c q f", "vim -c 'e! f' f"
     ]) {
       expect(quiet(command)).toEqual([command, false])
     }
+    // Files they write are judged as writes: `:w ~/.bashrc` is a write to a start-up file.
+    for (const command of ["vim -es -c 'w! ~/.bashrc' -c q f", "vim -c 'wq ++ff=unix ~/.profile' f", "ed -s f <<< 'w ~/.bash_profile'"]) {
+      expect(verdict(command)).toEqual([command, "write to a shell start-up file"])
+    }
+    expect(verdict("vim -c 'mksession! .git/hooks/pre-commit' f")).toEqual(["vim -c 'mksession! .git/hooks/pre-commit' f", "write to git config or hooks (commands git runs)"])
   })
 })
 

@@ -571,7 +571,10 @@ describe("variables and options that name a program another program runs", () =>
       ["KUBE_EDITOR=./x kubectl edit deploy/x", D.programVariable],
       ["GH_PAGER=./x gh pr list", D.programVariable],
       ["JAVA_TOOL_OPTIONS=-javaagent:./a.jar java -version", D.loaderVariable],
-      ["export MAVEN_OPTS='-agentpath:/work/a.so'", D.loaderVariable]
+      ["export MAVEN_OPTS='-agentpath:/work/a.so'", D.loaderVariable],
+      ["MAKEFILES=extra.mk make", D.programVariable],
+      ["CURL_HOME=/work/c curl https://x", D.programVariable],
+      ["export WGETRC=/work/rc", D.programVariable]
     ])
   })
 
@@ -610,7 +613,11 @@ describe("variables and options that name a program another program runs", () =>
       ["make -j4 CXX=/work/c++ all", D.programOption],
       ["go build -toolexec ./x .", D.programOption],
       ["go test -exec=./x ./...", D.programOption],
-      ["go vet -vettool=/work/v ./...", D.programOption]
+      ["go vet -vettool=/work/v ./...", D.programOption],
+      ["curl -sK ./c.cfg", D.programOption],
+      ["curl --config=/work/c.cfg https://x", D.programOption],
+      ["wget -e output_document=/home/u/.bashrc https://x", D.programOption],
+      ["wget --config=/work/rc https://x", D.programOption]
     ])
   })
 
@@ -627,6 +634,9 @@ describe("variables and options that name a program another program runs", () =>
       "go test ./...",
       "make PREFIX=/usr install",
       "export MAVEN_OPTS=-Xmx2g",
+      "curl -fsSL -o out.json https://x",
+      "curl -K /dev/null https://x",
+      "wget -e robots=off -r https://x",
       "export PAGER='less -R'",
       "PAGER=cat man ls",
       "GIT_PAGER=cat git log",

@@ -61,7 +61,6 @@ const worthResolving = (cmd: Cmd, head: number): boolean => {
   )
 }
 
-/** The literal text on a command's standard input: a heredoc's body or a here-string with nothing to expand. */
 /** A here-string with nothing to expand (a heredoc's body is read when it is parsed: `editorHeredoc`). */
 const editorStdin = (cmd: Cmd): string | null => {
   for (const r of cmd.redirs) if (r.op === "<<<" && r.target !== null && !r.target.expands) return r.target.value

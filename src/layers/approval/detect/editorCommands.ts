@@ -13,7 +13,7 @@
 import type { InputCommands } from "./inputCommands.js"
 import { readsCode } from "./resolve/codeSources.js"
 
-export const VIM_FAMILY = new Set(["vi", "vim", "nvim", "view", "ex", "exim", "gvim", "vimdiff", "nvi", "elvis", "rvim", "rview", "vim.basic", "vim.tiny"])
+const VIM_FAMILY = new Set(["vi", "vim", "nvim", "view", "ex", "exim", "gvim", "vimdiff", "nvi", "elvis", "rvim", "rview", "vim.basic", "vim.tiny"])
 const ED_FAMILY = new Set(["ed", "red"])
 const EMACS_FAMILY = new Set(["emacs", "emacs-nox", "emacsclient"])
 
@@ -22,15 +22,19 @@ const NO_FILE = new Set(["NONE", "NORC", "DEFAULTS"])
 
 /** A leading range: line numbers, marks, patterns, `%`, `.`, `$`, offsets, separators. */
 const RANGE = /^(?:[\s.$%,;]|\d+|'[a-zA-Z<>[\]]|\/(?:[^/\\]|\\.)*\/?|\?(?:[^?\\]|\\.)*\??|[+-]\d*)*/
-/** Commands that read, write or edit through a shell: `r !cmd`, `w !cmd`, `e !cmd` (ed and vim alike). */
-const THROUGH_SHELL = /^(?:r(?:e(?:ad?)?)?|w(?:r(?:i(?:te?)?)?)?|e(?:d(?:it?)?)?)\s*!/
+/**
+ * Commands that read, write or edit through a shell: `r !cmd`, `w !cmd`, `e !cmd` (ed and vim alike). vim reads
+ * `:w! f` and `:e! f` as forced, so there the space before `!` is required.
+ */
+const THROUGH_SHELL = /^(?:r(?:e(?:ad?)?)?\s*|(?:w(?:r(?:i(?:te?)?)?)?|e(?:d(?:it?)?)?)\s+)!/
+const ED_THROUGH_SHELL = /^[rwe]\s*!/
 /**
  * vim commands that run code whose text is not a literal shell command: expressions and other languages, sourcing,
  * keystrokes, commands that run 'shell', 'makeprg' or 'grepprg', definitions run later, and modifiers that repeat a
  * command.
  */
 const RUNS_CODE = new RegExp(
-  "^(?:cal(?:l)?|exe(?:c(?:u(?:te?)?)?)?|ev(?:al)?|so(?:u(?:r(?:ce?)?)?)?|ru(?:n(?:t(?:i(?:me?)?)?)?)?|py\\w*|pyx\\w*|pyf\\w*|lua\\w*|perl\\w*|rub\\w*|tcl\\w*|mz\\w*|ter(?:m(?:i(?:n(?:al?)?)?)?)?|sh(?:e(?:ll?)?)?|l?mak(?:e)?|l?gr(?:e(?:p)?)?(?:add)?|let|unl(?:et)?|au(?:t(?:o(?:c(?:md?)?)?)?)?|com(?:m(?:a(?:nd?)?)?)?|fu(?:n(?:c(?:t(?:i(?:on?)?)?)?)?)?|def|cs(?:cope)?|argdo|bufdo|windo|tabdo|cdo|ldo|cfdo|lfdo|redir|wv(?:iminfo)?|rv(?:iminfo)?|filt(?:er)?|diffpatch|X)$"
+  "^(?:cal(?:l)?|exe(?:c(?:u(?:te?)?)?)?|ev(?:al)?|so(?:u(?:r(?:ce?)?)?)?|ru(?:n(?:t(?:i(?:me?)?)?)?)?|py\\w*|pyx\\w*|pyf\\w*|lua\\w*|perl\\w*|rub\\w*|tcl\\w*|mz\\w*|ter(?:m(?:i(?:n(?:al?)?)?)?)?|sh(?:e(?:ll?)?)?|l?mak(?:e)?|l?gr(?:e(?:p)?)?(?:add)?|let|unl(?:et)?|au(?:t(?:o(?:c(?:md?)?)?)?)?|com(?:m(?:a(?:nd?)?)?)?|fu(?:n(?:c(?:t(?:i(?:on?)?)?)?)?)?|def|cs(?:cope)?|argdo|bufdo|windo|tabdo|cdo|ldo|cfdo|lfdo|filt(?:er)?|diffpatch)$"
 )
 /** Modifiers that run the command after them (`:silent !cmd`, `:keepalt r !cmd`). */
 const MODIFIER = /^(?:sil(?:ent)?!?|uns(?:ilent)?|vert(?:ical)?|bel(?:owright)?|abo(?:veleft)?|keep\w*|lockm(?:arks)?|noa(?:utocmd)?|hid(?:e)?|conf(?:irm)?|bro(?:wse)?|lefta(?:bove)?|rightb(?:elow)?|to(?:pleft)?|bo(?:tright)?|tab|verb(?:ose)?|sandbox|\d*verb(?:ose)?)\s+/
@@ -38,12 +42,16 @@ const MODIFIER = /^(?:sil(?:ent)?!?|uns(?:ilent)?|vert(?:ical)?|bel(?:owright)?|
 /** Functions that run programs or queue keystrokes, wherever an expression appears. */
 const EXPRESSION_RUNS = /\b(?:system|systemlist|libcall\w*|job_start|jobstart|termopen|term_start|feedkeys|execute|eval|luaeval|py3?eval|pyxeval|rubyeval|perleval)\s*\(/
 
+/** Commands that write the buffer (or a session, viminfo, output) to a file they name: `:w ~/.bashrc`, `:sav f`. */
+const WRITES_FILE = /^(?:w(?:r(?:i(?:te?)?)?)?|wq|wqa(?:ll)?|xa?(?:it|ll)?|exi(?:t)?|up(?:d(?:a(?:te?)?)?)?|sav(?:e(?:as?)?)?|wn(?:e(?:xt?)?)?|wN(?:e(?:xt?)?)?|wp(?:r(?:e(?:v(?:i(?:o(?:us?)?)?)?)?)?)?|mks(?:e(?:s(?:s(?:i(?:on?)?)?)?)?)?|mkvie(?:w)?|mkv(?:i(?:m(?:rc?)?)?)?|wv(?:i(?:m(?:i(?:n(?:fo?)?)?)?)?)?|W|redi(?:r)?)!?\s+(?:>>?\s*)?(?:\+\+\S+\s+)*(\S.*)$/
+
 export interface ExCommands {
   readonly runs: boolean
   readonly shell: ReadonlyArray<string>
+  /** Files the commands write: judged as writes, as a redirect to them would be. */
+  readonly writes: ReadonlyArray<string>
 }
 
-/** One ex command (vim's `|` already split off): the shell command it runs, or whether it runs code otherwise. */
 /** A command that runs what it reads on standard input (`sh`, `python3`, `env bash`). */
 const feedsCode = (command: string): boolean => {
   const words = command.split(/\s+/).filter((w) => w !== "" && !/^[A-Za-z_]\w*=/.test(w) && w !== "env" && w !== "sudo" && w !== "exec")
@@ -51,7 +59,8 @@ const feedsCode = (command: string): boolean => {
   return program.includes("$") || readsCode(program.slice(program.lastIndexOf("/") + 1).toLowerCase())
 }
 
-const exCommand = (line: string, ed: boolean, shell: string[]): boolean => {
+/** One ex command (vim's `|` already split off): the shell command it runs, or whether it runs code otherwise. */
+const exCommand = (line: string, ed: boolean, shell: string[], writes: string[]): boolean => {
   const trimmed = line.replace(/^[\s:]+/, "")
   if (trimmed === "" || trimmed.startsWith("\"")) return false
   let rest = trimmed.replace(RANGE, "")
@@ -63,12 +72,18 @@ const exCommand = (line: string, ed: boolean, shell: string[]): boolean => {
     // `:%!sh` filters the lines through the command: a shell or interpreter runs them.
     return ranged && feedsCode(command)
   }
-  const through = THROUGH_SHELL.exec(rest)
+  const through = (ed ? ED_THROUGH_SHELL : THROUGH_SHELL).exec(rest)
   if (through !== null) {
     const command = rest.slice(through[0].length).trim()
     shell.push(command)
     // `:w !sh` writes the lines to the command's input.
     return rest.startsWith("w") && feedsCode(command)
+  }
+  const written = WRITES_FILE.exec(rest)
+  if (written !== null) {
+    const target = (written[1] ?? "").trim()
+    if (!(ed && target.startsWith("!"))) writes.push(target.replace(/^@$|^"[a-zA-Z]$/, ""))
+    return false
   }
   if (ed) return false
   // `:g/pat/cmd`, `:v/pat/cmd`: cmd runs on every matching line.
@@ -77,7 +92,7 @@ const exCommand = (line: string, ed: boolean, shell: string[]): boolean => {
     const d = global[1] ?? "/"
     let i = global[0].length
     while (i < rest.length && rest[i] !== d) i += rest[i] === "\\" ? 2 : 1
-    return exCommand(rest.slice(i + 1), ed, shell)
+    return exCommand(rest.slice(i + 1), ed, shell, writes)
   }
   // `:s/a/\=expr/`: the replacement is an expression.
   if (/^s(?:u(?:b(?:s(?:t(?:i(?:t(?:u(?:te?)?)?)?)?)?)?)?)?\W/.test(rest) && rest.includes("\\=")) return true
@@ -91,10 +106,11 @@ const exCommand = (line: string, ed: boolean, shell: string[]): boolean => {
 /** ex/vim (or ed) command text: the shell commands it spells out, and whether it runs code otherwise. */
 export const exCommands = (text: string, ed: boolean): ExCommands => {
   const shell: string[] = []
+  const writes: string[] = []
   let runs = false
   for (const line of text.split(/\r?\n|\r/)) {
     if (ed) {
-      runs = exCommand(line, true, shell) || runs
+      runs = exCommand(line, true, shell, writes) || runs
       continue
     }
     // `|` separates commands, except after `!` (the shell gets the rest) and inside `:g`.
@@ -103,26 +119,33 @@ export const exCommands = (text: string, ed: boolean): ExCommands => {
       const bar = /(?<!\\)\|/.exec(rest)
       const body = rest.replace(/^[\s:]+/, "").replace(RANGE, "")
       if (bar === null || body.startsWith("!") || THROUGH_SHELL.test(body) || /^(?:g|v)\w*!?\s*[^\w\s"|]/.test(body)) {
-        runs = exCommand(rest, false, shell) || runs
+        runs = exCommand(rest, false, shell, writes) || runs
         break
       }
-      runs = exCommand(rest.slice(0, bar.index), false, shell) || runs
+      runs = exCommand(rest.slice(0, bar.index), false, shell, writes) || runs
       rest = rest.slice(bar.index + 1)
     }
   }
-  return { runs, shell }
+  return { runs, shell, writes: writes.filter((w) => w !== "") }
 }
+
+/** A file an editor writes, as a shell redirect, so the write rules judge it (`: > '~/.bashrc'` keeps the `~`). */
+const asRedirect = (path: string): string =>
+  path.startsWith("~/") ? `: > ~/'${path.slice(2).replaceAll("'", "'\\''")}'` : `: > '${path.replaceAll("'", "'\\''")}'`
+
+/** The shell text an editor's commands amount to: the commands it runs, and a redirect for each file it writes. */
+export const exShellText = (ex: ExCommands): ReadonlyArray<string> => [...ex.shell, ...ex.writes.map(asRedirect)]
 
 const merge = (parts: ReadonlyArray<ExCommands>): InputCommands => ({
   runs: parts.some((p) => p.runs),
-  payloads: parts.flatMap((p) => p.shell.map((text) => ({ text, arg: -1 })))
+  payloads: parts.flatMap((p) => exShellText(p).map((text) => ({ text, arg: -1 })))
 })
 
 /** An ex-mode editor: its standard input is commands (ed always; vim with `-e`/`-E`, or started as ex). */
 export const readsCommandsFromStdin = (name: string, args: ReadonlyArray<string>): boolean =>
-  ED_FAMILY.has(name) || ((VIM_FAMILY.has(name) || name === "ex") && (name === "ex" || name === "exim" || args.some((a) => /^-[a-zA-Z]*[eE][a-zA-Z]*$/.test(a) && !a.startsWith("--"))))
+  ED_FAMILY.has(name) || name === "ex" || name === "exim" || (VIM_FAMILY.has(name) && args.some((a) => /^-[a-zA-Z]*[eE][a-zA-Z]*$/.test(a)))
 
-/** The script files an editor runs: vim's `-S file`, `-u vimrc`, `-s scriptin` (keystrokes); emacs' `-l`/`--script`. */
+/** The script files vim runs: `-S file`, `-u vimrc`, `-s scriptin` (keystrokes). */
 export const editorScripts = (name: string, args: ReadonlyArray<string>): ReadonlyArray<string> => {
   if (!VIM_FAMILY.has(name)) return []
   const out: string[] = []

@@ -15,7 +15,7 @@ import type { Inspection } from "../detect/detect.js"
 import type { GitDirRef, LoadedModule, RunnerRef } from "../detect/resolve/localFiles.js"
 import type { ScriptRef } from "../detect/resolve/resolver.js"
 import { makeRecipes, npmrcAssignments, packageScriptText } from "./projectRunners.js"
-import { exCommands } from "../detect/editorCommands.js"
+import { exCommands, exShellText } from "../detect/editorCommands.js"
 import { inputCommands } from "../detect/inputCommands.js"
 import { MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 
@@ -363,7 +363,7 @@ class Looker {
         if (ref.reader === "ex" || ref.reader === "ed") {
           const ex = exCommands(text.value, ref.reader === "ed")
           if (ex.runs) verdict = stronger(verdict, { detection: dangerous(D.inputCommands), note })
-          verdict = stronger(verdict, { detection: tooLargeToJudge(self.detectors.inspect(ex.shell.join("\n"), self.env).detection), note })
+          verdict = stronger(verdict, { detection: tooLargeToJudge(self.detectors.inspect(exShellText(ex).join("\n"), self.env).detection), note })
           if (verdict.detection.hardline) return verdict
           continue
         }

@@ -19,6 +19,11 @@ import { gitDir, PROGRAM_VARIABLES } from "./programVariables.js"
 type Flags = (value: string | null) => boolean
 
 const always: Flags = () => true
+/** wgetrc commands (`wget -e …`) that name a file wget writes or a program it runs; `robots=off` and the like are fine. */
+const wgetrcWrites: Flags = (value) =>
+  /^\s*(?:output_?document|dir_?prefix|logfile|append_?output|save_?cookies|warc_?file|use_?askpass)\s*=/i.test(value ?? "")
+/** A configuration file other than none at all. */
+const planted: Flags = (value) => value !== "/dev/null" && value !== ""
 
 /** A long option, the shortest prefix getopt accepts for it, and its value test. */
 interface LongOption {
@@ -85,6 +90,9 @@ const OPTIONS: Readonly<Record<string, Options>> = {
   scp: { long: [], short: { ...SSH.short, S: notPlain("rsh") }, valued: "cDFiJlmoPSX" },
   sftp: { long: [], short: { ...SSH.short, S: notPlain("rsh") }, valued: "BbcDFiJlloPRSs" },
   zip: { long: [long("--unzip-command", "--unzip-c", always)], short: {}, valued: "" },
+  // A config file or wgetrc command can name any output file (`output = ~/.bashrc`) the write rules never see.
+  curl: { long: [long("--config", "--config", planted)], short: { K: planted }, valued: "KodeEHuUxXAbcrTwyYmz" },
+  wget: { long: [long("--config", "--config", planted), long("--execute", "--execute", wgetrcWrites)], short: { e: wgetrcWrites }, valued: "eoaOPiBTtwQUYlAD" },
   npm: NPM,
   pnpm: NPM,
   yarn: NPM,

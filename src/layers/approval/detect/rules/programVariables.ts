@@ -100,6 +100,10 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = {
   rustc_wrapper: naming("wrapper"),
   cargo_build_rustc_wrapper: naming("wrapper"),
   tar_options: (value) => TAR_RUNS.test(value),
+  curl_home: homeOr(""),
+  wgetrc: always,
+  // make reads these makefiles before its own: recipes the gate never saw.
+  makefiles: always,
   makeflags: (value) => /(?:^|\s)(?:SHELL\s*:{0,2}=|--eval|-E)/.test(value),
   pythonbreakpoint: (value) => !["", "0", "pdb.set_trace"].includes(value),
   pythonwarnings: warningsImport,
