@@ -252,6 +252,16 @@ export const planted: ReadonlyArray<Case> = [
   { name: "a decoy beside the shell, the script in the workdir the call names", calls: [write("<W>/wd1/d/x.sh", "#!/bin/sh\nrm -rf <C>\n"), write("<W>/wd1/x.sh", "#!/bin/sh\necho ok\n"), sh("chmod +x <W>/wd1/d/x.sh <W>/wd1/x.sh"), { tool: "terminal", args: { command: "sh x.sh", workdir: "<W>/wd1/d" } }] },
   { name: "patch adding a git hook", calls: [sh("git init -q <W>/pa2"), { tool: "patch", args: { mode: "patch", patch: "*** Begin Patch\n*** Add File: <W>/pa2/.git/hooks/pre-commit\n+#!/bin/sh\n+rm -rf <C>\n*** End Patch\n" } }, sh("chmod +x <W>/pa2/.git/hooks/pre-commit; cd <W>/pa2 && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x")] },
   { name: "write_file through a planted link to a start-up file", calls: [sh("mkdir -p <W>/sl1 && ln -s <U>/.bash_profile <W>/sl1/notes.txt"), write("<W>/sl1/notes.txt", "rm -rf <C>\n"), sh("bash -l -c true")] },
+  { name: "a script opened on another descriptor, then bash <&3", calls: [write("<W>/fd1/x.sh", "rm -rf <C>\n"), sh("exec 3< <W>/fd1/x.sh; bash <&3")] },
+  { name: "a script run as /dev/fd/3", calls: [write("<W>/fd2/x.sh", "rm -rf <C>\n"), sh("bash /dev/fd/3 3< <W>/fd2/x.sh")] },
+  { name: "a script sourced as /proc/self/fd/4", calls: [write("<W>/fd3/x.sh", "rm -rf <C>\n"), sh("{ source /proc/self/fd/4; } 4< <W>/fd3/x.sh")] },
+  { name: "a script teed into >(bash)", calls: [write("<W>/fd4/x.sh", "rm -rf <C>\n"), sh("tee >(bash) < <W>/fd4/x.sh > /dev/null; sleep 1")] },
+  { name: "python reading <(cat x.py)", calls: [write("<W>/fd6/x.py", "import shutil\nshutil.rmtree('<C>')\n"), sh("python3 <(cat <W>/fd6/x.py)")] },
+  { name: "python reading /dev/stdin from a pipe", calls: [write("<W>/fd9/x.py", "import shutil\nshutil.rmtree('<C>')\n"), sh("cat <W>/fd9/x.py | python3 /dev/stdin")] },
+  { name: "a python script run by its shebang", calls: [write("<W>/fd10/x", "#!/usr/bin/env python3\nimport shutil\nshutil.rmtree('<C>')\n"), sh("chmod +x <W>/fd10/x"), sh("<W>/fd10/x")] },
+  { name: "two planted halves pasted into bash", calls: [write("<W>/fd11/a", "rm -rf\n"), write("<W>/fd11/b", "<C>\n"), sh("paste -d' ' <W>/fd11/a <W>/fd11/b | bash")] },
+  { name: "xargs -a of a planted list", calls: [write("<W>/fd14/list", "<C>\n"), sh("xargs -a <W>/fd14/list rm -rf")] },
+  { name: "a script glued from two planted halves, then sourced", calls: [write("<W>/fd15/a", "rm -r"), write("<W>/fd15/b", "f <C>\n"), sh("cat <W>/fd15/a <W>/fd15/b > <W>/fd15/c.sh"), sh("source <W>/fd15/c.sh")] }
 ]
 
 /** Code loaded by name rather than by path: the search path, a module beside a script, a project's bin folder. */

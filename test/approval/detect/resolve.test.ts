@@ -332,7 +332,13 @@ describe("text fed to a shell or interpreter on stdin", () => {
     "some-tool --emit | zsh",
     "echo \"$CODE\" | python3 -",
     "generate | node",
-    "cat script.pl | perl"
+    "cat script.pl | perl",
+    // Standard input by another name, another descriptor, or what an outer command writes into `>(…)`.
+    "cat x.py | python3 /dev/stdin",
+    "cat x.sh | bash /proc/self/fd/0",
+    "exec 3< x.sh; bash <&3",
+    "tee >(bash) < x.sh",
+    "cat x | tee >(sh -s) >/dev/null"
   ]
   it.each(computed)("%s needs approval", (command) => {
     const d = detect(command)
@@ -353,7 +359,9 @@ describe("text fed to a shell or interpreter on stdin", () => {
       "echo hi | node script.js",
       "git log | perl -ne 'print if /fix/'",
       "ls | bash -c 'wc -l'",
-      "echo $X | grep y"
+      "echo $X | grep y",
+      "bash x.sh <&0",
+      "make 2>&1 | tee >(grep -c error) >/dev/null"
     ]) {
       expect(detect(command).description === PIPED, command).toBe(false)
     }

@@ -56,7 +56,7 @@ const worthResolving = (cmd: Cmd, head: number): boolean => {
   if (program === undefined) return false
   if (program.parts.some((p) => p.kind === "literal" && /[*?[]/.test(p.text))) return true
   return (
-    (cmd.pipePrev !== null || cmd.redirs.some((r) => r.op === "<<<" || r.op === "<") || cmd.words.some((w) => w.raw.startsWith("<("))) &&
+    (cmd.pipePrev !== null || cmd.redirs.some((r) => r.op === "<<<" || r.op === "<" || r.op === "<&" || r.op === "<>") || cmd.words.some((w) => w.raw.startsWith("<("))) &&
     readsCode(basename(program.value).toLowerCase())
   )
 }

@@ -434,8 +434,11 @@ class Parser extends ShellLexer {
       origin: this.origin,
       last: this.lastCmd,
       op: this.pendingOp,
-      ops: this.opsSinceCmd
+      ops: this.opsSinceCmd,
+      feed: this.pipeFeed
     }
+    // `>(cmd)` reads what the outer command writes into it: text only known when it runs, as a pipe's.
+    if (from >= 2 && this.src.charCodeAt(from - 2) === GT) this.pipeFeed = "group"
     // Hermes counts `$(` as a command position even inside quoted prose, so substitutions always run.
     this.cls = "exec"
     this.origin = "subst"
@@ -449,6 +452,7 @@ class Parser extends ShellLexer {
     this.lastCmd = saved.last
     this.pendingOp = saved.op
     this.opsSinceCmd = saved.ops
+    this.pipeFeed = saved.feed
     this.pos = end
     return end
   }

@@ -16,6 +16,10 @@ export const shellArgs = (name: string, args: ReadonlyArray<string>): ReadonlyAr
 
 const SHELL_VALUED = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
 
+/** Paths that are the program's own standard input: a script named so reads the pipe or redirect. */
+const STDIN_PATH = /^(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/(?:self|thread-self|\d+|\$\$)\/fd\/0)$/
+export const isStdinPath = (path: string): boolean => path === "-" || STDIN_PATH.test(path)
+
 export type CodeSource =
   | { readonly from: "flag" } // -c / -e: the code is an argument (judged elsewhere)
   | { readonly from: "info" } // --version and the like: runs no code
@@ -27,7 +31,7 @@ const shellSource = (args: ReadonlyArray<string>): CodeSource => {
     const a = args[i] ?? ""
     if (a === "--" || a === "-") {
       const next = a === "-" ? a : args[i + 1]
-      return next === undefined || next === "-" || next === "/dev/stdin"
+      return next === undefined || isStdinPath(next)
         ? { from: "stdin", language: "shell" }
         : { from: "file", path: next, language: "shell" }
     }
@@ -44,7 +48,7 @@ const shellSource = (args: ReadonlyArray<string>): CodeSource => {
       if (letters.includes("o") || letters.includes("O")) i++
       continue
     }
-    return a === "/dev/stdin" ? { from: "stdin", language: "shell" } : { from: "file", path: a, language: "shell" }
+    return isStdinPath(a) ? { from: "stdin", language: "shell" } : { from: "file", path: a, language: "shell" }
   }
   return { from: "stdin", language: "shell" }
 }
@@ -82,9 +86,9 @@ const interpreterSource = (family: Family, args: ReadonlyArray<string>): CodeSou
     if (a === "-") return { from: "stdin", language }
     if (a === "--") {
       const next = args[i + 1]
-      return next === undefined ? { from: "stdin", language } : { from: "file", path: next, language }
+      return next === undefined || isStdinPath(next) ? { from: "stdin", language } : { from: "file", path: next, language }
     }
-    if (!a.startsWith("-")) return { from: "file", path: a, language }
+    if (!a.startsWith("-")) return isStdinPath(a) ? { from: "stdin", language } : { from: "file", path: a, language }
     const eq = a.indexOf("=")
     const opt = eq < 0 ? a : a.slice(0, eq)
     if (o.info.has(opt)) return { from: "info" }
@@ -113,7 +117,7 @@ export const codeSource = (name: string, args: ReadonlyArray<string>): CodeSourc
   if (shell !== null) return shellSource(shell)
   if (name === "source" || name === ".") {
     const path = args[0]
-    return path === undefined ? { from: "info" } : path === "/dev/stdin" ? { from: "stdin", language: "shell" } : { from: "file", path, language: "shell" }
+    return path === undefined ? { from: "info" } : STDIN_PATH.test(path) ? { from: "stdin", language: "shell" } : { from: "file", path, language: "shell" }
   }
   const family = interpreterFamily(name)
   return family === null ? null : interpreterSource(family, args)

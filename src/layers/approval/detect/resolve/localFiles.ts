@@ -13,7 +13,7 @@ import type { CmdView } from "../ruleInput.js"
 import { writes } from "../rules/operands.js"
 import { editorScripts, readsCommandsFromStdin } from "../editorCommands.js"
 import { gitOptions } from "../gitOptions.js"
-import { codeSource } from "./codeSources.js"
+import { codeSource, isStdinPath } from "./codeSources.js"
 import type { ScriptReader, ScriptRef } from "./resolver.js"
 import { MODULE_PATH_VARIABLES } from "../code/localImports.js"
 
@@ -164,7 +164,7 @@ export class Locals {
   }
 
   script(_cmd: Cmd | null, path: string, known: boolean, language: CodeLanguage | "unknown", reader?: ScriptReader): void {
-    if (path === "" || path === "-" || path === "/dev/stdin") return
+    if (path === "" || isStdinPath(path)) return
     const placed = known ? this.place(path) : { path, sure: false }
     const ref: ScriptRef = {
       path: placed.path,

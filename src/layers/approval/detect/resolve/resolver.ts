@@ -589,7 +589,11 @@ export class Resolver {
     let stdin: Values | "none" = "none"
     for (const r of cmd.redirs) {
       if (r.op === "<<<" && r.target !== null) stdin = mapText(ex.strings(r.target.parts), (t) => `${t}\n`)
-      else if (r.op === "<" && r.target !== null) {
+      else if (r.op === "<&" && r.target !== null && r.target.value !== "0" && r.target.value !== "-") {
+        // `bash <&3` after `exec 3< x.sh`: another descriptor's file, only known when it runs.
+        this.fed(cmd, language, null)
+        return
+      } else if ((r.op === "<" || r.op === "<>") && r.target !== null) {
         this.opts.locals?.script(cmd, r.target.value, !r.target.expands, language)
         return
       } else if (r.op === "<<" || r.op === "<<-") return // read as script where it stands
