@@ -6,7 +6,7 @@
  */
 import { delegatedCommands, replacementStrings, resolveHead } from "./commandHead.js"
 import { execFindings, shellString } from "./execFlags.js"
-import { editorCommands, editorInput, readsCommandsFromStdin } from "./editorCommands.js"
+import { EDITORS, editorCommands, editorInput, readsCommandsFromStdin } from "./editorCommands.js"
 import { inputCommands } from "./inputCommands.js"
 import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
@@ -123,12 +123,15 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     parseInto(ctx, p.text, "exec", "payload", cmd.depth + 1, true)
   }
   // Editors' ex commands: `vim -c '!cmd'`, `ed f <<EOF … !cmd`, vimscript (editorCommands.ts).
-  const editor = editorCommands(name, args, editorStdin(cmd))
-  if (editor.runs) a.findings.push(D.inputCommands)
-  for (const p of editor.payloads) parseInto(ctx, p.text, "exec", "payload", cmd.depth + 1, true)
-  // `… | ed f`, `ed f <<< "$x"`: its commands are only known when it runs (a `< file` is read by the judge).
-  if (readsCommandsFromStdin(name, args) && editorStdin(cmd) === null && (cmd.pipePrev !== null || cmd.redirs.some((r) => r.op === "<<<"))) {
-    a.findings.push(D.inputCommands)
+  if (EDITORS.has(name)) {
+    const stdin = editorStdin(cmd)
+    const editor = editorCommands(name, args, stdin)
+    if (editor.runs) a.findings.push(D.inputCommands)
+    for (const p of editor.payloads) parseInto(ctx, p.text, "exec", "payload", cmd.depth + 1, true)
+    // `… | ed f`, `ed f <<< "$x"`: its commands are only known when it runs (a `< file` is read by the judge).
+    if (readsCommandsFromStdin(name, args) && stdin === null && (cmd.pipePrev !== null || cmd.redirs.some((r) => r.op === "<<<"))) {
+      a.findings.push(D.inputCommands)
+    }
   }
   // `trap 'action' SIGNAL…`: the action runs as commands (on exit, on errors, before every command for DEBUG).
   if (name === "trap") {

@@ -16,6 +16,10 @@ import { readsCode } from "./resolve/codeSources.js"
 const VIM_FAMILY = new Set(["vi", "vim", "nvim", "view", "ex", "exim", "gvim", "vimdiff", "nvi", "elvis", "rvim", "rview", "vim.basic", "vim.tiny"])
 const ED_FAMILY = new Set(["ed", "red"])
 const EMACS_FAMILY = new Set(["emacs", "emacs-nox", "emacsclient"])
+/** Every program this module reads commands for. */
+export const EDITORS: ReadonlySet<string> = new Set([...VIM_FAMILY, ...ED_FAMILY, ...EMACS_FAMILY])
+
+const NONE: InputCommands = { runs: false, payloads: [] }
 
 /** vim's startup files that are not files: `-u NONE`, `-u NORC`, `-u DEFAULTS`. */
 const NO_FILE = new Set(["NONE", "NORC", "DEFAULTS"])
@@ -171,7 +175,7 @@ export const editorCommands = (name: string, args: ReadonlyArray<string>, stdin:
     return { runs: args.some((a) => /^--?(?:eval|execute|load|script|funcall|l|f|x)(?:=|$)/.test(a)), payloads: [] }
   }
   const ed = ED_FAMILY.has(name)
-  if (!ed && !VIM_FAMILY.has(name)) return { runs: false, payloads: [] }
+  if (!ed && !VIM_FAMILY.has(name)) return NONE
   const parts: ExCommands[] = []
   if (!ed) {
     for (let i = 0; i < args.length; i++) {
