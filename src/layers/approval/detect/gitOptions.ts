@@ -24,7 +24,11 @@ const VALUED = new Set([
   "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--config-env", "--attr-source"
 ])
 
+const NO_OPTIONS: GitOptions = { options: [], sub: 0 }
+
 export const gitOptions = (args: ReadonlyArray<string>): GitOptions => {
+  // The common case, `git status`: nothing to walk, nothing to allocate.
+  if (!(args[0] ?? "").startsWith("-")) return NO_OPTIONS
   const options: GitOption[] = []
   let k = 0
   for (; k < args.length; k++) {
