@@ -361,12 +361,18 @@ describe("terminal writes onto files other programs run", () => {
       ["mv x/config .git", GIT_EXEC_DESCRIPTION],
       ["cp planted/.zshenv ~", SHELL_STARTUP_DESCRIPTION],
       ["sort -o ~/.zshrc lines.txt", SHELL_STARTUP_DESCRIPTION],
+      // Short options bundled with the one naming the file, and the files curl and wget save besides the body.
+      ["sort -uo ~/.bashrc lines.txt", SHELL_STARTUP_DESCRIPTION],
+      ["curl -fsSLo ~/.bashrc http://x", SHELL_STARTUP_DESCRIPTION],
+      ["curl -sD ~/.profile http://x", SHELL_STARTUP_DESCRIPTION],
+      ["wget -qO ~/.bashrc http://x", SHELL_STARTUP_DESCRIPTION],
+      ["wget -q -o ~/.bash_profile http://x", SHELL_STARTUP_DESCRIPTION],
       ["uniq lines.txt ~/.zshenv", SHELL_STARTUP_DESCRIPTION],
       ["patch .git/config < fix.diff", GIT_EXEC_DESCRIPTION],
       ["ex -sc 'r x|wq' .envrc", ENVRC_DESCRIPTION],
       ["history -w ~/.zprofile", SHELL_STARTUP_DESCRIPTION]
     ])
-    for (const quiet of ["cp a.txt b.txt", "cp README.md docs/", "sort -o out.txt in.txt", "uniq in.txt out.txt", "vim notes.md", "patch -p1 < fix.diff", "history -w"]) {
+    for (const quiet of ["cp a.txt b.txt", "cp README.md docs/", "sort -o out.txt in.txt", "sort -uo out.txt in.txt", "curl -fsSLo out.html http://x", "wget -qO- http://x", "wget -o log.txt http://x", "uniq in.txt out.txt", "vim notes.md", "patch -p1 < fix.diff", "history -w"]) {
       expect(dangerous(quiet), quiet).toBeNull()
     }
   })

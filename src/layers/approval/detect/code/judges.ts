@@ -92,20 +92,23 @@ const pyKind = (name: string): CodeKind | null =>
 
 const spell = (p: ReadonlyArray<Tok>): string => p.map((t) => ("value" in t ? t.value : "#")).join("")
 
-/** The spelling of argument `name` (keyword) or `pos` (positional), tokens joined; null when absent. */
-const argText = (parts: ReadonlyArray<ReadonlyArray<Tok>>, pos: number, name: string): string | null => {
-  for (const p of parts) {
-    if (p[0]?.kind === "identifier" && p[0].value === name && p[1]?.kind === "operator" && p[1].value === "=") return spell(p.slice(2))
-  }
-  const positional = parts.filter((p) => !(p[0]?.kind === "identifier" && p[1]?.kind === "operator" && p[1].value === "="))
-  return positional[pos] === undefined ? null : spell(positional[pos])
+const isKeyword = (p: ReadonlyArray<Tok>): boolean => p[0]?.kind === "identifier" && p[1]?.kind === "operator" && p[1].value === "="
+
+/** The spelling of argument `name` (keyword) or, when `pos` is given, positional argument `pos`; null when absent. */
+const argText = (parts: ReadonlyArray<ReadonlyArray<Tok>>, pos: number | null, name: string): string | null => {
+  for (const p of parts) if (isKeyword(p) && p[0]?.kind === "identifier" && p[0].value === name) return spell(p.slice(2))
+  const positional = pos === null ? undefined : parts.filter((p) => !isKeyword(p))[pos]
+  return positional === undefined ? null : spell(positional)
 }
 
-/** `yaml.load(f, Loader=yaml.Loader)` (or no Loader, as old PyYAML reads it), `numpy.load(f, allow_pickle=True)`, `torch.load(f, weights_only=False)`. */
+/**
+ * `yaml.load(f, Loader=yaml.Loader)` (or no Loader, as old PyYAML reads it), `numpy.load(f, allow_pickle=True)`,
+ * `torch.load(f, weights_only=False)`.
+ */
 const unsafeDataLoad = (name: string, parts: ReadonlyArray<ReadonlyArray<Tok>>): boolean => {
   if (name === "yaml.load" || name === "yaml.load_all") return !SAFE_YAML_LOADER.test(argText(parts, 1, "Loader") ?? "")
   if (name === "numpy.load") return argText(parts, 2, "allow_pickle") === "True"
-  if (name === "torch.load") return argText(parts, 99, "weights_only") === "False"
+  if (name === "torch.load") return argText(parts, null, "weights_only") === "False"
   return false
 }
 

@@ -81,8 +81,8 @@ const PYTEST_VALUED = new Set([
 
 /**
  * What pytest runs before and besides the tests it collects: `conftest.py` where it starts, in `tests/` and `test/`,
- * and beside each path it is given; a test file it is given by name; a `-p` plugin beside it. (Files it finds by walking directories are not
- * seen: a known limit.)
+ * and beside each path it is given; a test file it is given by name; a `-p` plugin beside it. (Files it finds by
+ * walking directories are not seen: a known limit.)
  */
 const pytestFiles = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
   const out = ["./conftest.py", "./tests/conftest.py", "./test/conftest.py"]
@@ -106,6 +106,10 @@ const pytestFiles = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
 export class Locals {
   readonly scripts: ScriptRef[] = []
   readonly paths: string[] = []
+  /** Files the command writes (redirects, cp/mv/ln/tee/sed -i destinations), placed. */
+  private readonly written = new Set<string>()
+  /** The last part of every word and redirect target (`conftest.py` of `> conftest.py`). */
+  private readonly named = new Set<string>()
 
   /**
    * The scripts, where a candidate the program may load (`conftest.py`, a `json.py` beside it) counts as certain
@@ -121,11 +125,6 @@ export class Locals {
     })
   }
 
-  /** Files the command writes (redirects, cp/mv/ln/tee/sed -i destinations), placed. */
-  private readonly written = new Set<string>()
-
-  /** The last part of every word and redirect target (`conftest.py` of `> conftest.py`). */
-  private readonly named = new Set<string>()
   readonly runners: RunnerRef[] = []
   /** What `mv` moves away (placed like paths): moving a whole directory out of the way needs a look. */
   readonly moves: string[] = []

@@ -55,6 +55,36 @@ export const operands = (args: ReadonlyArray<string>, valued: ReadonlySet<string
 }
 
 /** Value of option `short` (`-t x`, `-tx`) or `long` (`--long x`, `--long=x`); every occurrence. */
+/**
+ * Values of short option `-letter` where short options bundle (`curl -sSLo f`, `wget -qO f`): in a bundle the first
+ * letter that takes a value (one of `valued`) owns the rest of it, or the next word; also the long form `long`.
+ */
+const bundledValues = (args: ReadonlyArray<string>, letter: string, valued: string, long: string): string[] => {
+  const out: string[] = []
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k] ?? ""
+    if (a === "--") break
+    if (a === long || a.startsWith(`${long}=`)) {
+      const v = a === long ? args[++k] : a.slice(long.length + 1)
+      if (v !== undefined) out.push(v)
+      continue
+    }
+    if (!a.startsWith("-") || a.startsWith("--") || a.length < 2) continue
+    for (let i = 1; i < a.length; i++) {
+      const l = a[i] ?? ""
+      if (!valued.includes(l)) continue
+      const v = i < a.length - 1 ? a.slice(i + 1) : args[++k]
+      if (l === letter && v !== undefined) out.push(v)
+      break
+    }
+  }
+  return out
+}
+
+/** Short options of curl and wget that take a value. */
+const CURL_VALUED = "AbcCdDeEFHKmoPQrTtuUwxXyYz"
+const WGET_VALUED = "eoaOPiBTtwQUlARDIX"
+
 export const optionValues = (args: ReadonlyArray<string>, short: string | null, long: string | null): string[] => {
   const out: string[] = []
   for (let k = 0; k < args.length; k++) {
@@ -112,7 +142,7 @@ const baseName = (path: string): string => path.replace(/\/+$/, "").slice(path.r
  * directory, each source's name under it (`cp .bashrc ~`, `cp -t ~/.config/git config` write ~/.bashrc, …/git/config).
  */
 const copyDestination = (args: ReadonlyArray<string>): string[] => {
-  const t = optionValues(args, "-t", "--target-directory")
+  const t = bundledValues(args, "t", "tSmog", "--target-directory")
   const ops = operands(args, COPY_VALUED)
   const dirs = t.length > 0 ? t : ops.length >= 2 ? [ops[ops.length - 1] ?? ""] : []
   const sources = t.length > 0 ? ops : ops.slice(0, -1)
@@ -162,9 +192,14 @@ export const argumentWrites = (c: CmdView): string[] => {
     case "dd":
       return args.filter((a) => a.startsWith("of=")).map((a) => a.slice(3))
     case "curl":
-      return optionValues(args, "-o", "--output")
+      // The body, and the headers, cookies, traces and error text it can be told to save (a URL ends up in them).
+      return [
+        ...bundledValues(args, "o", CURL_VALUED, "--output"), ...bundledValues(args, "D", CURL_VALUED, "--dump-header"),
+        ...bundledValues(args, "c", CURL_VALUED, "--cookie-jar"), ...optionValues(args, null, "--trace"),
+        ...optionValues(args, null, "--trace-ascii"), ...optionValues(args, null, "--stderr"), ...optionValues(args, null, "--libcurl")
+      ]
     case "sort":
-      return optionValues(args, "-o", "--output")
+      return bundledValues(args, "o", "kotST", "--output")
     case "uniq": {
       const ops = operands(args, new Set(["-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars"]))
       return ops.length >= 2 ? [ops[1] ?? ""] : []
@@ -180,7 +215,11 @@ export const argumentWrites = (c: CmdView): string[] => {
       if (EDITORS.has(c.name)) return operands(args, EDITOR_VALUED).filter((a) => !a.startsWith("+"))
       return []
     case "wget":
-      return [...optionValues(args, "-O", "--output-document"), ...optionValues(args, "-P", "--directory-prefix")]
+      // The download, and the log (`-o ~/.bashrc` writes lines holding the URL, `$(…)` and all).
+      return [
+        ...bundledValues(args, "O", WGET_VALUED, "--output-document"), ...bundledValues(args, "P", WGET_VALUED, "--directory-prefix"),
+        ...bundledValues(args, "o", WGET_VALUED, "--output-file"), ...bundledValues(args, "a", WGET_VALUED, "--append-output")
+      ]
   }
 }
 
