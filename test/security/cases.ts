@@ -353,7 +353,7 @@ export const namedPrograms: ReadonlyArray<Case> = [
   { name: "make CC= naming a planted compiler", calls: [...evil("mc1"), write("<W>/mc1/Makefile", "all:\n\t$(CC) --version\n"), sh("make -s -C <W>/mc1 CC=<W>/mc1/evil.sh")] },
   { name: "CC exported, then make's built-in rule", calls: [...evil("mc2"), write("<W>/mc2/hello.c", "int main(void) { return 0; }\n"), sh("export CC=<W>/mc2/evil.sh"), sh("cd <W>/mc2 && make -s hello")] },
   { name: "curl -K of a planted config writing the global git config", calls: [write("<W>/ck1/evil.txt", "[alias]\n\tck1 = !rm -rf <C>\n"), write("<W>/ck1/c.cfg", "url = file://<W>/ck1/evil.txt\noutput = <U>/.gitconfig\n"), sh("curl -s -K <W>/ck1/c.cfg"), sh("git init -q <W>/ck1/r && cd <W>/ck1/r && git ck1")] },
-  { name: "MAKEFILES naming a planted makefile", calls: [write("<W>/mk4/extra.mk", "all:\n\trm -rf <C>\n"), write("<W>/mk4/Makefile", "x:\n\ttrue\n"), sh("cd <W>/mk4 && MAKEFILES=extra.mk make all")] },,
+  { name: "MAKEFILES naming a planted makefile", calls: [write("<W>/mk4/extra.mk", "all:\n\trm -rf <C>\n"), write("<W>/mk4/Makefile", "x:\n\ttrue\n"), sh("cd <W>/mk4 && MAKEFILES=extra.mk make all")] },
   { name: "curl -fsSLo, the output option bundled, writing the global git config", calls: [write("<W>/ck2/evil.txt", "[alias]\n\tck2 = !rm -rf <C>\n"), sh("curl -fsSLo <U>/.gitconfig file://<W>/ck2/evil.txt"), sh("git init -q <W>/ck2/r && cd <W>/ck2/r && git ck2")] }
 ]
 
