@@ -261,7 +261,8 @@ export const planted: ReadonlyArray<Case> = [
   { name: "a python script run by its shebang", calls: [write("<W>/fd10/x", "#!/usr/bin/env python3\nimport shutil\nshutil.rmtree('<C>')\n"), sh("chmod +x <W>/fd10/x"), sh("<W>/fd10/x")] },
   { name: "two planted halves pasted into bash", calls: [write("<W>/fd11/a", "rm -rf\n"), write("<W>/fd11/b", "<C>\n"), sh("paste -d' ' <W>/fd11/a <W>/fd11/b | bash")] },
   { name: "xargs -a of a planted list", calls: [write("<W>/fd14/list", "<C>\n"), sh("xargs -a <W>/fd14/list rm -rf")] },
-  { name: "a script glued from two planted halves, then sourced", calls: [write("<W>/fd15/a", "rm -r"), write("<W>/fd15/b", "f <C>\n"), sh("cat <W>/fd15/a <W>/fd15/b > <W>/fd15/c.sh"), sh("source <W>/fd15/c.sh")] }
+  { name: "a script glued from two planted halves, then sourced", calls: [write("<W>/fd15/a", "rm -r"), write("<W>/fd15/b", "f <C>\n"), sh("cat <W>/fd15/a <W>/fd15/b > <W>/fd15/c.sh"), sh("source <W>/fd15/c.sh")] },
+  { name: "a hook unpacked from a tar into .git/hooks", calls: [sh("git init -q <W>/ta1/r"), write("<W>/ta1/in/pre-commit", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/ta1/in/pre-commit && tar -C <W>/ta1/in -cf <W>/ta1/a.tar pre-commit"), sh("tar -xf <W>/ta1/a.tar -C <W>/ta1/r/.git/hooks"), sh("cd <W>/ta1/r && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x")] }
 ]
 
 /** Code loaded by name rather than by path: the search path, a module beside a script, a project's bin folder. */

@@ -367,12 +367,16 @@ describe("terminal writes onto files other programs run", () => {
       ["curl -sD ~/.profile http://x", SHELL_STARTUP_DESCRIPTION],
       ["wget -qO ~/.bashrc http://x", SHELL_STARTUP_DESCRIPTION],
       ["wget -q -o ~/.bash_profile http://x", SHELL_STARTUP_DESCRIPTION],
+      // An archive extracted where files run implicitly: whatever names it holds land there.
+      ["tar -xf a.tar -C .git/hooks", GIT_EXEC_DESCRIPTION],
+      ["unzip -o a.zip -d ~/.config", GIT_EXEC_DESCRIPTION],
+      ["7z x a.7z -o.git", GIT_EXEC_DESCRIPTION],
       ["uniq lines.txt ~/.zshenv", SHELL_STARTUP_DESCRIPTION],
       ["patch .git/config < fix.diff", GIT_EXEC_DESCRIPTION],
       ["ex -sc 'r x|wq' .envrc", ENVRC_DESCRIPTION],
       ["history -w ~/.zprofile", SHELL_STARTUP_DESCRIPTION]
     ])
-    for (const quiet of ["cp a.txt b.txt", "cp README.md docs/", "sort -o out.txt in.txt", "sort -uo out.txt in.txt", "curl -fsSLo out.html http://x", "wget -qO- http://x", "wget -o log.txt http://x", "uniq in.txt out.txt", "vim notes.md", "patch -p1 < fix.diff", "history -w"]) {
+    for (const quiet of ["cp a.txt b.txt", "cp README.md docs/", "sort -o out.txt in.txt", "sort -uo out.txt in.txt", "curl -fsSLo out.html http://x", "wget -qO- http://x", "wget -o log.txt http://x", "tar -xzf a.tgz -C build", "unzip -q a.zip -d out", "tar -czf a.tgz -C src .", "uniq in.txt out.txt", "vim notes.md", "patch -p1 < fix.diff", "history -w"]) {
       expect(dangerous(quiet), quiet).toBeNull()
     }
   })

@@ -168,7 +168,26 @@ const inPlaceFiles = (name: string, args: ReadonlyArray<string>): string[] => {
 export const COPIERS = ["cp", "mv", "install", "ln", "rsync", "scp", "sponge", "tee", "sed", "perl", "ruby", "dd", "curl", "wget"]
 
 /** Programs that write a file named by their arguments, beyond the copiers (`sort -o`, `uniq in out`, editors). */
-const OTHER_WRITERS = ["sort", "uniq", "patch", "history", ...EDITORS]
+const EXTRACTORS = ["tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zr"]
+const OTHER_WRITERS = ["sort", "uniq", "patch", "history", ...EDITORS, ...EXTRACTORS]
+
+/**
+ * Names an archive may hold, where other programs run them: extracting into a directory (`tar -C .git/hooks`,
+ * `unzip -d ~/.config`) writes whatever names the archive holds, so each is judged as a write there.
+ */
+const PLANTABLE = ["config", "pre-commit", "hooks/pre-commit", "git/config"]
+/** In the home, the start-up files and ssh's keys too. */
+const PLANTABLE_HOME = [...PLANTABLE, ".bashrc", ".profile", ".ssh/authorized_keys", ".gitconfig"]
+const HOME_SPELLINGS = new Set(["~", "$HOME", "${HOME}"])
+
+/** The directory an archive is extracted into, when one is named (`tar -xf a -C d`, `unzip a -d d`, `7z x a -od`). */
+const extractDir = (name: string, args: ReadonlyArray<string>): string | null => {
+  if (name === "unzip") return optionValues(args, "-d", null).pop() ?? null
+  if (name.startsWith("7z")) return args[0] === "x" || args[0] === "e" ? (args.find((a) => a.startsWith("-o"))?.slice(2) ?? null) : null
+  const first = args[0] ?? ""
+  const extracting = args.some((a) => a === "--extract" || a === "--get" || (/^-[A-Za-z]*x/.test(a) && !a.startsWith("--"))) || (!first.startsWith("-") && first.includes("x"))
+  return extracting ? (bundledValues(args, "C", "bCfFgHIKLNTVX", "--directory").pop() ?? null) : null
+}
 
 /** Files this command writes through its own arguments (not redirects). */
 export const argumentWrites = (c: CmdView): string[] => {
@@ -211,9 +230,13 @@ export const argumentWrites = (c: CmdView): string[] => {
     }
     case "history":
       return [...optionValues(args, "-w", null), ...optionValues(args, "-a", null)]
-    default:
+    default: {
       if (EDITORS.has(c.name)) return operands(args, EDITOR_VALUED).filter((a) => !a.startsWith("+"))
-      return []
+      const dir = EXTRACTORS.includes(c.name) ? extractDir(c.name, args) : null
+      if (dir === null || dir === "") return []
+      const d = dir.replace(/\/+$/, "")
+      return (HOME_SPELLINGS.has(d) ? PLANTABLE_HOME : PLANTABLE).map((n) => `${d}/${n}`)
+    }
     case "wget":
       // The download, and the log (`-o ~/.bashrc` writes lines holding the URL, `$(…)` and all).
       return [
