@@ -9,8 +9,7 @@ import type { Runner } from "../../policy/projectRunners.js"
 import { runnerOf } from "../../policy/projectRunners.js"
 import { posix } from "node:path"
 import type { Cmd } from "../../shell/ast.js"
-import type { CmdView } from "../ruleInput.js"
-import { writes } from "../rules/operands.js"
+import { commandWrites } from "../rules/operands.js"
 import { editorScripts, readsCommandsFromStdin } from "../editorCommands.js"
 import { gitOptions } from "../gitOptions.js"
 import { codeSource, isStdinPath } from "./codeSources.js"
@@ -184,15 +183,7 @@ export class Locals {
       if (!(code && /\s/.test(t.text))) this.addPath(t)
     }
     for (let i = 0; i < cmd.words.length; i++) this.named.add(lastPart(word(i).text))
-    const view: CmdView = {
-      cmd,
-      texts: cmd.words.map((w) => w.value.toLowerCase()),
-      redirectTexts: cmd.redirs.map((r) => r.target?.value ?? ""),
-      base: 0,
-      head,
-      name
-    }
-    for (const w of writes(view)) if (w !== "") this.written.add(samePath(this.place(w).path))
+    for (const w of commandWrites(cmd, head, name)) if (w !== "") this.written.add(samePath(this.place(w).path))
     cmd.redirs.forEach((r, k) => {
       if (r.target !== null) this.named.add(lastPart(target(k).text))
     })

@@ -4,6 +4,7 @@
  * at their argument values as the program receives them: case kept, quotes
  * removed, expansions left verbatim (`$HOME/x`).
  */
+import type { Cmd } from "../../shell/ast.js"
 import type { CmdView } from "../ruleInput.js"
 
 const EMPTY: ReadonlySet<string> = new Set()
@@ -248,6 +249,15 @@ export const argumentWrites = (c: CmdView): string[] => {
 
 const WRITERS = new Set([...COPIERS, ...OTHER_WRITERS])
 const NOTHING: ReadonlyArray<string> = []
+
+/**
+ * What a parsed command writes, outside the rule views (the judge's file tracking): `writes` reads only the words
+ * and redirects, so the view carries no texts, and a command that neither redirects nor writes builds none.
+ */
+export const commandWrites = (cmd: Cmd, head: number, name: string): ReadonlyArray<string> =>
+  cmd.redirs.length === 0 && !(head >= 0 && WRITERS.has(name))
+    ? NOTHING
+    : writes({ cmd, texts: [], redirectTexts: [], base: 0, head, name })
 
 /** Everything the command writes: redirect targets and argument destinations. */
 export const writes = (c: CmdView): ReadonlyArray<string> => {
