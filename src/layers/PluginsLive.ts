@@ -21,6 +21,7 @@ import type { ToolCallContext } from "../services/ToolContext.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import type { RegisteredTool } from "../services/ToolRegistry.js"
 import { deriveJsonSchema } from "../lib/tool/jsonSchema.js"
+import { importModule } from "../lib/importModule.js"
 
 /** The error a plugin handler's throw or rejection becomes (folded to the model as its message). */
 export class PluginToolError extends Schema.TaggedError<PluginToolError>()("PluginToolError", {
@@ -168,7 +169,7 @@ export const PluginsLive = Layer.effect(
             return yield* Effect.fail(new PluginLoadError(`no plugin module found in ${dir} (expected index.mjs, index.js or plugin.yaml with entry)`))
           }
           const mod = yield* Effect.tryPromise({
-            try: () => import(pathToFileURL(entry).href) as Promise<Record<string, unknown>>,
+            try: () => importModule(pathToFileURL(entry).href) as Promise<Record<string, unknown>>,
             catch: (e) => new PluginLoadError(`could not import ${entry}: ${errorText(e)}`)
           })
           const def = mod["default"]

@@ -34,6 +34,7 @@ import type { HostPolicy } from "./policyProxy.js"
 import type { PolicyProxy } from "./policyProxy.js"
 import { normaliseRef, openSession, refsOf } from "./session.js"
 import type { TaskSession } from "./session.js"
+import { importModule } from "../../lib/importModule.js"
 
 export const BLOCKED_REDIRECT = "Blocked: redirect landed on a private or internal address"
 
@@ -107,7 +108,7 @@ export const BrowserLive = Layer.scoped(
     const launch = (found: BrowserSource, headed: boolean) =>
       Effect.tryPromise({
         try: async (): Promise<Running> => {
-          const { chromium } = await import("playwright-core")
+          const { chromium } = (await importModule("playwright-core")) as typeof import("playwright-core")
           const timeout = 60_000
           if (found._tag === "Cdp") return { browser: await chromium.connectOverCDP(found.url, { timeout }), source: found, proxy: undefined }
           const proxy = await startPolicyProxy(() => policy)
