@@ -106,4 +106,39 @@ describe("operator-only CLI commands", () => {
     expect(answer.exit_code).not.toBe(0)
     expect(readFileSync(join(home, "config.yaml"), "utf8")).toBe(config)
   })
+
+  it("with approvals off, a renamed copy of the CLI run without the marker still refuses: a process it descends from carries it", () => {
+    const home = tempHome("hermes-effect-operator-shed-")
+    const config = "approvals:\n  mode: \"off\"\n"
+    writeFileSync(join(home, "config.yaml"), config)
+    const copy = join(tempHome("hermes-effect-operator-copy-"), "m.cjs")
+    const node = JSON.stringify(process.execPath)
+    const run = `HERMES_EFFECT_HOME=${JSON.stringify(home)} ${node} ${JSON.stringify(copy)} approvals allow 'delete in root path'`
+    const prepare = `cp ${JSON.stringify(join(BIN, "..", "cli", "main.cjs"))} ${JSON.stringify(copy)}`
+    for (const shed of [`env -u HERMES_EFFECT_TOOL_RUN ${run}`, `unset HERMES_EFFECT_TOOL_RUN; ${run}`, `env -i PATH="$PATH" ${run}`, `HERMES_EFFECT_TOOL_RUN= ${run}`, `(${run} &) ; sleep 2`]) {
+      const r = runCli(["call", "terminal", JSON.stringify({ command: `${prepare} && ${shed}` })], { home })
+      const answer = JSON.parse(r.stdout) as { output: string }
+      expect(answer.output, shed).toMatch(REFUSAL)
+    }
+    expect(readFileSync(join(home, "config.yaml"), "utf8")).toBe(config)
+  }, 120_000)
+
+  it("with approvals manual, the gate stops the same commands before they run, and says why", () => {
+    const home = seededHome()
+    const copy = join(tempHome("hermes-effect-operator-copy-"), "m.cjs")
+    writeFileSync(copy, readFileSync(join(BIN, "..", "cli", "main.cjs")))
+    const run = `${JSON.stringify(process.execPath)} ${JSON.stringify(copy)} approvals allow 'delete in root path'`
+    for (const [command, why] of [
+      [`env -u HERMES_EFFECT_TOOL_RUN ${run}`, /marker/],
+      [`v=HERMES_EFFECT_TOOL_RUN; unset $v; ${run}`, /marker/],
+      [`env -i PATH="$PATH" ${run}`, /emptied environment/],
+      [run, /operator's act/],
+      [`tmux new-session -d ${JSON.stringify(run)}`, /operator's act/]
+    ] as const) {
+      const r = runCli(["call", "terminal", JSON.stringify({ command })], { home })
+      expect(r.stdout, command).not.toMatch(/allowed: delete in root path/)
+      expect(r.stdout, command).toMatch(why)
+    }
+    expect(readFileSync(join(home, "config.yaml"), "utf8")).toBe(CONFIG)
+  }, 120_000)
 })

@@ -251,6 +251,64 @@ describe("our own CLI's operator commands", () => {
   })
 })
 
+describe("the tool-run marker and renamed copies of the CLI", () => {
+  it("removing, emptying or replacing the marker, in shell or in code, asks", () => {
+    for (const command of [
+      "env -u HERMES_EFFECT_TOOL_RUN node /tmp/m.cjs list",
+      "env --unset=HERMES_EFFECT_TOOL_RUN ./m list",
+      "unset HERMES_EFFECT_TOOL_RUN; ./m list",
+      "export -n HERMES_EFFECT_TOOL_RUN && ./m list",
+      "HERMES_EFFECT_TOOL_RUN= ./m list",
+      "HERMES_EFFECT_TOOL_RUN=operator:1 ./m list",
+      "declare +x HERMES_EFFECT_TOOL_RUN; ./m list",
+      "python3 -c \"import os; os.environ.pop('HERMES_EFFECT_TOOL_RUN'); os.system('./m list')\"",
+      "node -e \"delete process.env.HERMES_EFFECT_TOOL_RUN; require('child_process').execSync('./m list')\""
+    ]) {
+      expect(dangerous(command), command).toBe(D.toolRunMarker)
+    }
+  })
+
+  it("an emptied environment, or names unset that are only known at run time, ask", () => {
+    for (const command of [
+      "env -i PATH=/usr/bin:/bin node /tmp/m.cjs list",
+      "env - ./m list",
+      "env -iv ./m list",
+      "exec -c ./m list",
+      "v=HERMES_EFFECT_TOOL_RUN; unset $v; ./m list",
+      "for v in $(compgen -e); do unset \"$v\"; done; ./m list",
+      "n=$(env | grep -o '^HERMES[A-Z_]*'); env -u \"$n\" ./m list",
+      "env -u$(printf HERMES_EFFECT_TOOL_RUN) ./m list",
+      "export -n ${!HERMES@}; ./m list"
+    ]) {
+      expect(dangerous(command), command).toBe(D.toolRunMarker)
+    }
+  })
+
+  it("self-approval arguments given to a program of any name ask, directly or through tmux and screen", () => {
+    for (const command of [
+      "node /tmp/copy.cjs approvals allow 'recursive delete'",
+      "/tmp/m approvals revoke x",
+      "python3 wrapper.py approvals allow x",
+      "bash -c 'node /tmp/m.cjs approvals allow x'",
+      "tmux new-session -d 'node /tmp/m.cjs approvals allow x'",
+      "tmux send-keys -t 0 'node /tmp/m.cjs approvals allow x' Enter",
+      "screen -dm node /tmp/m.cjs approvals allow x"
+    ]) {
+      expect(dangerous(command), command).toBe(D.operator)
+    }
+  })
+
+  it("ordinary environment handling and multiplexer use stay quiet", () => {
+    for (const quiet of [
+      "env", "env FOO=1 node x", "env -u FOO node x", "unset FOO BAR", "unset 'm[$k]'", "export -n FOO", "echo $HOME",
+      "git commit -m 'approvals allow list'", "tmux ls", "tmux new -s work", "tmux send-keys -t 0 'ls -la' Enter",
+      "tmux attach -t 0", "screen -ls"
+    ]) {
+      expect(dangerous(quiet), quiet).toBeNull()
+    }
+  })
+})
+
 describe("paths into the runtime's home", () => {
   const home = (rows: ReadonlyArray<string>, env: DetectionEnv = AGENT) => {
     for (const command of rows) expect([command, detect(command, env).dangerous], command).toEqual([command, true])

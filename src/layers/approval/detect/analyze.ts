@@ -142,7 +142,7 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     }
   }
   // Text run as commands without a shell flag: `watch cmd…` (its words joined, through sh -c unless -x),
-  // `mapfile -C callback` (evaluated every -c lines).
+  // `mapfile -C callback` (evaluated every -c lines), tmux and screen commands (run or typed in their server).
   const text = runsText(name, args)
   if (text !== null) {
     skip.add(h + 1 + text.index)
@@ -186,8 +186,58 @@ const substitutesCode = (all: ReadonlyArray<string>, appended: boolean, replacem
 
 const WATCH_VALUED = new Set(["-n", "--interval", "-d", "--differences", "-q", "--equexit", "--shell"])
 
-/** The command text `watch` or `mapfile -C` runs, and the index of the argument it starts at. */
+/**
+ * tmux commands that run shell text, or type it into a pane (`send-keys`), in a server that may be the user's own:
+ * started before the task, outside its environment and marker. Their options that take a value.
+ */
+const TMUX_RUNS = new Set([
+  "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window",
+  "respawnw", "run-shell", "run", "display-popup", "popup", "if-shell", "if", "send-keys", "send", "pipe-pane", "pipep"
+])
+const TMUX_VALUED = new Set(["-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-l", "-w", "-f", "-T", "-p"])
+/** send-keys: `-l` (literal), `-X`, `-H` take no value there. */
+const TMUX_SEND_VALUED = new Set(["-N", "-t"])
+const TMUX_KEYS = /^(?:Enter|C-m|C-j|KPEnter|Escape|Space|Tab|BSpace|C-[a-z])$/
+
+/** The shell text of `tmux [global options] <command> [options] text…` (keys such as Enter left out). */
+const tmuxText = (args: ReadonlyArray<string>): { readonly text: string; readonly index: number } | null => {
+  let i = 0
+  // Global options before the command (-S socket, -L name, -f file take a value).
+  while (i < args.length && (args[i] ?? "").startsWith("-")) i += ["-S", "-L", "-f", "-c", "-T"].includes(args[i] ?? "") ? 2 : 1
+  const command = args[i] ?? ""
+  if (!TMUX_RUNS.has(command)) return null
+  const valued = command === "send-keys" || command === "send" ? TMUX_SEND_VALUED : TMUX_VALUED
+  const words: Array<string> = []
+  let first = -1
+  for (let k = i + 1; k < args.length; k++) {
+    const a = args[k] ?? ""
+    if (a.startsWith("-") && words.length === 0) {
+      if (valued.has(a)) k++
+      continue
+    }
+    if (TMUX_KEYS.test(a)) continue
+    if (first < 0) first = k
+    words.push(a)
+  }
+  return words.length === 0 ? null : { text: words.join(" "), index: first }
+}
+
+/** `screen -dm cmd…` runs a command; `screen -X stuff text` types text into a window of a running session. */
+const screenText = (args: ReadonlyArray<string>): { readonly text: string; readonly index: number } | null => {
+  const stuff = args.findIndex((a, k) => a === "stuff" && args[k - 1] === "-X")
+  if (stuff >= 0) return stuff + 1 < args.length ? { text: (args[stuff + 1] ?? "").replace(/\\[nr]|\^M/g, "\n"), index: stuff + 1 } : null
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (!a.startsWith("-")) return { text: args.slice(i).join(" "), index: i }
+    if (["-S", "-c", "-t", "-e", "-h", "-p", "-X", "-r", "-x", "-R", "-s", "-T", "-L", "-Logfile"].includes(a)) i++
+  }
+  return null
+}
+
+/** The command text `watch`, `mapfile -C`, tmux or screen runs, and the index of the argument it starts at. */
 const runsText = (name: string, args: ReadonlyArray<string>): { readonly text: string; readonly index: number } | null => {
+  if (name === "tmux") return tmuxText(args)
+  if (name === "screen") return screenText(args)
   if (name === "watch") {
     for (let i = 0; i < args.length; i++) {
       const a = args[i] ?? ""

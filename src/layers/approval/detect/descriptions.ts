@@ -81,6 +81,8 @@ export const D = {
   remoteShell: "pipe remote content to a shell or interpreter",
   remoteProcSubst: "run downloaded text through process substitution",
   operator: "changes the runtime's approvals, config, skills or sessions (an operator's act)",
+  toolRunMarker:
+    "removes the marker that tells the runtime a command came from a tool (HERMES_EFFECT_TOOL_RUN), or starts a program with an emptied environment",
   runtimeHome: "touches the runtime's home (config, approvals, skills)",
   rebindName: "changes what a command name runs (hash -p, enable -f, export -f, BASH_CMDS, BASH_ALIASES, a variable named at run time)",
   shellFunction: "runs a shell function an earlier command left in the shell",

@@ -17,6 +17,7 @@ import { ruleSet } from "./engine.js"
 import { gitExecRules } from "./gitExec.js"
 import { implicitWriteRules } from "./implicitWrites.js"
 import { operatorRules } from "./operator.js"
+import { toolRunMarkerRules } from "./toolRunMarker.js"
 import { programOptionRules } from "./programOptions.js"
 import { remoteShellRules } from "./remoteShell.js"
 import { runtimeHomeRules } from "./runtimeHome.js"
@@ -30,6 +31,7 @@ export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...configRules,
   ...gitSudoRules,
   ...operatorRules,
+  ...toolRunMarkerRules,
   ...gitExecRules,
   ...destructiveRules,
   ...remoteShellRules,
