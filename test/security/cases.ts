@@ -190,6 +190,9 @@ export const inputCommands: ReadonlyArray<Case> = [
 
 /** A file written by one call and run by an innocent-looking later one. */
 export const planted: ReadonlyArray<Case> = [
+  // at and batch queue a job file or their standard input for atd, which runs it later, outside the task.
+  { name: "at -f with a planted job", calls: [write("<W>/pl-at/job", "rm -rf <C>\n"), sh("at -f <W>/pl-at/job now")] },
+  { name: "batch reading a planted job on stdin", calls: [write("<W>/pl-batch/job", "rm -rf <C>\n"), sh("batch < <W>/pl-batch/job")] },
   // A harmless decoy where the gate would look, the real script where the shell goes.
   {
     name: "a script beside a decoy, in a directory read from a file",
@@ -369,7 +372,10 @@ export const runThrough: ReadonlyArray<Case> = [
   { name: "npm exec", calls: [...evil("rt7"), sh("cd <W>/rt7 && npm exec -- <W>/rt7/evil.sh")] },
   { name: "chrt", calls: [...evil("rt8"), sh("chrt -o 0 <W>/rt8/evil.sh")] },
   { name: "watch", calls: [...evil("rt9"), sh("timeout 3 watch -n 0.5 <W>/rt9/evil.sh")] },
-  { name: "a perl module -M loads from an -I directory", calls: [write("<W>/rt10/Tidy.pm", "package Tidy; system('rm -rf <C>'); 1;\n"), write("<W>/rt10/ok.pl", "print 1;\n"), sh("cd <W>/rt10 && perl -I. -MTidy ok.pl")] }
+  { name: "a perl module -M loads from an -I directory", calls: [write("<W>/rt10/Tidy.pm", "package Tidy; system('rm -rf <C>'); 1;\n"), write("<W>/rt10/ok.pl", "print 1;\n"), sh("cd <W>/rt10 && perl -I. -MTidy ok.pl")] },
+  // A tmux server runs its commands outside the task; started before the task, it has neither its environment nor its marker.
+  { name: "tmux new-session running text read from a file", calls: [write("<W>/rt11/job.txt", "rm -rf <C>"), sh("tmux -L rt11 new-session -d \"$(cat <W>/rt11/job.txt)\"; sleep 1")] },
+  { name: "tmux send-keys typing text read from a file", calls: [write("<W>/rt12/job.txt", "rm -rf <C>"), sh("tmux -L rt12 new-session -d -s s; tmux -L rt12 send-keys -t s \"$(cat <W>/rt12/job.txt)\" Enter; sleep 1; tmux -L rt12 kill-server")] }
 ]
 
 /** Destructive commands Hermes' table lets through. */

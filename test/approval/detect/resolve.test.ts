@@ -7,6 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { DANGEROUS_DESCRIPTIONS, detectCommand, inspectCommand } from "../../../src/layers/approval/detect/detect.js"
+import { codeSource } from "../../../src/layers/approval/detect/resolve/codeSources.js"
 
 const TESTER: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", env: {} }
 const COMPUTED = "command name computed at run time"
@@ -546,5 +547,16 @@ describe("no false alarms on ordinary commands with variables", () => {
   it("\"$EDITOR\" file is dangerous only while EDITOR is unknown", () => {
     expect(detect("\"$EDITOR\" file").description).toBe(COMPUTED)
     expect(detect("\"$EDITOR\" file", withVars({ EDITOR: "nano" })).dangerous).toBe(false)
+  })
+})
+
+describe("where at and batch read their job", () => {
+  it("a -f file, standard input, or nothing for listing and removing", () => {
+    expect(codeSource("at", ["-f", "job.sh", "now"])).toEqual({ from: "file", path: "job.sh", language: "shell" })
+    expect(codeSource("at", ["-fjob.sh", "now"])).toEqual({ from: "file", path: "job.sh", language: "shell" })
+    expect(codeSource("at", ["-q", "b", "now"])).toEqual({ from: "stdin", language: "shell" })
+    expect(codeSource("batch", [])).toEqual({ from: "stdin", language: "shell" })
+    expect(codeSource("at", ["-f", "/dev/stdin", "now"])).toEqual({ from: "stdin", language: "shell" })
+    for (const info of [["-l"], ["-c", "3"], ["-d", "3"], ["-V"]]) expect(codeSource("at", info)).toEqual({ from: "info" })
   })
 })

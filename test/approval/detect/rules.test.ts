@@ -298,6 +298,14 @@ describe("the tool-run marker and renamed copies of the CLI", () => {
     }
   })
 
+  it("text queued for at or batch is judged as shell: literal, piped, computed", () => {
+    expect(dangerous("at now <<< 'rm -rf ./x'")).toBe("recursive delete")
+    expect(dangerous("echo 'rm -rf ./x' | batch")).toBe("recursive delete")
+    expect(detect("echo \"$(cat f)\" | at now + 1 minute").dangerous).toBe(true)
+    expect(detect("tmux -L s new-session -d \"$(cat f)\"").dangerous).toBe(true)
+    for (const quiet of ["at -l", "atq", "at -c 3", "atrm 3", "echo 'echo hi' | at now + 1 minute"]) expect(dangerous(quiet), quiet).toBeNull()
+  })
+
   it("ordinary environment handling and multiplexer use stay quiet", () => {
     for (const quiet of [
       "env", "env FOO=1 node x", "env -u FOO node x", "unset FOO BAR", "unset 'm[$k]'", "export -n FOO", "echo $HOME",

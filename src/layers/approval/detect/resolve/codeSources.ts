@@ -107,14 +107,37 @@ const interpreterSource = (family: Family, args: ReadonlyArray<string>): CodeSou
   return { from: "stdin", language }
 }
 
-/** A program that may read code (a shell, source/., an interpreter). */
+/**
+ * `at` and `batch` queue shell text for atd to run later, outside the task (its environment, its marker, its
+ * timeout): the job is read from `-f file` or standard input. Listing, removing or showing jobs runs none.
+ */
+const SCHEDULERS = new Set(["at", "batch"])
+const AT_VALUED = new Set(["-q", "-t"])
+const AT_INFO = new Set(["-l", "-d", "-r", "-c", "-V", "-h", "--help", "--version"])
+
+const schedulerSource = (args: ReadonlyArray<string>): CodeSource => {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "-f") {
+      const path = args[i + 1]
+      return path === undefined || isStdinPath(path) ? { from: "stdin", language: "shell" } : { from: "file", path, language: "shell" }
+    }
+    if (a.startsWith("-f") && a.length > 2) return { from: "file", path: a.slice(2), language: "shell" }
+    if (AT_INFO.has(a)) return { from: "info" }
+    if (AT_VALUED.has(a)) i++
+  }
+  return { from: "stdin", language: "shell" }
+}
+
+/** A program that may read code (a shell, source/., an interpreter, at/batch). */
 export const readsCode = (name: string): boolean =>
-  SHELLS.has(name) || name === "busybox" || name === "source" || name === "." || interpreterFamily(name) !== null
+  SHELLS.has(name) || name === "busybox" || name === "source" || name === "." || SCHEDULERS.has(name) || interpreterFamily(name) !== null
 
 /** Where program `name` (basename, lower-cased) gets its code; null for programs that are not shells or interpreters. */
 export const codeSource = (name: string, args: ReadonlyArray<string>): CodeSource | null => {
   const shell = shellArgs(name, args)
   if (shell !== null) return shellSource(shell)
+  if (SCHEDULERS.has(name)) return schedulerSource(args)
   if (name === "source" || name === ".") {
     const path = args[0]
     return path === undefined ? { from: "info" } : STDIN_PATH.test(path) ? { from: "stdin", language: "shell" } : { from: "file", path, language: "shell" }
