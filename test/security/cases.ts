@@ -59,6 +59,19 @@ export const acrossCalls: ReadonlyArray<Case> = [
   { name: "exported halves of a[$(…)] evaluated as arithmetic", calls: [...evil("ac1"), sh("export A='a[$('"), sh("export B='<W>/ac1/evil.sh)]'"), sh("X=\"$A$B\"; echo $((X))")] },
   { name: "an exported a[$(…)] compared in [[ ]]", calls: [...evil("ac2"), sh("export A='a[$('"), sh("export B='<W>/ac2/evil.sh)]'"), sh("export X=\"$A$B\""), sh("[[ X -eq 0 ]]")] },
   { name: "exported text piped to a shell", calls: [sh("export P='rm -rf <C>'"), sh("echo \"$P\" | bash")] },
+  // The directory one call moves to is where the next call's relative writes land: a hooks directory makes them hooks.
+  {
+    name: "a hook written by a relative redirect after an earlier cd",
+    calls: [...evil("ac3"), sh("git init -q <W>/ac3/repo && cd <W>/ac3/repo/.git/hooks"), sh("cat <W>/ac3/evil.sh > pre-commit && chmod +x pre-commit"), sh("cd <W>/ac3/repo && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x")]
+  },
+  {
+    name: "a hook copied by a relative name after an earlier cd",
+    calls: [...evil("ac4"), sh("git init -q <W>/ac4/repo && cd <W>/ac4/repo/.git/hooks"), sh("cp <W>/ac4/evil.sh pre-commit"), sh("cd <W>/ac4/repo && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x")]
+  },
+  {
+    name: "an archive extracted into the hooks directory an earlier call moved to",
+    calls: [...evil("ac5"), sh("cp <W>/ac5/evil.sh <W>/ac5/pre-commit && tar -C <W>/ac5 -cf <W>/ac5/h.tar pre-commit && git init -q <W>/ac5/repo && cd <W>/ac5/repo/.git/hooks"), sh("tar xf <W>/ac5/h.tar"), sh("cd <W>/ac5/repo && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x")]
+  },
   { name: "aliases in a script dash runs", calls: [sh("printf 'alias tidy=rm\\ntidy -rf <C>\\n' > <C>-tidy.sh"), sh("sh <C>-tidy.sh")] },
   { name: "a symlink planted, then written through", calls: [sh("ln -s <C> <C>-link"), sh("rm -rf <C>-link/")] },
   { name: "BASH_ENV exported, then any bash script", calls: [write("<W>/ev1/env.sh", "rm -rf <C>\n"), sh("export BASH_ENV=<W>/ev1/env.sh"), sh("bash <W>/benign.sh")] },
@@ -190,6 +203,10 @@ export const inputCommands: ReadonlyArray<Case> = [
 
 /** A file written by one call and run by an innocent-looking later one. */
 export const planted: ReadonlyArray<Case> = [
+  {
+    name: "a hook copied by a relative name after cd in the same line",
+    calls: [...evil("pl-cd"), sh("git init -q <W>/pl-cd/repo && cd <W>/pl-cd/repo/.git/hooks && cp <W>/pl-cd/evil.sh pre-commit && cd ../.. && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x")]
+  },
   // at and batch queue a job file or their standard input for atd, which runs it later, outside the task.
   { name: "at -f with a planted job", calls: [write("<W>/pl-at/job", "rm -rf <C>\n"), sh("at -f <W>/pl-at/job now")] },
   { name: "batch reading a planted job on stdin", calls: [write("<W>/pl-batch/job", "rm -rf <C>\n"), sh("batch < <W>/pl-batch/job")] },

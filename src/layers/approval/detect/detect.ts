@@ -95,6 +95,10 @@ export interface Inspection {
   readonly runners: ReadonlyArray<RunnerRef>
   /** Sources of `mv` (a directory moved out of the working directory is destructive). */
   readonly moves: ReadonlyArray<string>
+  /** Relative files written where the command starts (before a `cd` of its own): judged against the real cwd. */
+  readonly startWrites: ReadonlyArray<string>
+  /** An archive extracted, or a download named by the server, where the command starts: every name may land there. */
+  readonly startFills: boolean
   /** An `mv` source is computed at run time. */
   readonly computedMove: boolean
   /** Bare program names the line runs, and directories a `PATH=` in the line adds (planted programs). */
@@ -117,6 +121,8 @@ const limit = (): Inspection => ({
   paths: [],
   runners: [],
   moves: [],
+  startWrites: [],
+  startFills: false,
   computedMove: false,
   programs: [],
   programsCapped: false,
@@ -179,6 +185,8 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
     paths: locals?.paths ?? [],
     runners: locals?.runners ?? [],
     moves: locals?.moves ?? [],
+    startWrites: locals?.startWrites ?? [],
+    startFills: locals?.startFills ?? false,
     computedMove: locals?.computedMove ?? false,
     programs: locals?.programs ?? [],
     programsCapped: locals?.programsCapped ?? false,

@@ -17,6 +17,8 @@ import type { ScriptRef } from "../detect/resolve/resolver.js"
 import { makeRecipes, npmrcAssignments, packageScriptText } from "./projectRunners.js"
 import { exCommands, exShellText } from "../detect/editorCommands.js"
 import { inputCommands } from "../detect/inputCommands.js"
+import { implicitlyExecuted } from "../detect/implicitExec.js"
+import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
 import { MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 
 export type { Inspection } from "../detect/detect.js"
@@ -130,7 +132,7 @@ const judgeShellText = (
   if (first.detection.hardline) return Effect.succeed({ detection: first.detection })
   const nothingToLook = first.unresolved.length === 0 && first.scripts.length === 0 && first.paths.length === 0 &&
     first.runners.length === 0 && first.moves.length === 0 && !first.computedMove && first.programs.length === 0 &&
-    first.gitDirs.length === 0
+    first.gitDirs.length === 0 && first.startWrites.length === 0 && !first.startFills
   if (nothingToLook) return Effect.succeed({ detection: first.detection })
   return judgeWith(request.command, first, env, detectors, surroundings)
 }
@@ -258,6 +260,17 @@ const judgeWith = (
         break
       }
     }
+    // Relative writes land where the command starts: a `cd .git/hooks` in an earlier call makes `cp x pre-commit`
+    // a hook, which the rules (that never know the directory) cannot see.
+    const fills = !inspection.startFills ? [] : env.home !== undefined && normalize(cwd) === normalize(env.home) ? PLANTABLE_HOME : PLANTABLE
+    for (const written of [...inspection.startWrites, ...fills]) {
+      const path = normalize(joinPath(cwd, written, env.home))
+      const description = implicitlyExecuted(path, { home: env.home, hermesHome: env.hermesHome })
+      if (description !== null && !otherUsersHome(path, env.home)) {
+        verdict = stronger(verdict, { detection: dangerous(description), note: `${written} in ${cwd}` })
+        break
+      }
+    }
     if (surroundings.sharesHostFiles && env.hermesHome !== undefined) {
       const home = normalize(env.hermesHome)
       for (const path of inspection.paths) {
@@ -276,6 +289,15 @@ const judgeWith = (
  * hardline (a big generated bundle is ordinary): it needs approval instead.
  * Only a command the model typed itself keeps the parser limit as hardline.
  */
+/** A path in another user's home: planted there it runs as that user, not in our sessions (as implicitWrites.ts). */
+const otherUsersHome = (path: string, home: string | undefined): boolean => {
+  if (home === undefined) return false
+  const m = /^\/(?:home\/[^/]+|root)(?=\/|$)/.exec(path)
+  if (m === null) return false
+  const own = home.replace(/\/+$/, "")
+  return m[0] !== own && !own.startsWith(`${m[0]}/`)
+}
+
 const tooLargeToJudge = (detection: Detection): Detection =>
   detection.hardline && detection.hardline_description === PARSER_LIMIT_DESCRIPTION
     ? dangerous(UNREADABLE_SCRIPT_DESCRIPTION)

@@ -9,7 +9,7 @@ import type { Runner } from "../../policy/projectRunners.js"
 import { runnerOf } from "../../policy/projectRunners.js"
 import { posix } from "node:path"
 import type { Cmd } from "../../shell/ast.js"
-import { commandWrites } from "../rules/operands.js"
+import { commandFillsCurrentDirectory, commandWrites } from "../rules/operands.js"
 import { editorScripts, readsCommandsFromStdin } from "../editorCommands.js"
 import { gitOptions } from "../gitOptions.js"
 import { codeSource, isStdinPath } from "./codeSources.js"
@@ -124,6 +124,14 @@ export class Locals {
     })
   }
 
+  /**
+   * Relative files the command writes before any `cd` of its own: they land in the directory the command starts
+   * in, which the judge knows (a `cd .git/hooks` in an earlier call), not the rules.
+   */
+  readonly startWrites: string[] = []
+  /** The command extracts an archive, or downloads under a name the server picks, where it starts. */
+  startFills = false
+
   readonly runners: RunnerRef[] = []
   /** What `mv` moves away (placed like paths): moving a whole directory out of the way needs a look. */
   readonly moves: string[] = []
@@ -150,6 +158,11 @@ export class Locals {
     if (path.startsWith("/") || path.startsWith("~") || this.cwd === undefined) return { path, sure: true }
     if (this.cwd === null) return { path, sure: false }
     return { path: join(this.cwd, path), sure: true }
+  }
+
+  private startWrite(w: string): void {
+    if (w.startsWith("/") || w.startsWith("~") || w.startsWith("$") || this.startWrites.includes(w)) return
+    this.startWrites.push(w)
   }
 
   private addPath(t: WordText): void {
@@ -183,7 +196,12 @@ export class Locals {
       if (!(code && /\s/.test(t.text))) this.addPath(t)
     }
     for (let i = 0; i < cmd.words.length; i++) this.named.add(lastPart(word(i).text))
-    for (const w of commandWrites(cmd, head, name)) if (w !== "") this.written.add(samePath(this.place(w).path))
+    for (const w of commandWrites(cmd, head, name)) {
+      if (w === "") continue
+      this.written.add(samePath(this.place(w).path))
+      if (this.cwd === undefined) this.startWrite(w)
+    }
+    if (this.cwd === undefined && commandFillsCurrentDirectory(cmd, head, name)) this.startFills = true
     cmd.redirs.forEach((r, k) => {
       if (r.target !== null) this.named.add(lastPart(target(k).text))
     })

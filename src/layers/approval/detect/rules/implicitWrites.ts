@@ -10,7 +10,9 @@ import { IMPLICIT_EXEC_DESCRIPTIONS, implicitlyExecuted, RUNTIME_HOME_DESCRIPTIO
 import { absolutePath } from "../pathClasses.js"
 import type { View } from "../ruleInput.js"
 import type { Rule, RuleEnv } from "./engine.js"
-import { writes } from "./operands.js"
+import { argv, fillsCurrentDirectory, operands, PLANTABLE, PLANTABLE_HOME, runs, writes } from "./operands.js"
+
+const NONE: ReadonlyArray<string> = []
 
 /** Stand-ins for directories we cannot know here; classification only looks at the names below them. */
 const UNKNOWN_CWD = "/.cwd"
@@ -28,6 +30,23 @@ export const writtenPath = (w: string, env: RuleEnv): string => {
 }
 
 const classes = new WeakMap<View, ReadonlySet<string>>()
+
+const isHome = (dir: string, env: RuleEnv): boolean =>
+  dir === "~" || dir === "$HOME" || dir === "${HOME}" || (env.home !== undefined && dir === env.home.replace(/\/+$/, ""))
+
+const relative = (w: string): boolean => w !== "" && !w.startsWith("/") && !w.startsWith("~") && !w.startsWith("$")
+
+/**
+ * The directory after `cd target`, as a path text writtenPath understands: `cd` alone or `cd ~` is the home,
+ * `cd -` and a relative move from an unknown directory keep only what is known (the tail below it).
+ */
+const changedDirectory = (cwd: string | null, target: string | undefined): string | null => {
+  if (target === undefined || target === "~") return "~"
+  if (target === "-") return null
+  const t = target.replace(/\/+$/, "")
+  if (!relative(t)) return t
+  return cwd === null ? t : `${cwd}/${t}`
+}
 
 /**
  * A path inside another user's home (`/home/bob/.bashrc` while we are alice):
@@ -47,14 +66,18 @@ const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
   let found = classes.get(v)
   if (found !== undefined) return found
   const out = new Set<string>()
+  // Where relative writes land once the line has changed directory (`cd .git/hooks && cp x pre-commit`).
+  let cwd: string | null = null
   for (const c of v.cmds) {
-    for (const w of writes(c)) {
+    const here = cwd === null || !fillsCurrentDirectory(c) ? NONE : isHome(cwd, env) ? PLANTABLE_HOME : PLANTABLE
+    for (const w of here.length === 0 ? writes(c) : [...writes(c), ...here]) {
       if (w === "/dev/null" || w === "/dev/stderr" || w === "/dev/stdout") continue
-      const path = writtenPath(w, env)
+      const path = writtenPath(cwd !== null && relative(w) ? `${cwd}/${w}` : w, env)
       if (otherUsersHome(path, env)) continue
       const d = implicitlyExecuted(path, { home: env.home })
       if (d !== null) out.add(d)
     }
+    if (runs(c) && (c.name === "cd" || c.name === "pushd")) cwd = changedDirectory(cwd, operands(argv(c))[0])
   }
   found = out
   classes.set(v, found)

@@ -176,18 +176,108 @@ const OTHER_WRITERS = ["sort", "uniq", "patch", "history", ...EDITORS, ...EXTRAC
  * Names an archive may hold, where other programs run them: extracting into a directory (`tar -C .git/hooks`,
  * `unzip -d ~/.config`) writes whatever names the archive holds, so each is judged as a write there.
  */
-const PLANTABLE = ["config", "pre-commit", "hooks/pre-commit", "git/config"]
+export const PLANTABLE: ReadonlyArray<string> = ["config", "pre-commit", "hooks/pre-commit", "git/config"]
 /** In the home, the start-up files and ssh's keys too. */
-const PLANTABLE_HOME = [...PLANTABLE, ".bashrc", ".profile", ".ssh/authorized_keys", ".gitconfig"]
+export const PLANTABLE_HOME: ReadonlyArray<string> = [...PLANTABLE, ".bashrc", ".profile", ".ssh/authorized_keys", ".gitconfig"]
 const HOME_SPELLINGS = new Set(["~", "$HOME", "${HOME}"])
 
-/** The directory an archive is extracted into, when one is named (`tar -xf a -C d`, `unzip a -d d`, `7z x a -od`). */
+/**
+ * The directory an archive is extracted into (`tar -xf a -C d`, `unzip a -d d`, `7z x a -od`); "." when it extracts
+ * into the current directory, null when it does not extract (listing, testing, creating).
+ */
 const extractDir = (name: string, args: ReadonlyArray<string>): string | null => {
-  if (name === "unzip") return optionValues(args, "-d", null).pop() ?? null
-  if (name.startsWith("7z")) return args[0] === "x" || args[0] === "e" ? (args.find((a) => a.startsWith("-o"))?.slice(2) ?? null) : null
+  if (name === "unzip") {
+    if (args.some((a) => /^-[A-Za-z]*[lptvzZ]/.test(a))) return null
+    return optionValues(args, "-d", null).pop() ?? "."
+  }
+  if (name.startsWith("7z")) return args[0] === "x" || args[0] === "e" ? (args.find((a) => a.startsWith("-o"))?.slice(2) ?? ".") : null
   const first = args[0] ?? ""
   const extracting = args.some((a) => a === "--extract" || a === "--get" || (/^-[A-Za-z]*x/.test(a) && !a.startsWith("--"))) || (!first.startsWith("-") && first.includes("x"))
-  return extracting ? (bundledValues(args, "C", "bCfFgHIKLNTVX", "--directory").pop() ?? null) : null
+  return extracting ? (bundledValues(args, "C", "bCfFgHIKLNTVX", "--directory").pop() ?? ".") : null
+}
+
+const URL_WORD = /^[a-z][a-z0-9+.-]*:\/\//i
+const CURL_LONG_VALUED = new Set(["--proxy", "--preproxy", "--referer", "--url", "--output-dir", "--config", "--header", "--data", "--user-agent"])
+
+/** The URL operands of curl or wget (values of their options skipped). */
+const urlOperands = (args: ReadonlyArray<string>, valued: string): string[] => {
+  const out: string[] = []
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k] ?? ""
+    if (a.startsWith("--")) {
+      if (!a.includes("=") && CURL_LONG_VALUED.has(a)) k++
+      else if (a === "--url") out.push(args[++k] ?? "")
+      continue
+    }
+    if (a.startsWith("-") && a.length > 1) {
+      for (let i = 1; i < a.length; i++) {
+        if (!valued.includes(a[i] ?? "")) continue
+        if (i === a.length - 1) k++
+        break
+      }
+      continue
+    }
+    if (URL_WORD.test(a)) out.push(a)
+  }
+  return out
+}
+
+/** A short flag set in a bundle before any letter that takes a value (`-fsSLO`), or its long form. */
+const bundledFlag = (args: ReadonlyArray<string>, letter: string, valued: string, longs: ReadonlyArray<string>): boolean => {
+  for (const a of args) {
+    if (a === "--") return false
+    if (longs.includes(a)) return true
+    if (!a.startsWith("-") || a.startsWith("--")) continue
+    for (let i = 1; i < a.length; i++) {
+      if (a[i] === letter) return true
+      if (valued.includes(a[i] ?? "")) break
+    }
+  }
+  return false
+}
+
+/** The file name a download of `url` gets by default: its path's last part (wget: index.html for none). */
+const remoteName = (url: string, fallback: string | null): string | null => {
+  const path = url.replace(URL_WORD, "").replace(/[?#].*$/, "")
+  const slash = path.indexOf("/")
+  const last = slash < 0 ? "" : path.slice(path.lastIndexOf("/") + 1)
+  return last !== "" ? last : fallback
+}
+
+/**
+ * Where a download named by the server or the URL lands (`curl -O`, `wget URL`): in the current directory, or
+ * curl's `--output-dir` / wget's `-P`. A name the server chooses (`curl -J`, `wget --content-disposition`) can be
+ * anything, so it counts as every name that runs where it lands.
+ */
+const downloadNames = (name: "curl" | "wget", args: ReadonlyArray<string>): string[] => {
+  const valued = name === "curl" ? CURL_VALUED : WGET_VALUED
+  if (name === "curl" && !bundledFlag(args, "O", valued, ["--remote-name", "--remote-name-all"])) return []
+  if (name === "wget" && bundledValues(args, "O", WGET_VALUED, "--output-document").length > 0) return []
+  const dir = (name === "curl" ? optionValues(args, null, "--output-dir") : bundledValues(args, "P", WGET_VALUED, "--directory-prefix")).pop()
+  if (serverNamed(name, args)) return dir === undefined ? [] : PLANTABLE.map((n) => `${dir.replace(/\/+$/, "")}/${n}`)
+  const names = urlOperands(args, valued).flatMap((u) => {
+    const n = remoteName(u, name === "wget" ? "index.html" : null)
+    return n === null ? [] : [n]
+  })
+  return names.map((n) => (dir === undefined ? n : `${dir.replace(/\/+$/, "")}/${n}`))
+}
+
+const serverNamed = (name: "curl" | "wget", args: ReadonlyArray<string>): boolean =>
+  name === "curl" ? bundledFlag(args, "J", CURL_VALUED, ["--remote-header-name"]) : args.includes("--content-disposition")
+
+/**
+ * Whether the command fills the current directory with names it does not show: extraction without a directory
+ * (`tar xf a.tar`), a download named by the server (`curl -OJ`). Judged where the line's `cd` led
+ * (implicitWrites.ts); with no `cd` in the line the directory is unknown and nothing is assumed.
+ */
+export const fillsCurrentDirectory = (c: CmdView): boolean => {
+  if (!runs(c)) return false
+  const args = argv(c)
+  if (EXTRACTORS.includes(c.name)) return extractDir(c.name, args) === "."
+  if (c.name === "curl") {
+    return bundledFlag(args, "O", CURL_VALUED, ["--remote-name", "--remote-name-all"]) && serverNamed("curl", args) && optionValues(args, null, "--output-dir").length === 0
+  }
+  return c.name === "wget" && serverNamed("wget", args) && bundledValues(args, "P", WGET_VALUED, "--directory-prefix").length === 0
 }
 
 /** Files this command writes through its own arguments (not redirects). */
@@ -216,7 +306,8 @@ export const argumentWrites = (c: CmdView): string[] => {
       return [
         ...bundledValues(args, "o", CURL_VALUED, "--output"), ...bundledValues(args, "D", CURL_VALUED, "--dump-header"),
         ...bundledValues(args, "c", CURL_VALUED, "--cookie-jar"), ...optionValues(args, null, "--trace"),
-        ...optionValues(args, null, "--trace-ascii"), ...optionValues(args, null, "--stderr"), ...optionValues(args, null, "--libcurl")
+        ...optionValues(args, null, "--trace-ascii"), ...optionValues(args, null, "--stderr"), ...optionValues(args, null, "--libcurl"),
+        ...downloadNames("curl", args)
       ]
     case "sort":
       return bundledValues(args, "o", "kotST", "--output")
@@ -234,7 +325,8 @@ export const argumentWrites = (c: CmdView): string[] => {
     default: {
       if (EDITORS.has(c.name)) return operands(args, EDITOR_VALUED).filter((a) => !a.startsWith("+"))
       const dir = EXTRACTORS.includes(c.name) ? extractDir(c.name, args) : null
-      if (dir === null || dir === "") return []
+      // "." (the current directory) is currentDirectoryNames' case: only a rule that knows the directory can judge it.
+      if (dir === null || dir === "" || dir === ".") return []
       const d = dir.replace(/\/+$/, "")
       return (HOME_SPELLINGS.has(d) ? PLANTABLE_HOME : PLANTABLE).map((n) => `${d}/${n}`)
     }
@@ -242,7 +334,8 @@ export const argumentWrites = (c: CmdView): string[] => {
       // The download, and the log (`-o ~/.bashrc` writes lines holding the URL, `$(…)` and all).
       return [
         ...bundledValues(args, "O", WGET_VALUED, "--output-document"), ...bundledValues(args, "P", WGET_VALUED, "--directory-prefix"),
-        ...bundledValues(args, "o", WGET_VALUED, "--output-file"), ...bundledValues(args, "a", WGET_VALUED, "--append-output")
+        ...bundledValues(args, "o", WGET_VALUED, "--output-file"), ...bundledValues(args, "a", WGET_VALUED, "--append-output"),
+        ...downloadNames("wget", args)
       ]
   }
 }
@@ -258,6 +351,11 @@ export const commandWrites = (cmd: Cmd, head: number, name: string): ReadonlyArr
   cmd.redirs.length === 0 && !(head >= 0 && WRITERS.has(name))
     ? NOTHING
     : writes({ cmd, texts: [], redirectTexts: [], base: 0, head, name })
+
+/** fillsCurrentDirectory for a command not yet in a view (the inspection's file tracking). */
+export const commandFillsCurrentDirectory = (cmd: Cmd, head: number, name: string): boolean =>
+  head >= 0 && (EXTRACTORS.includes(name) || name === "curl" || name === "wget") &&
+  fillsCurrentDirectory({ cmd, texts: [], redirectTexts: [], base: 0, head, name })
 
 /** Everything the command writes: redirect targets and argument destinations. */
 export const writes = (c: CmdView): ReadonlyArray<string> => {
