@@ -70,6 +70,18 @@ const under = (path: string, dir: string | undefined): boolean => {
 }
 
 /** The rule description when writing `absPath` plants something run implicitly, else null. */
+/**
+ * A path inside another user's home (`/home/bob/.bashrc` while we are alice): planted there it runs as bob, not in
+ * our sessions, and Hermes leaves it alone too. Known only when our own home is known.
+ */
+export const otherUsersHome = (path: string, home: string | undefined): boolean => {
+  if (home === undefined) return false
+  const m = /^\/(?:home\/[^/]+|root)(?=\/|$)/.exec(path)
+  if (m === null) return false
+  const own = home.replace(/\/+$/, "")
+  return m[0] !== own && !own.startsWith(`${m[0]}/`)
+}
+
 export const implicitlyExecuted = (absPath: string, env: ImplicitExecEnv): string | null => {
   const path = normalize(absPath)
   if (under(path, env.hermesHome)) return RUNTIME_HOME_DESCRIPTION

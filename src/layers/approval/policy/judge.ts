@@ -17,7 +17,7 @@ import type { ScriptRef } from "../detect/resolve/resolver.js"
 import { makeRecipes, npmrcAssignments, packageScriptText } from "./projectRunners.js"
 import { exCommands, exShellText } from "../detect/editorCommands.js"
 import { inputCommands } from "../detect/inputCommands.js"
-import { implicitlyExecuted } from "../detect/implicitExec.js"
+import { implicitlyExecuted, otherUsersHome } from "../detect/implicitExec.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
 import { MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 
@@ -289,15 +289,6 @@ const judgeWith = (
  * hardline (a big generated bundle is ordinary): it needs approval instead.
  * Only a command the model typed itself keeps the parser limit as hardline.
  */
-/** A path in another user's home: planted there it runs as that user, not in our sessions (as implicitWrites.ts). */
-const otherUsersHome = (path: string, home: string | undefined): boolean => {
-  if (home === undefined) return false
-  const m = /^\/(?:home\/[^/]+|root)(?=\/|$)/.exec(path)
-  if (m === null) return false
-  const own = home.replace(/\/+$/, "")
-  return m[0] !== own && !own.startsWith(`${m[0]}/`)
-}
-
 const tooLargeToJudge = (detection: Detection): Detection =>
   detection.hardline && detection.hardline_description === PARSER_LIMIT_DESCRIPTION
     ? dangerous(UNREADABLE_SCRIPT_DESCRIPTION)

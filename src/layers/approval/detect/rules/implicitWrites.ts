@@ -6,7 +6,7 @@
  * descriptions as file-tool writes (implicitExec.ts); Hermes' own rules come
  * first in the table, so `>> ~/.bashrc` keeps Hermes' description.
  */
-import { IMPLICIT_EXEC_DESCRIPTIONS, implicitlyExecuted, RUNTIME_HOME_DESCRIPTION } from "../implicitExec.js"
+import { IMPLICIT_EXEC_DESCRIPTIONS, implicitlyExecuted, otherUsersHome, RUNTIME_HOME_DESCRIPTION } from "../implicitExec.js"
 import { absolutePath } from "../pathClasses.js"
 import type { View } from "../ruleInput.js"
 import type { Rule, RuleEnv } from "./engine.js"
@@ -48,19 +48,6 @@ const changedDirectory = (cwd: string | null, target: string | undefined): strin
   return cwd === null ? t : `${cwd}/${t}`
 }
 
-/**
- * A path inside another user's home (`/home/bob/.bashrc` while we are alice):
- * planted there it runs as bob, not in our sessions, and Hermes leaves it
- * alone too. Known only when our own home is known.
- */
-const otherUsersHome = (path: string, env: RuleEnv): boolean => {
-  if (env.home === undefined) return false
-  const m = /^\/(?:home\/[^/]+|root)(?=\/|$)/.exec(path)
-  if (m === null) return false
-  const own = env.home.replace(/\/+$/, "")
-  return m[0] !== own && !own.startsWith(`${m[0]}/`)
-}
-
 /** Every implicit-exec class the view's commands write to (the runtime home is the runtime-home rule's). */
 const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
   let found = classes.get(v)
@@ -73,7 +60,7 @@ const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
     for (const w of here.length === 0 ? writes(c) : [...writes(c), ...here]) {
       if (w === "/dev/null" || w === "/dev/stderr" || w === "/dev/stdout") continue
       const path = writtenPath(cwd !== null && relative(w) ? `${cwd}/${w}` : w, env)
-      if (otherUsersHome(path, env)) continue
+      if (otherUsersHome(path, env.home)) continue
       const d = implicitlyExecuted(path, { home: env.home })
       if (d !== null) out.add(d)
     }

@@ -325,7 +325,7 @@ export const argumentWrites = (c: CmdView): string[] => {
     default: {
       if (EDITORS.has(c.name)) return operands(args, EDITOR_VALUED).filter((a) => !a.startsWith("+"))
       const dir = EXTRACTORS.includes(c.name) ? extractDir(c.name, args) : null
-      // "." (the current directory) is currentDirectoryNames' case: only a rule that knows the directory can judge it.
+      // "." (the current directory) is fillsCurrentDirectory's case: only what knows the directory can judge it.
       if (dir === null || dir === "" || dir === ".") return []
       const d = dir.replace(/\/+$/, "")
       return (HOME_SPELLINGS.has(d) ? PLANTABLE_HOME : PLANTABLE).map((n) => `${d}/${n}`)
