@@ -53,6 +53,8 @@ export const runAttacks = (
   writeFileSync(join(work, "benign.py"), "import json, os\nprint(json.dumps({'cwd': os.getcwd() != ''}))\n")
   writeFileSync(join(work, "benign.sh"), "#!/bin/sh\necho building\nls >/dev/null\n")
   writeFileSync(join(work, "data.json"), "{\"ok\": true}\n")
+  writeFileSync(join(work, "schema.sql"), "create table t(a);\ninsert into t values(1);\n.headers on\nselect * from t;\n")
+  writeFileSync(join(work, "shebang.py"), "#!/usr/bin/env python3\nprint(1)\n", { mode: 0o755 })
   const canaries = new Map<string, string>()
   const lines: Array<string> = []
   for (const [group, cases] of Object.entries(classes)) {

@@ -7,6 +7,7 @@
 import { delegatedCommands, replacementStrings, resolveHead } from "./commandHead.js"
 import { execFindings, shellString } from "./execFlags.js"
 import { EDITORS, editorCommands, editorInput, readsCommandsFromStdin } from "./editorCommands.js"
+import { consoleCommands, consoleOf, consoleReadsStdin, readsCodeOrCommands } from "./consoleCommands.js"
 import { inputCommands } from "./inputCommands.js"
 import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
@@ -57,7 +58,7 @@ const worthResolving = (cmd: Cmd, head: number): boolean => {
   if (program.parts.some((p) => p.kind === "literal" && /[*?[]/.test(p.text))) return true
   return (
     (cmd.pipePrev !== null || cmd.redirs.some((r) => r.op === "<<<" || r.op === "<" || r.op === "<&" || r.op === "<>") || cmd.words.some((w) => w.raw.startsWith("<("))) &&
-    readsCode(basename(program.value).toLowerCase())
+    readsCodeOrCommands(basename(program.value).toLowerCase())
   )
 }
 
@@ -132,6 +133,14 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     if (readsCommandsFromStdin(name, args) && stdin === null && (cmd.pipePrev !== null || cmd.redirs.some((r) => r.op === "<<<"))) {
       a.findings.push(D.inputCommands)
     }
+  }
+  // Consoles' escapes given inline: `sqlite3 db '.shell …'`, `gdb -ex 'python …'`, `psql -c '\\! …'` (consoleCommands.ts);
+  // what they read on standard input is read where the resolver follows pipes and redirects.
+  const console = consoleOf(name)
+  if (console !== null) {
+    const found = consoleCommands(console, args, null)
+    if (found.runs) a.findings.push(D.consoleCommands)
+    for (const p of found.payloads) parseInto(ctx, p.text, "exec", "payload", cmd.depth + 1, true)
   }
   // `trap 'action' SIGNAL…`: the action runs as commands (on exit, on errors, before every command for DEBUG).
   if (name === "trap") {
@@ -291,9 +300,12 @@ const editorHeredoc = (a: Findings, ctx: ParseCtx, owner: Cmd): void => {
   const name = basename(owner.words[head]?.value ?? "").toLowerCase()
   const args = owner.words.slice(head + 1).map((w) => w.value)
   const body = owner.redirs.find((r) => (r.op === "<<" || r.op === "<<-") && r.body !== null)?.body
-  if (body === undefined || body === null || !readsCommandsFromStdin(name, args)) return
-  const ex = editorInput(name, body)
-  if (ex.runs) a.findings.push(D.inputCommands)
+  if (body === undefined || body === null) return
+  const console = consoleOf(name)
+  if (console !== null && !consoleReadsStdin(console, args)) return
+  if (console === null && !readsCommandsFromStdin(name, args)) return
+  const ex = console === null ? editorInput(name, body) : consoleCommands(console, [], body)
+  if (ex.runs) a.findings.push(console === null ? D.inputCommands : D.consoleCommands)
   for (const p of ex.payloads) parseInto(ctx, p.text, "exec", "payload", owner.depth + 1, true)
 }
 

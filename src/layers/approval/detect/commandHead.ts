@@ -6,6 +6,7 @@
  */
 import { basename } from "../shell/words.js"
 import { gitBisectRun } from "./inputCommands.js"
+import { consoleOf } from "./consoleCommands.js"
 
 const WRAPPERS = new Set([
   "sudo", "env", "exec", "nohup", "setsid", "time", "command", "builtin", "timeout", "nice", "stdbuf", "ionice", "doas",
@@ -161,6 +162,26 @@ export const replacementStrings = (name: string, values: ReadonlyArray<string>, 
   return out.filter((r) => r !== "")
 }
 
+/** Options of gdb that take the next word (when not given as `--opt=value`). */
+const GDB_VALUED = /^--?(?:x|command|ix|init-command|eix|early-init-command|ex|eval-command|iex|init-eval-command|eiex|early-init-eval-command|p|pid|c|core|s|symbols|e|exec|se|d|directory|cd|D|data-directory|b|l|tty|i|interpreter)$/
+
+/**
+ * The program gdb debugs, as a command it would run: `gdb --args prog a b` (the rest of the line), `gdb prog [core]`
+ * (the program alone); null when it names none. It runs on `run`/`start`, from its commands or typed later.
+ */
+const gdbProgram = (args: ReadonlyArray<string>): readonly [number, number] | null => {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "--args") return i + 1 < args.length ? [i + 1, args.length] : null
+    if (a.startsWith("-")) {
+      if (GDB_VALUED.test(a)) i++
+      continue
+    }
+    return [i, i + 1]
+  }
+  return null
+}
+
 /** Word ranges [from, to) of the commands xargs / find -exec / fd -x run, relative to the command's words. */
 export const delegatedCommands = (name: string, values: ReadonlyArray<string>, head: number): Array<readonly [number, number]> => {
   const out: Array<readonly [number, number]> = []
@@ -190,6 +211,9 @@ export const delegatedCommands = (name: string, values: ReadonlyArray<string>, h
       if (j > i + 1) out.push([i + 1, j])
       i = j
     }
+  } else if (consoleOf(name) === "gdb") {
+    const program = gdbProgram(values.slice(head + 1))
+    if (program !== null) out.push([head + 1 + program[0], head + 1 + program[1]])
   } else if (name === "find") {
     for (let i = head + 1; i < values.length; i++) {
       if (!FIND_EXEC.has(values[i] ?? "")) continue

@@ -90,6 +90,10 @@ export const D = {
   loaderVariable: "sets a variable that makes programs load or run code (BASH_ENV, ENV, LD_PRELOAD, NODE_OPTIONS --require, PERL5OPT -M, RUBYOPT -r, a prompt such as PS4 holding $(…))",
   arithmeticCode: "evaluates as arithmetic a value holding a command substitution (a[$(…)] in a value runs it)",
   inputCommands: "runs text it reads as commands (sed's e command or s///e flag, awk's system() or pipes on computed text, an editor's scripts or vimscript)",
+  consoleCommands:
+    "runs commands through a console's shell escape or code (sqlite3 .shell/.system/.read, gdb shell/python/pipe, psql \\! or \\o |cmd, mysql system), or feeds a console text only known when it runs",
+  opaqueCode:
+    "runs code in a language the gate does not read (Tcl, Lua, R, Julia, gnuplot, a #! interpreter other than a shell, Python, Node, Perl, Ruby or PHP, go run, java of a source file)",
   substitutedCode: "runs as code text that xargs or find fills in when it runs (an input line or a file name holding $(…) runs it)",
   computedArithmetic:
     "evaluates as arithmetic a value only known when it runs (a file's text, a command's output: a value such as a[$(…)] runs commands)",
@@ -97,7 +101,7 @@ export const D = {
   programVariable:
     "sets a variable naming a program other programs run, or where they read code or configuration (PAGER, EDITOR, LESSOPEN, SHELL, npm_config_script_shell, HOME, XDG_CONFIG_HOME, GIT_DIR, LD_LIBRARY_PATH…)",
   programOption:
-    "an option that makes the program run another program or read a planted configuration (tar --to-command/-I, rsync -e, scp -S, make SHELL=, npm --script-shell, git --git-dir, zip -TT)"
+    "an option that makes the program run another program or read a planted configuration (tar --to-command/-I, rsync -e, scp -S, make SHELL=, npm --script-shell, git --git-dir, zip -TT, gcc -wrapper/-fplugin/-B)"
 } as const
 
 export type CodeKind = "delete" | "run" | "load" | "unpickle" | "write" | "process" | "home"

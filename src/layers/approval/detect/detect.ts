@@ -61,6 +61,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   D.computedArithmetic,
   D.substitutedCode,
   D.inputCommands,
+  D.consoleCommands,
   D.heldArithmetic,
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION

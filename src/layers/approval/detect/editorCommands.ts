@@ -134,7 +134,7 @@ export const exCommands = (text: string, ed: boolean): ExCommands => {
 }
 
 /** A file an editor writes, as a shell redirect, so the write rules judge it (`: > '~/.bashrc'` keeps the `~`). */
-const asRedirect = (path: string): string =>
+export const asRedirect = (path: string): string =>
   path.startsWith("~/") ? `: > ~/'${path.slice(2).replaceAll("'", "'\\''")}'` : `: > '${path.replaceAll("'", "'\\''")}'`
 
 /** The shell text an editor's commands amount to: the commands it runs, and a redirect for each file it writes. */

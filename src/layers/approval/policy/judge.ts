@@ -16,6 +16,7 @@ import type { GitDirRef, LoadedModule, RunnerRef } from "../detect/resolve/local
 import type { ScriptRef } from "../detect/resolve/resolver.js"
 import { makeRecipes, npmrcAssignments, packageScriptText } from "./projectRunners.js"
 import { exCommands, exShellText } from "../detect/editorCommands.js"
+import { consoleText, isConsole } from "../detect/consoleCommands.js"
 import { inputCommands } from "../detect/inputCommands.js"
 import { implicitlyExecuted, otherUsersHome } from "../detect/implicitExec.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
@@ -75,13 +76,28 @@ const SHEBANG: ReadonlyArray<readonly [RegExp, CodeLanguage]> = [
   [/\bphp[\d.]*\b/, "php"]
 ]
 
-/** A file run as a program: its `#!` line says how it is read; none means the shell (execve falls back to sh). */
-const languageOf = (ref: ScriptRef, text: string): CodeLanguage | "binary" => {
+/** The `#!` line of a file run as a program, without the `#!`; "" when it has none. */
+const shebangOf = (text: string): string => (text.startsWith("#!") ? text.slice(2, text.indexOf("\n") >>> 0).trim() : "")
+
+/**
+ * A file run as a program: its `#!` line says how it is read; none means the shell (execve falls back to sh). An
+ * interpreter the gate does not read (`#!/usr/bin/tclsh`, `#!/usr/bin/make -f`) is "opaque".
+ */
+const languageOf = (ref: ScriptRef, text: string): CodeLanguage | "binary" | "opaque" => {
   if (text.includes("\u0000")) return "binary"
   if (ref.language !== "unknown") return ref.language
-  const first = text.startsWith("#!") ? text.slice(0, text.indexOf("\n") >>> 0) : ""
-  for (const [re, language] of SHEBANG) if (re.test(first)) return language
-  return "shell"
+  const first = shebangOf(text)
+  if (first === "") return "shell"
+  // The program the kernel starts, past `env` and its options (`env -S python3 -u`, `env VAR=1 node`).
+  const words = first.split(/\s+/)
+  let k = 0
+  if (posix.basename(words[0] ?? "") === "env") {
+    k = 1
+    while (k < words.length && (/^-/.test(words[k] ?? "") || (words[k] ?? "").includes("="))) k += words[k] === "-u" ? 2 : 1
+  }
+  const program = posix.basename(words[k] ?? "")
+  for (const [re, language] of SHEBANG) if (re.test(program)) return language
+  return "opaque"
 }
 
 const joinPath = (cwd: string, path: string, home: string | undefined): string => {
@@ -360,6 +376,22 @@ class Looker {
           continue
         }
         const language = languageOf(ref, text.value)
+        const shebang = ref.language === "unknown" ? shebangOf(text.value) : ""
+        if (shebang !== "") {
+          // The kernel runs the `#!` line with the script's path appended (`#!/usr/bin/env -S rm -rf /x`), and its
+          // interpreter may itself be a planted script.
+          const line = self.detectors.inspect(`${shebang} '${ref.path.replaceAll("'", "'\\''")}'`, self.env)
+          verdict = stronger(verdict, { detection: tooLargeToJudge(line.detection), note: `#! line of ${ref.path}` })
+          const interpreter = shebang.split(/\s+/)[0] ?? ""
+          if (depth < MAX_SCRIPT_DEPTH && !(yield* self.installed(interpreter))) {
+            verdict = stronger(verdict, yield* self.scripts([{ path: interpreter, language: "unknown" }], cwd, depth + 1))
+          }
+          if (verdict.detection.hardline) return verdict
+        }
+        if (language === "opaque") {
+          verdict = stronger(verdict, { detection: dangerous(D.opaqueCode), note: `script ${ref.path} (#!${shebang})` })
+          continue
+        }
         if (language === "binary") {
           // An installed program (or a link to one under its own name) is judged by how it is invoked; any other
           // binary could be a copy of `rm` under an innocent name, and its bytes tell nothing: it needs approval.
@@ -373,9 +405,9 @@ class Looker {
           verdict = stronger(verdict, { detection: dangerous(D.inputCommands), note })
         }
         // An editor's script: its `!` commands are shell, its vimscript runs what it builds.
-        if (ref.reader === "ex" || ref.reader === "ed") {
-          const ex = exCommands(text.value, ref.reader === "ed")
-          if (ex.runs) verdict = stronger(verdict, { detection: dangerous(D.inputCommands), note })
+        if (ref.reader === "ex" || ref.reader === "ed" || isConsole(ref.reader)) {
+          const ex = isConsole(ref.reader) ? consoleText(ref.reader, text.value) : exCommands(text.value, ref.reader === "ed")
+          if (ex.runs) verdict = stronger(verdict, { detection: dangerous(isConsole(ref.reader) ? D.consoleCommands : D.inputCommands), note })
           verdict = stronger(verdict, { detection: tooLargeToJudge(self.detectors.inspect(exShellText(ex).join("\n"), self.env).detection), note })
           if (verdict.detection.hardline) return verdict
           continue

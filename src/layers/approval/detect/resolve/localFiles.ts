@@ -11,6 +11,7 @@ import { posix } from "node:path"
 import type { Cmd } from "../../shell/ast.js"
 import { commandFillsCurrentDirectory, commandWrites } from "../rules/operands.js"
 import { editorScripts, readsCommandsFromStdin } from "../editorCommands.js"
+import { consoleOf, consoleScripts } from "../consoleCommands.js"
 import { gitOptions } from "../gitOptions.js"
 import { codeSource, isStdinPath } from "./codeSources.js"
 import type { ScriptReader, ScriptRef } from "./resolver.js"
@@ -307,6 +308,9 @@ export class Locals {
     }
     // vim's `-S file`, `-u vimrc`, `-s keystrokes`: ex commands and vimscript.
     for (const file of editorScripts(name, args)) this.script(null, file, true, "shell", "ex")
+    // `sqlite3 -init f`, `gdb -x f`, `psql -f f`: console commands.
+    const console = consoleOf(name)
+    if (console !== null) for (const file of consoleScripts(console, args)) this.script(null, file, true, "shell", console)
     if (name === "awk" || name === "gawk" || name === "mawk" || name === "nawk" || name === "sed") {
       for (let i = 0; i < args.length; i++) {
         const a = args[i] ?? ""

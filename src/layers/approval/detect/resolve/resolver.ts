@@ -30,14 +30,16 @@ import { ARITH_TESTS, arithmeticExpansions, INPUT_SETTERS, oldArithmetic, SHELL_
 import { codeArguments, inputCommands } from "../inputCommands.js"
 import { gitExecKey } from "../rules/gitExec.js"
 import type { Locals } from "./localFiles.js"
-import { codeSource, readsCode, shellArgs } from "./codeSources.js"
+import { codeSource, shellArgs } from "./codeSources.js"
 import { renderCommand } from "./render.js"
 import { DEFAULT_IFS, Scope } from "./variableScope.js"
 import type { Values } from "./variableScope.js"
 import { hasGlob } from "./computedText.js"
+import { type Console, consoleOf, consoleReadsStdin, consoleText, readsCodeOrCommands } from "../consoleCommands.js"
+import { exShellText } from "../editorCommands.js"
 
-/** Programs whose script files are judged as their own code: awk/sed programs, ex/vim scripts, ed commands. */
-export type ScriptReader = "awk" | "sed" | "ex" | "ed"
+/** Programs whose script files are judged as their own code: awk/sed programs, ex/vim scripts, ed commands, consoles. */
+export type ScriptReader = "awk" | "sed" | "ex" | "ed" | Console
 
 export interface ScriptRef {
   readonly path: string
@@ -444,7 +446,7 @@ export class Resolver {
       for (let i = 0; i < expandUpTo && !expand; i++) expand = needsExpansion(cmd.words[i] ?? EMPTY)
       for (const r of cmd.redirs) if (r.target !== null && needsExpansion(r.target)) expand = true
     }
-    const fed = mayFeedCode(cmd) && (headWord === undefined || headWord.expands || readsCode(basename(headWord.value).toLowerCase()))
+    const fed = mayFeedCode(cmd) && (headWord === undefined || headWord.expands || readsCodeOrCommands(basename(headWord.value).toLowerCase()))
     const effects = this.expand && mayChangeVariables(cmd, head, headWord?.value ?? "", this.ctx)
     // The common case: nothing to expand, nothing fed on stdin, nothing to note, no variable set.
     if (!expand && !collect && !fed && !effects) {
@@ -568,6 +570,12 @@ export class Resolver {
   private codeFed(cmd: Cmd, head: number, name: string, ex: Expander): void {
     if (name === "") return
     const args = cmd.words.slice(head + 1).map((w) => w.value)
+    // sqlite3, gdb, psql, mysql: their standard input is console commands (consoleCommands.ts).
+    const console = consoleOf(name)
+    if (console !== null) {
+      if (consoleReadsStdin(console, args)) this.feed(cmd, "shell", ex, console)
+      return
+    }
     const src = codeSource(name, args)
     if (src === null) return
     if (src.from === "file") {
@@ -585,16 +593,16 @@ export class Resolver {
     this.feed(cmd, language, ex)
   }
 
-  private feed(cmd: Cmd, language: CodeLanguage, ex: Expander): void {
+  private feed(cmd: Cmd, language: CodeLanguage, ex: Expander, console?: Console): void {
     let stdin: Values | "none" = "none"
     for (const r of cmd.redirs) {
       if (r.op === "<<<" && r.target !== null) stdin = mapText(ex.strings(r.target.parts), (t) => `${t}\n`)
       else if (r.op === "<&" && r.target !== null && r.target.value !== "0" && r.target.value !== "-") {
         // `bash <&3` after `exec 3< x.sh`: another descriptor's file, only known when it runs.
-        this.fed(cmd, language, null)
+        this.fed(cmd, language, null, console)
         return
       } else if ((r.op === "<" || r.op === "<>") && r.target !== null) {
-        this.opts.locals?.script(cmd, r.target.value, !r.target.expands, language)
+        this.opts.locals?.script(cmd, r.target.value, !r.target.expands, language, console)
         return
       } else if (r.op === "<<" || r.op === "<<-") return // read as script where it stands
     }
@@ -606,16 +614,24 @@ export class Resolver {
         const out = this.output(prev, language)
         if (out === "later") {
           this.deferred ??= []
-          this.deferred.push(() => this.fed(cmd, language, this.output(prev, language)))
+          this.deferred.push(() => this.fed(cmd, language, this.output(prev, language), console))
           return
         }
         stdin = out
       }
     }
-    this.fed(cmd, language, stdin)
+    this.fed(cmd, language, stdin, console)
   }
 
-  private fed(cmd: Cmd, language: CodeLanguage, text: Values | "later"): void {
+  private fed(cmd: Cmd, language: CodeLanguage, text: Values | "later", console?: Console): void {
+    if (console !== undefined) {
+      // A console's commands: only known when it runs, or read here for its escapes.
+      const found = text === null || text === "later" ? null : text.map((t) => consoleText(console, t))
+      if (found === null || found.some((f) => f.runs)) this.computed.push(D.consoleCommands)
+      const origin: Origin = PRIMARY.has(cmd.origin) ? "top" : "payload"
+      for (const f of found ?? []) for (const t of exShellText(f)) parseInto(this.ctx, t, "exec", origin, cmd.depth + 1, true)
+      return
+    }
     if (text === null || text === "later") {
       this.computed.push(COMPUTED_PIPE_DESCRIPTION)
       return

@@ -19,6 +19,7 @@ import { implicitWriteRules } from "./implicitWrites.js"
 import { operatorRules } from "./operator.js"
 import { toolRunMarkerRules } from "./toolRunMarker.js"
 import { programOptionRules } from "./programOptions.js"
+import { opaqueInterpreterRules } from "./opaqueInterpreters.js"
 import { remoteShellRules } from "./remoteShell.js"
 import { runtimeHomeRules } from "./runtimeHome.js"
 
@@ -39,7 +40,8 @@ export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...implicitWriteRules,
   ...commandLookupRules,
   ...loaderVariableRules,
-  ...programOptionRules
+  ...programOptionRules,
+  ...opaqueInterpreterRules
 ]
 
 export const dangerousSet = ruleSet(DANGEROUS_RULES, false)

@@ -159,11 +159,25 @@ const goRuns = (args: ReadonlyArray<string>): boolean => args.some((a) => /^--?(
 const gitRuns = (args: ReadonlyArray<string>): boolean =>
   gitOptions(args).options.some((o) => o.name === "--git-dir" && o.value !== null && gitDir(o.value))
 
+const COMPILER = /^(?:[\w.-]+-)?(?:gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|cpp|gfortran)(?:-[\d.]+)?$/
+
+/**
+ * `gcc -wrapper ./x,…` (runs every subprogram through ./x), `-fplugin=./p.so` / `-fpass-plugin=` / `-Xclang -load`
+ * (load a library into the compiler), `-B dir` (takes cc1, as and ld from dir), `-specs=f` (a specs file can run
+ * programs), `-fuse-ld=./x` / `--ld-path=` (a linker by path).
+ */
+const compilerRuns = (args: ReadonlyArray<string>): boolean =>
+  args.some((a, i) =>
+    a === "-wrapper" || a.startsWith("-fplugin=") || a.startsWith("-fpass-plugin=") || a.startsWith("-B") || /^--?specs(?:=|$)/.test(a) ||
+    (a.startsWith("-fuse-ld=") && a.includes("/")) || a.startsWith("--ld-path") || (a === "-Xclang" && /^-(?:load|plugin|add-plugin)$/.test(args[i + 1] ?? ""))
+  )
+
 const test = (c: CmdView, env: RuleEnv): boolean => {
   if (!runs(c)) return false
   const name = c.name
   if (name === "make" || name === "gmake") return makeRuns(argv(c), env)
   if (name === "go") return goRuns(argv(c))
+  if (COMPILER.test(name)) return compilerRuns(argv(c))
   if (name === "git") return gitRuns(argv(c))
   // zip's two-letter `-TT cmd` (test the archive with cmd).
   if (name === "zip" && argv(c).some((a) => a === "-TT" || a.startsWith("-TT="))) return true

@@ -1,0 +1,33 @@
+/**
+ * Interpreters of languages the gate does not read: a Tcl, Lua, R, Julia,
+ * gnuplot or Scheme program (a file, standard input, `-e` text) may delete or
+ * run anything, and nothing here can tell. `go run x.go` and `java X.java`
+ * compile and run source the same way. Asking only their version or help
+ * stays quiet; so do the languages read elsewhere (shells, Python, Node,
+ * Perl, Ruby, PHP, awk, sed, make).
+ */
+import { D } from "../descriptions.js"
+import type { CmdView } from "../ruleInput.js"
+import type { Rule } from "./engine.js"
+import { argv, runs } from "./operands.js"
+
+const OPAQUE = /^(?:tclsh[\d.]*|wish[\d.]*|expectk?|lua(?:jit|[\d.]*)|texlua|rscript|r|octave(?:-cli)?|julia|gnuplot|guile[\d.]*|racket|sbcl|clisp|ecl|gsi|csi|ocaml|runghc|runhaskell|ghci|scala|groovy|jshell|kotlinc?|elixir|iex|escript|erl|clojure|clj|bb|nim|dart|pwsh|powershell|dc|m4|tcc)$/i
+
+/** Arguments that only print a version or usage. */
+const INFO = /^(?:-v|-V|--version|-version|-h|--help|-help|--usage)$/
+
+const javaSource = (args: ReadonlyArray<string>): boolean => args.some((a) => /\.java$/i.test(a) && !a.startsWith("-"))
+
+const test = (c: CmdView): boolean => {
+  if (!runs(c)) return false
+  const name = c.name
+  const args = argv(c)
+  if (name === "go") return args[0] === "run"
+  if (name === "java") return javaSource(args)
+  if (!OPAQUE.test(name)) return false
+  // `tcc` only runs what it compiles with -run; bare `r` is also the shell history builtin of zsh, not bash's.
+  if (name === "tcc") return args.some((a) => a === "-run")
+  return !(args.length > 0 && args.every((a) => INFO.test(a)))
+}
+
+export const opaqueInterpreterRules: ReadonlyArray<Rule> = [{ kind: "program", description: D.opaqueCode, test: (_v, c) => test(c) }]
