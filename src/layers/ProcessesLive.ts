@@ -17,7 +17,7 @@
 import { randomBytes } from "node:crypto"
 import { Clock, Deferred, Effect, FiberMap, Layer, Queue, Stream } from "effect"
 import { Approval, CommandDenied } from "../services/Approval.js"
-import type { CodeLanguage } from "../services/Approval.js"
+import type { InputReader } from "../services/Approval.js"
 import { Config } from "../services/Config.js"
 import type { HermesConfig } from "../services/Config.js"
 import { Environments } from "../services/Environments.js"
@@ -62,7 +62,7 @@ interface ProcessRecord {
   readonly handle: RunningProcess
   readonly env: TerminalEnvironment
   /** How text typed into it is read. */
-  readonly language: CodeLanguage
+  readonly language: InputReader
   /** Serialises writes, so `typed` always matches what was written. */
   readonly writing: Effect.Semaphore
   /** Typed since the last complete statement (already written). */

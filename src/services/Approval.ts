@@ -22,6 +22,12 @@ export type CommandPath = "foreground" | "background" | "pty" | "process-write" 
 /** How the text is read: as shell (the default) or as source code for an interpreter (a REPL's input, a script). */
 export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php"
 
+/** A console with a shell escape, whose commands (typed or read) are judged for it: sqlite3, gdb, psql, mysql. */
+export type ConsoleName = "sqlite3" | "gdb" | "psql" | "mysql"
+
+/** What reads text typed into a process: a shell or interpreter, a console, or a language nothing here reads. */
+export type InputReader = CodeLanguage | ConsoleName | "opaque"
+
 /**
  * What approval may look at in the task's environment to judge a command. Every
  * member is lazy: it is read only when the command needs it (a command word held
@@ -53,8 +59,11 @@ export interface CommandApprovalRequest {
   /** The backend's kind (local, sandbox, ssh, …) and whether it is fully isolated from the host. */
   readonly backend: { readonly kind: string; readonly isolated: boolean }
   readonly path: CommandPath
-  /** Default "shell". Text typed into an interpreter (python3 -i, node) is judged by that language's rules. */
-  readonly language?: CodeLanguage | undefined
+  /**
+   * Default "shell". Text typed into an interpreter (python3 -i, node) is judged by that language's rules, into a
+   * console (sqlite3, gdb) for its shell escapes; into a language nothing here reads ("opaque") it needs approval.
+   */
+  readonly language?: InputReader | undefined
   /** Without it, anything that would need a look at the environment is judged as unknown (fail-closed). */
   readonly surroundings?: CommandSurroundings | undefined
 }

@@ -5,6 +5,7 @@
  * with the real Approval and nobody to approve: every split of a dangerous
  * line is refused and the canary stays; ordinary input still works.
  */
+import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it, layer } from "@effect/vitest"
@@ -41,7 +42,16 @@ describe("inputLanguage", () => {
       ["perl -de0", "perl"],
       ["irb", "ruby"],
       ["php -a", "php"],
-      ["sqlite3 db.sqlite", "shell"],
+      ["sqlite3 db.sqlite", "sqlite3"],
+      ["sqlite3 db.sqlite 'select 1'", "shell"],
+      ["gdb -q ./prog", "gdb"],
+      ["psql -d app", "psql"],
+      ["psql -c 'select 1'", "shell"],
+      ["mariadb", "mysql"],
+      ["tclsh", "opaque"],
+      ["lua", "opaque"],
+      ["go run main.go", "shell"],
+      ["python3 -m pdb x.py", "python"],
       ["python3 -i &", "python"],
       ["python3", "python"],
       ["python3 -u", "python"],
@@ -274,6 +284,35 @@ layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: 
         }
         expect([lines, answers[answers.length - 1]]).toMatchObject([lines, { status: "blocked" }])
         yield* expectIntact(dir)
+        yield* p.kill
+      }
+    }), 60_000)
+
+  // (Starting a language nothing reads, `tclsh`, already needs approval; what is then typed into it needs it again.)
+  it.effect("typed into a console, its shell escapes need approval", () =>
+    Effect.gen(function*() {
+      const installed = (program: string) => spawnSync("sh", ["-c", `command -v ${program}`]).status === 0
+      const cases: ReadonlyArray<readonly [string, string]> = [
+        ["sqlite3 :memory:", ".system $(echo cm0= | base64 -d) -rf <C>"],
+        ["sqlite3 :memory:", ".once '|sh'\nselect 'rm -rf <C>';"],
+        ["gdb -q -nx", "shell r\"m\" -rf <C>"],
+        ["gdb -q -nx", "python import shutil; shutil.rmtree('<C>')"],
+        ["python3 -m pdb " + join(root, "cwd", "ok.py"), "!__import__('shutil').rmtree('<C>')"]
+      ]
+      writeFileSync(join(root, "cwd", "ok.py"), "print(1)\n")
+      for (const [program, line] of cases) {
+        if (!installed(program.split(" ")[0] ?? "")) continue
+        const dir = canary()
+        const p = yield* started(program)
+        const answer = yield* p.send("submit", line.replaceAll("<C>", dir))
+        expect([program, line, answer]).toMatchObject([program, line, { status: "blocked" }])
+        yield* expectIntact(dir)
+        yield* p.kill
+      }
+      if (installed("sqlite3")) {
+        const p = yield* started("sqlite3 :memory:")
+        expect(yield* p.send("submit", "select 40 + 2;")).toMatchObject({ status: "ok" })
+        expect(yield* outputContaining(p.log, "42")).toContain("42")
         yield* p.kill
       }
     }), 60_000)

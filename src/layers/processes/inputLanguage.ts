@@ -13,11 +13,16 @@
  * `.shell`, a script doing `os.system(input())`) is then judged by the shell
  * rules, which is the cautious way.
  */
-import type { CodeLanguage } from "../../services/Approval.js"
+import type { CodeLanguage, InputReader } from "../../services/Approval.js"
 import { resolveHead } from "../approval/detect/commandHead.js"
+import { consoleOf, consoleReadsStdin } from "../approval/detect/consoleCommands.js"
+import { readsStdinCodeToo } from "../approval/detect/resolve/codeSources.js"
+import { runsOpaqueCode } from "../approval/detect/rules/opaqueInterpreters.js"
 import { basename } from "../approval/shell/words.js"
 
 const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"])
+
+const COMPILED = new Set(["go", "java", "tcc", "run-parts"])
 
 const byProgram = (name: string): CodeLanguage | undefined => {
   if (SHELLS.has(name)) return "shell"
@@ -137,13 +142,19 @@ const words = (text: string): Array<string> => {
 }
 
 /** The language of one simple command's program, or undefined when it names none we know. */
-const simpleCommand = (argv: ReadonlyArray<string>, depth: number): CodeLanguage | undefined => {
+const simpleCommand = (argv: ReadonlyArray<string>, depth: number): InputReader | undefined => {
   // Past assignments and wrappers (`env -u X`, `timeout 5`, `nice -n 5`), with the approval gate's own table.
   const head = resolveHead(argv.length, (k) => argv[k]!)
   if (head.envSplit !== null) return depth < 3 ? inputLanguage(head.envSplit, depth + 1) : "shell"
   const i = head.index
   if (i < 0) return undefined
   const name = basename(argv[i]!)
+  const args = argv.slice(i + 1)
+  // sqlite3, gdb, psql, mysql read console commands; tclsh, lua, R… a language nothing here reads.
+  const console = consoleOf(name.toLowerCase())
+  if (console !== null) return consoleReadsStdin(console, args) ? console : "shell"
+  // (What `go run`, `java X.java` or run-parts' programs read is their data.)
+  if (!COMPILED.has(name) && runsOpaqueCode(name, args)) return "opaque"
   const language = byProgram(name)
   if (language === undefined) return undefined
   // `bash -c '…'`: the reader is whatever that text runs.
@@ -151,11 +162,12 @@ const simpleCommand = (argv: ReadonlyArray<string>, depth: number): CodeLanguage
     const c = argv.indexOf("-c", i + 1)
     return c > 0 && c + 1 < argv.length && depth < 3 ? inputLanguage(argv[c + 1]!, depth + 1) : "shell"
   }
-  return readsCode(language, name, argv.slice(i + 1)) ? language : "shell"
+  // `python3 -m pdb x.py`: the debugger's commands are Python.
+  return readsCode(language, name, args) || readsStdinCodeToo(name, args) ? language : "shell"
 }
 
 /** The language text typed into the process started by `command` is read as. */
-export const inputLanguage = (command: string, depth = 0): CodeLanguage => {
+export const inputLanguage = (command: string, depth = 0): InputReader => {
   // The last list element (after ; && || & or a newline) reads what is typed later.
   const lines = command.split("\n").filter((line) => line.trim().length > 0 && !line.trim().startsWith("#"))
   const segments: Array<Array<string>> = [[]]

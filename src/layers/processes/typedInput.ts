@@ -17,7 +17,10 @@
  * as newlines (readline ends a line on either). On a PTY, ^C is allowed and
  * drops the unfinished line, as the terminal does; ^D (EOF) adds nothing.
  */
-import type { CodeLanguage } from "../../services/Approval.js"
+import type { CodeLanguage, InputReader } from "../../services/Approval.js"
+
+const CODE_LANGUAGES: ReadonlySet<string> = new Set(["shell", "python", "node", "perl", "ruby", "php"])
+const isCodeLanguage = (reader: InputReader): reader is CodeLanguage => CODE_LANGUAGES.has(reader)
 
 export type InputPlan =
   | {
@@ -170,10 +173,12 @@ export const statementBoundary = (text: string, language: CodeLanguage): number 
 export const planInput = (
   pending: string,
   data: string,
-  options: { readonly pty: boolean; readonly language: CodeLanguage }
+  options: { readonly pty: boolean; readonly language: InputReader }
 ): InputPlan => {
   if (EDITING.test(data) || (!options.pty && data.includes(INTERRUPT))) return { _tag: "Refused", reason: REFUSED_CONTROL }
   const written = data.replace(/\r\n?/g, "\n")
   const judged = applyTerminalKeys(pending + written)
-  return { _tag: "Judge", written, judged, pending: judged.slice(statementBoundary(judged, options.language)) }
+  // Consoles and unread languages take a line at a time, as the shell does.
+  const syntax: CodeLanguage = isCodeLanguage(options.language) ? options.language : "shell"
+  return { _tag: "Judge", written, judged, pending: judged.slice(statementBoundary(judged, syntax)) }
 }

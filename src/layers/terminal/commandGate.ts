@@ -6,7 +6,7 @@
  * its paths lead); without one it judges those as unknown.
  */
 import { Effect, Option } from "effect"
-import type { ApprovalService, CodeLanguage, CommandDenied, CommandPath, CommandSurroundings } from "../../services/Approval.js"
+import type { ApprovalService, CommandDenied, CommandPath, CommandSurroundings, InputReader } from "../../services/Approval.js"
 import type { ApprovedCommand, BackendInfo, TerminalEnvironment } from "../../services/TerminalBackend.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 
@@ -43,7 +43,7 @@ export const approveCommand = (
   context: ToolCallContext,
   text: string,
   path: CommandPath,
-  language?: CodeLanguage
+  language?: InputReader
 ): Effect.Effect<ApprovedCommand, CommandDenied> =>
   Effect.map(
     approval.check({
@@ -69,7 +69,7 @@ export const approveInput = (
   context: ToolCallContext,
   typedSoFar: string,
   text: string,
-  language: CodeLanguage
+  language: InputReader
 ): Effect.Effect<ApprovedCommand, CommandDenied> =>
   Effect.map(
     approveCommand(approval, env, context, typedSoFar + text, "process-write", language),

@@ -9,6 +9,8 @@ import { consoleCommands, consoleScripts, consoleText } from "../../../src/layer
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { D } from "../../../src/layers/approval/detect/descriptions.js"
+import { readsStdinCodeToo } from "../../../src/layers/approval/detect/resolve/codeSources.js"
+import { codeSearchDirs } from "../../../src/layers/approval/detect/code/localImports.js"
 
 const ENV: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", variables: { PATH: "/usr/bin:/bin" } }
 const verdict = (command: string) => [command, detectCommand(command, ENV).description]
@@ -100,6 +102,33 @@ describe("detection", () => {
     for (const command of ["gcc -O2 -Wall -o m m.c", "cc -fuse-ld=lld m.c", "clang++ -std=c++20 -Iinclude -c a.cc", "gcc -shared -fPIC -o e.so e.c"]) {
       expect(quiet(command)).toEqual([command, false])
     }
+  })
+
+  it("interpreters that read code on standard input besides their script", () => {
+    for (const [name, args] of [["python3", ["-i", "x.py"]], ["python3", ["-u", "-i", "x.py"]], ["python3", ["-iu", "x.py"]], ["python3", ["-m", "pdb", "x.py"]], ["python3", ["-m", "code"]], ["node", ["-i"]]] as const) {
+      expect([name, args, readsStdinCodeToo(name, args)]).toEqual([name, args, true])
+    }
+    for (const [name, args] of [["python3", ["x.py", "-i"]], ["python3", ["-m", "json.tool"]], ["python3", ["-W", "ignore", "x.py"]], ["python3", ["-c", "print(1)", "-i"]], ["node", ["x.js"]], ["perl", ["-i", "x"]]] as const) {
+      expect([name, args, readsStdinCodeToo(name, args)]).toEqual([name, args, false])
+    }
+  })
+
+  it("directories code puts on its own module search path, when spelled out", () => {
+    expect(codeSearchDirs("python", "import sys\nsys.path.insert(0, '/x/lib')\nsys.path.append(\"vendor\")\nimport helper")).toEqual(["/x/lib", "vendor"])
+    expect(codeSearchDirs("python", "sys.path.extend(['/a', '/b'])\nsite.addsitedir(r'/c')\nsys.path[:0] = ['/d']")).toEqual(["/a", "/b", "/c", "/d"])
+    expect(codeSearchDirs("python", "sys.path.insert(0, os.path.dirname(__file__))")).toEqual([])
+    expect(codeSearchDirs("node", "module.paths.unshift('/x/mods')")).toEqual(["/x/mods"])
+  })
+
+  it("split --filter and wget --use-askpass run the program they name", () => {
+    expect(detectCommand("echo x | split --filter=./x.sh", ENV).dangerous || detectCommand("echo x | split --filter='rm -rf /tmp/x'", ENV).dangerous).toBe(true)
+    expect(verdict("wget --use-askpass=./x http://h/")).toEqual(["wget --use-askpass=./x http://h/", D.programOption])
+    expect(quiet("split -l 100 big.txt part-")).toEqual(["split -l 100 big.txt part-", false])
+  })
+
+  it("run-parts runs a directory of programs; listing them does not", () => {
+    expect(verdict("run-parts ./jobs")).toEqual(["run-parts ./jobs", D.opaqueCode])
+    expect(quiet("run-parts --test ./jobs")).toEqual(["run-parts --test ./jobs", false])
   })
 
   it("plain database and debugger use stays quiet", () => {

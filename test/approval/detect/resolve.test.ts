@@ -382,7 +382,8 @@ describe("scripts a command runs", () => {
     ["cat evil.sh | bash", [{ path: "evil.sh", language: "shell" }]],
     ["python3 -u app.py --port 8", [{ path: "app.py", language: "python" }]],
     ["python -W ignore x.py", [{ path: "x.py", language: "python" }]],
-    ["node --require ./hook.js server.js", [{ path: "server.js", language: "node" }]],
+    // The file node loads first is judged too.
+    ["node --require ./hook.js server.js", [{ path: "server.js", language: "node" }, { path: "./hook.js", language: "node", optional: false }]],
     ["perl -w t.pl", [{ path: "t.pl", language: "perl" }]],
     ["ruby r.rb", [{ path: "r.rb", language: "ruby" }]],
     ["php -d x=1 p.php", [{ path: "p.php", language: "php" }]],

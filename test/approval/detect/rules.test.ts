@@ -450,6 +450,15 @@ describe("terminal writes onto files other programs run", () => {
       ["echo 'script-shell=./x' > .npmrc", INTERPRETER_STARTUP_DESCRIPTION],
       ["cp tool /usr/local/bin/", PATH_DIR_DESCRIPTION],
       ["curl -o ~/.local/bin/git https://x.example", PATH_DIR_DESCRIPTION],
+      // Tool installers' own program directories, which they put on PATH.
+      ["cp x.sh ~/.cargo/bin/cargo-fmt", PATH_DIR_DESCRIPTION],
+      ["install -m 755 x ~/.pyenv/shims/python3", PATH_DIR_DESCRIPTION],
+      ["ln -sf ./x ~/.nvm/versions/node/v20.1.0/bin/npm", PATH_DIR_DESCRIPTION],
+      ["echo x > ~/go/bin/gofmt", PATH_DIR_DESCRIPTION],
+      ["cp x /opt/tool/bin/tool", PATH_DIR_DESCRIPTION],
+      // Start-up files of debuggers and consoles read from the working directory or the home.
+      ["echo 'import os' > .pdbrc", INTERPRETER_STARTUP_DESCRIPTION],
+      ["cp x .Rprofile", INTERPRETER_STARTUP_DESCRIPTION],
       ["echo x > /usr/lib/systemd/system/x.service", SYSTEM_EXEC_DESCRIPTION],
       // A destination directory keeps the source's name; writers beyond the copiers.
       ["cp -t .git/hooks pre-commit", GIT_EXEC_DESCRIPTION],

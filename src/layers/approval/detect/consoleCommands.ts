@@ -13,11 +13,12 @@
  * log) are judged as writes, as a redirect to them would be. Plain SQL and
  * debugging commands stay quiet.
  */
+import type { ConsoleName } from "../../../services/Approval.js"
 import { asRedirect, type ExCommands } from "./editorCommands.js"
 import type { InputCommands } from "./inputCommands.js"
 import { readsCode } from "./resolve/codeSources.js"
 
-export type Console = "sqlite3" | "gdb" | "psql" | "mysql"
+export type Console = ConsoleName
 
 const NAMES: Readonly<Record<string, Console>> = {
   sqlite3: "sqlite3",

@@ -92,8 +92,10 @@ export const D = {
   inputCommands: "runs text it reads as commands (sed's e command or s///e flag, awk's system() or pipes on computed text, an editor's scripts or vimscript)",
   consoleCommands:
     "runs commands through a console's shell escape or code (sqlite3 .shell/.system/.read, gdb shell/python/pipe, psql \\! or \\o |cmd, mysql system), or feeds a console text only known when it runs",
+  stdinProgram:
+    "reads its program, makefile or commands from standard input under a file's name (awk -f -, make -f /dev/stdin, vim -S /dev/stdin, sqlite3 -init /dev/stdin)",
   opaqueCode:
-    "runs code in a language the gate does not read (Tcl, Lua, R, Julia, gnuplot, a #! interpreter other than a shell, Python, Node, Perl, Ruby or PHP, go run, java of a source file)",
+    "runs code in a language the gate does not read (Tcl, Lua, R, Julia, gnuplot, a #! interpreter other than a shell, Python, Node, Perl, Ruby or PHP, go run, java of a source file), or every program in a directory (run-parts)",
   substitutedCode: "runs as code text that xargs or find fills in when it runs (an input line or a file name holding $(…) runs it)",
   computedArithmetic:
     "evaluates as arithmetic a value only known when it runs (a file's text, a command's output: a value such as a[$(…)] runs commands)",

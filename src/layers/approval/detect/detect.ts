@@ -62,6 +62,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   D.substitutedCode,
   D.inputCommands,
   D.consoleCommands,
+  D.stdinProgram,
   D.heldArithmetic,
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION

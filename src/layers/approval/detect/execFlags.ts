@@ -111,7 +111,9 @@ const TOOL_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = {
   sort: new Set(["--compress-program"]),
   rg: new Set(["--pre", "--hostname-bin"]),
   ag: new Set(["--pager"]),
-  man: new Set(["--pager", "--html", "-P", "-H"])
+  man: new Set(["--pager", "--html", "-P", "-H"]),
+  // `split --filter=CMD` runs CMD through $SHELL for every piece.
+  split: new Set(["--filter"])
 }
 
 const TOOL_LONG_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -126,6 +128,7 @@ const TOOL_LONG_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
     "--batch-size", "--buffer-size", "--compress-program", "--field-separator", "--files0-from", "--key", "--output",
     "--parallel", "--random-source", "--sort", "--temporary-directory"
   ]),
+  split: new Set(["--additional-suffix", "--bytes", "--filter", "--line-bytes", "--lines", "--number", "--separator", "--suffix-length"]),
   man: new Set([
     "--config-file", "--encoding", "--extension", "--locale", "--manpath", "--pager", "--preprocessor", "--prompt",
     "--recode", "--sections", "--systems"
@@ -141,6 +144,7 @@ const TOOL_SHORT_VALUES: Readonly<Record<string, string>> = {
   rg: "efEmjgdtTABCMr",
   sort: "koStT",
   man: "CRLmMSserEPp",
+  split: "abClnt",
   ag: "gGmpW"
 }
 

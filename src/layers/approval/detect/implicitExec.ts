@@ -44,7 +44,8 @@ const SHELL_STARTUP = new Set([
 const INTERPRETER_STARTUP = new Set([
   "sitecustomize.py", "usercustomize.py", ".pythonrc", ".pythonrc.py", ".irbrc", ".pryrc", ".perldb", ".npmrc",
   ".yarnrc", ".yarnrc.yml", ".vimrc", ".exrc", ".gvimrc", ".nanorc", ".wgetrc", ".curlrc", ".lesskey", ".gdbinit",
-  ".tmux.conf", ".emacs", ".sqliterc", ".psqlrc", ".mongoshrc.js"
+  ".tmux.conf", ".emacs", ".sqliterc", ".psqlrc", ".mongoshrc.js", ".pdbrc", ".Rprofile", ".octaverc", ".guile",
+  ".gnuplot", ".lynxrc", ".screenrc", ".hgrc", ".mailrc", ".netrc", ".juliarc.jl", "startup.jl"
 ])
 const INTERPRETER_DIRS = [
   /\/\.ipython\/profile_[^/]+\/startup\//,
@@ -58,7 +59,17 @@ const SYSTEM_FILES = [
   /^\/(?:usr\/)?lib\/(?:systemd|udev)\//
 ]
 /** Directories on the usual PATH: a file there shadows or adds a command every later shell may run. */
-const PATH_DIR = /^\/(?:usr\/local\/s?bin|usr\/s?bin|s?bin|home\/[^/]+\/(?:bin|\.local\/bin)|root\/(?:bin|\.local\/bin))(?:\/[^/]+)?$/
+const PATH_DIR = /^\/(?:usr\/local\/s?bin|usr\/s?bin|s?bin|opt\/[^/]+\/s?bin|usr\/local\/go\/bin|home\/[^/]+\/(?:bin|\.local\/bin)|root\/(?:bin|\.local\/bin))(?:\/[^/]+)?$/
+/**
+ * Program directories in a home that installers put on PATH: `~/bin`, `~/.local/bin`, `~/go/bin`, and the `bin` or
+ * `shims` of a tool's own dot-directory (`~/.cargo/bin`, `~/.pyenv/shims`, `~/.nvm/versions/node/v20/bin`, `~/.bun/bin`).
+ */
+const HOME_PATH_DIR = /^(?:bin|\.local\/bin|go\/bin|\.[^/]+\/(?:[^/]+\/)*(?:bin|shims))\/[^/]+$/
+
+const homePathDir = (path: string, home: string | undefined): boolean => {
+  const homes = [home === undefined ? "" : normalize(home), path.startsWith("/root/") ? "/root" : (/^\/home\/[^/]+/.exec(path)?.[0] ?? "")]
+  return homes.some((h) => h !== "" && h !== "/" && path.startsWith(`${h}/`) && HOME_PATH_DIR.test(path.slice(h.length + 1)))
+}
 
 /** Absolute, `.`/`..` folded (a relative path counts from `/`). */
 const normalize = (path: string): string => posix.resolve("/", path)
@@ -110,7 +121,7 @@ export const implicitlyExecuted = (absPath: string, env: ImplicitExecEnv): strin
     return INTERPRETER_STARTUP_DESCRIPTION
   }
   if (SYSTEM_FILES.some((re) => re.test(path))) return SYSTEM_EXEC_DESCRIPTION
-  if (PATH_DIR.test(path)) return PATH_DIR_DESCRIPTION
+  if (PATH_DIR.test(path) || homePathDir(path, env.home)) return PATH_DIR_DESCRIPTION
   return null
 }
 

@@ -15,12 +15,13 @@ import type { Inspection } from "../detect/detect.js"
 import type { GitDirRef, LoadedModule, RunnerRef } from "../detect/resolve/localFiles.js"
 import type { ScriptRef } from "../detect/resolve/resolver.js"
 import { makeRecipes, npmrcAssignments, packageScriptText } from "./projectRunners.js"
+import { isStdinPath } from "../detect/resolve/codeSources.js"
 import { exCommands, exShellText } from "../detect/editorCommands.js"
 import { consoleText, isConsole } from "../detect/consoleCommands.js"
 import { inputCommands } from "../detect/inputCommands.js"
 import { implicitlyExecuted, otherUsersHome } from "../detect/implicitExec.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
-import { MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
+import { codeSearchDirs, MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 
 export type { Inspection } from "../detect/detect.js"
 export type { ScriptRef } from "../detect/resolve/resolver.js"
@@ -125,6 +126,13 @@ export const judgeRequest = (
   detectors: Detectors
 ): Effect.Effect<Verdict> => {
   const language = request.language ?? "shell"
+  // Typed into a console: its shell escapes ask, and the commands they spell out are judged as shell.
+  if (isConsole(language)) {
+    const found = consoleText(language, request.command)
+    const inner = detectors.inspect(exShellText(found).join("\n"), env).detection
+    return Effect.succeed({ detection: found.runs && !inner.hardline ? dangerous(D.consoleCommands) : inner })
+  }
+  if (language === "opaque") return Effect.succeed({ detection: dangerous(D.opaqueCode) })
   if (language !== "shell") return Effect.succeed({ detection: detectors.detectCode(language, request.command, env) })
   const held = request.surroundings?.shellFunctions
   // A persistent shell: the functions earlier commands left in it are names this line may call.
@@ -361,6 +369,10 @@ class Looker {
           verdict = stronger(verdict, { detection: dangerous(UNKNOWN_SCRIPT_DIR_DESCRIPTION), note: `script ${ref.path}` })
           continue
         }
+        if (ref.fromStdin === true) {
+          verdict = stronger(verdict, { detection: dangerous(D.stdinProgram), note: `program file ${ref.path}` })
+          continue
+        }
         // `cp evil.sh x.sh && bash x.sh`: the command writes the file before running it; what is there now tells nothing.
         if (ref.rewritten === true) {
           verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `script ${ref.path}, written by the command itself` })
@@ -419,7 +431,9 @@ class Looker {
             const near = self.detectors.localImports(language, text.value).map((p): ScriptRef => ({ path: p, language, optional: true }))
             if (near.length > 0) verdict = stronger(verdict, yield* self.scripts(near, posix.dirname(path), depth + 1))
             // And those it finds on a module search path the task set (a json.py in a PYTHONPATH directory).
-            const dirs = self.moduleDirs.get(language) ?? []
+            // And in directories the code adds to its own search path (`sys.path.insert(0, "/x/lib")`).
+            const own = codeSearchDirs(language, text.value).map((d) => normalize(joinPath(cwd, d, self.env.home)))
+            const dirs = [...(self.moduleDirs.get(language) ?? []), ...own]
             const named = dirs.length === 0 ? [] : self.detectors.searchPathModules(language, text.value)
             for (const dir of named.length === 0 ? [] : dirs) {
               if (verdict.detection.hardline) break
@@ -552,16 +566,22 @@ class Looker {
         let text: string | null = null
         let source = ""
         if (runner.kind === "make") {
+          // `make -f -`, `-f /dev/stdin`: the makefile is whatever the pipe or redirect holds.
+          const fromStdin = runner.files.find(isStdinPath)
+          if (fromStdin !== undefined) return stronger(verdict, { detection: dangerous(D.stdinProgram), note: `makefile ${fromStdin}` })
+          // Every `-f` file is read, in order (a later one can redefine a target); else the first that exists.
+          const texts: Array<string> = []
           for (const name of runner.files) {
             const file = yield* self.read(joinPath(dir, name, self.env.home))
             if (file === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `makefile ${name}` })
             if (Option.isNone(file)) continue
             const included = yield* self.includes(file.value, dir, 1)
             if (included === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `included by ${name}` })
-            text = makeRecipes(`${file.value}\n${included}`, runner.targets)
-            source = name
-            break
+            texts.push(`${file.value}\n${included}`)
+            source = source === "" ? name : `${source}, ${name}`
+            if (!runner.named) break
           }
+          if (texts.length > 0) text = makeRecipes(texts.join("\n"), runner.targets)
         } else {
           const file = yield* self.read(joinPath(dir, "package.json", self.env.home))
           if (file === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: "package.json" })

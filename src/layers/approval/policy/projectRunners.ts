@@ -11,6 +11,8 @@ export type Runner =
     readonly kind: "make"
     /** `-f FILE`, else the first of GNUmakefile, makefile, Makefile that exists. */
     readonly files: ReadonlyArray<string>
+    /** The files were named with `-f`: make reads every one of them, in order. */
+    readonly named: boolean
     /** `-C DIR`, relative to the command's directory. */
     readonly dir: string | undefined
     readonly targets: ReadonlyArray<string>
@@ -43,7 +45,7 @@ const makeRunner = (args: ReadonlyArray<string>): Runner => {
     else if (eq > 0) continue // a variable override on the command line
     else targets.push(a)
   }
-  return { kind: "make", files: files.length > 0 ? files : MAKEFILES, dir, targets }
+  return { kind: "make", files: files.length > 0 ? files : MAKEFILES, named: files.length > 0, dir, targets }
 }
 
 /** npm's lifecycle: `npm test` runs pretest, test, posttest; install runs the install hooks and prepare. */

@@ -79,13 +79,44 @@ export const searchPathCandidates = (language: CodeLanguage, text: string): Read
   return out
 }
 
+/** A string literal's text (single or double quotes, no escapes; `r"…"` too), or null. */
+const literalText = (s: string): string | null => {
+  const m = /^\s*[rR]?(?:'([^'\\\n]*)'|"([^"\\\n]*)")\s*$/.exec(s)
+  return m === null ? null : (m[1] ?? m[2] ?? null)
+}
+
+/**
+ * Directories a program adds to its own module search path with literal names before importing (python's
+ * `sys.path.insert(0, "/x/lib")`, `sys.path.append`, `sys.path.extend([...])`, `site.addsitedir`, `sys.path[:0] =
+ * [...]`; node's `module.paths.push`): its imports are looked up there as on PYTHONPATH. Relative ones count from
+ * the working directory, as the interpreter resolves them.
+ */
+export const codeSearchDirs = (language: CodeLanguage, text: string): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  const add = (raw: string) => {
+    for (const part of raw.split(",")) {
+      const dir = literalText(part.replace(/^\s*\[|\]\s*$/g, ""))
+      if (dir !== null && dir !== "" && !out.includes(dir) && out.length < 8) out.push(dir)
+    }
+  }
+  if (language === "python") {
+    for (const m of text.matchAll(/\bsys\.path\.insert\s*\(\s*[^,()]+,([^()]*)\)/g)) add(m[1] ?? "")
+    for (const m of text.matchAll(/\b(?:sys\.path\.(?:append|extend)|site\.addsitedir)\s*\(([^()]*)\)/g)) add(m[1] ?? "")
+    for (const m of text.matchAll(/\bsys\.path(?:\s*\[[^\]]*\])?\s*\+?=\s*(\[[^\]]*\])/g)) add(m[1] ?? "")
+  } else if (language === "node") {
+    for (const m of text.matchAll(/\b(?:module|require\.main)\.paths\.(?:push|unshift)\s*\(([^()]*)\)/g)) add(m[1] ?? "")
+  }
+  return out
+}
+
 export const localImportCandidates = (language: CodeLanguage, text: string): ReadonlyArray<string> => {
   const { add, out } = collector()
   if (language === "python") {
     for (const mod of pythonImports(lex(text, "python")).modules) pythonModuleFiles(mod, add)
   } else if (language === "node") {
     for (const spec of nodeImports(lex(text, "node")).modules) {
-      if (!spec.startsWith("./") && !spec.startsWith("../")) continue
+      // Relative to the script, or absolute (`require("/tmp/x/lib.js")`: joining keeps an absolute path as it is).
+      if (!spec.startsWith("./") && !spec.startsWith("../") && !spec.startsWith("/")) continue
       for (const suffix of ["", ".js", ".cjs", ".mjs", "/index.js", "/index.cjs", "/index.mjs"]) add(`${spec}${suffix}`)
     }
   }

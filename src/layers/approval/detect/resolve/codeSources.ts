@@ -129,6 +129,27 @@ const schedulerSource = (args: ReadonlyArray<string>): CodeSource => {
   return { from: "stdin", language: "shell" }
 }
 
+/** Modules that read Python from standard input whatever script they are given: debuggers and the console. */
+const PYTHON_STDIN_MODULES = new Set(["pdb", "ipdb", "pudb", "code", "IPython"])
+
+/**
+ * Whether an interpreter reads code from standard input besides its script or `-m` module: `python3 -i x.py`
+ * (after the script), `python3 -m pdb x.py` (debugger commands are Python), `node -i`.
+ */
+export const readsStdinCodeToo = (name: string, args: ReadonlyArray<string>): boolean => {
+  const family = interpreterFamily(name)
+  if (family === "node") return args.some((a) => a === "-i" || a === "--interactive")
+  if (family !== "python") return false
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "-m") return PYTHON_STDIN_MODULES.has(args[i + 1] ?? "")
+    if (a === "--" || !a.startsWith("-") || a === "-c") return false
+    if (/^-[a-zA-Z]*i/.test(a) && !a.startsWith("-W") && !a.startsWith("-X")) return true
+    if (a === "-W" || a === "-X") i++
+  }
+  return false
+}
+
 /** A program that may read code (a shell, source/., an interpreter, at/batch). */
 export const readsCode = (name: string): boolean =>
   SHELLS.has(name) || name === "busybox" || name === "source" || name === "." || SCHEDULERS.has(name) || interpreterFamily(name) !== null

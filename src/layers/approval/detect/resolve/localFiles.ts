@@ -176,7 +176,12 @@ export class Locals {
   }
 
   script(_cmd: Cmd | null, path: string, known: boolean, language: CodeLanguage | "unknown", reader?: ScriptReader): void {
-    if (path === "" || isStdinPath(path)) return
+    if (path === "") return
+    // `awk -f -`, `sed -f /dev/stdin`, `sqlite3 -init /dev/stdin`: the program is whatever the pipe or redirect holds.
+    if (isStdinPath(path)) {
+      if (!this.scripts.some((s) => s.fromStdin === true)) this.scripts.push({ path, language, fromStdin: true, ...(reader === undefined ? {} : { reader }) })
+      return
+    }
     const placed = known ? this.place(path) : { path, sure: false }
     const ref: ScriptRef = {
       path: placed.path,
@@ -294,6 +299,18 @@ export class Locals {
         const top = mod.split(".")[0] ?? mod
         if (top !== mod) optional(`./${top}.py`, "python")
         optional(`./${top}/__init__.py`, "python")
+      }
+      return
+    }
+    // `node -r ./setup.js app.js`, `--import ./hook.mjs`: a file loaded before the script (a bare name is a package).
+    if (/^node(?:js)?[\d.]*$/.test(name)) {
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i] ?? ""
+        if (!a.startsWith("-")) break
+        const m = /^(?:-r|--require|--import|--loader|--experimental-loader)(?:=(.*))?$/.exec(a)
+        if (m === null) continue
+        const value = m[1] ?? args[++i] ?? ""
+        if (/^\.{0,2}\//.test(value)) optional(value, "node")
       }
       return
     }

@@ -30,7 +30,8 @@ import { ARITH_TESTS, arithmeticExpansions, INPUT_SETTERS, oldArithmetic, SHELL_
 import { codeArguments, inputCommands } from "../inputCommands.js"
 import { gitExecKey } from "../rules/gitExec.js"
 import type { Locals } from "./localFiles.js"
-import { codeSource, shellArgs } from "./codeSources.js"
+import { codeSource, readsStdinCodeToo, shellArgs } from "./codeSources.js"
+import { interpreterFamily } from "../execFlags.js"
 import { renderCommand } from "./render.js"
 import { DEFAULT_IFS, Scope } from "./variableScope.js"
 import type { Values } from "./variableScope.js"
@@ -50,6 +51,8 @@ export interface ScriptRef {
   readonly unplaced?: boolean | undefined
   /** The command itself writes the file (`cp evil.sh x.sh && bash x.sh`): its text now is not what will run. */
   readonly rewritten?: boolean | undefined
+  /** The program file named is standard input (`awk -f -`, `vim -S /dev/stdin`): what it reads is not this file. */
+  readonly fromStdin?: boolean | undefined
   /** The file is a program of this reader (`awk -f`, `sed -f`): judged as its code too (`system($0)`, sed's `e`). */
   readonly reader?: ScriptReader | undefined
 }
@@ -578,6 +581,11 @@ export class Resolver {
     }
     const src = codeSource(name, args)
     if (src === null) return
+    // `python3 -i x.py < f`, `python3 -m pdb x.py < f`: standard input is code too, whatever else runs.
+    if (src.from !== "stdin" && readsStdinCodeToo(name, args)) {
+      const family = interpreterFamily(name)
+      if (family === "python" || family === "node") this.feed(cmd, family, ex)
+    }
     if (src.from === "file") {
       const word = cmd.words[head + 1 + args.indexOf(src.path)]
       const procSubst = word?.parts.length === 1 && word.parts[0]?.kind === "raw" && word.parts[0].text.startsWith("<(") ? word.parts[0].text : null

@@ -10,24 +10,28 @@ import { D } from "../descriptions.js"
 import type { CmdView } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
 import { argv, runs } from "./operands.js"
+import { basename } from "../../shell/words.js"
 
-const OPAQUE = /^(?:tclsh[\d.]*|wish[\d.]*|expectk?|lua(?:jit|[\d.]*)|texlua|rscript|r|octave(?:-cli)?|julia|gnuplot|guile[\d.]*|racket|sbcl|clisp|ecl|gsi|csi|ocaml|runghc|runhaskell|ghci|scala|groovy|jshell|kotlinc?|elixir|iex|escript|erl|clojure|clj|bb|nim|dart|pwsh|powershell|dc|m4|tcc)$/i
+const OPAQUE = /^(?:tclsh[\d.]*|wish[\d.]*|expectk?|lua(?:jit|[\d.]*)|texlua|[Rr]script|R|octave(?:-cli)?|julia|gnuplot|guile[\d.]*|racket|sbcl|clisp|ecl|gsi|csi|ocaml|runghc|runhaskell|ghci|scala|groovy|jshell|kotlinc?|elixir|iex|escript|erl|clojure|clj|bb|nim|dart|pwsh|powershell|dc|m4|tcc)$/
 
 /** Arguments that only print a version or usage. */
 const INFO = /^(?:-v|-V|--version|-version|-h|--help|-help|--usage)$/
 
 const javaSource = (args: ReadonlyArray<string>): boolean => args.some((a) => /\.java$/i.test(a) && !a.startsWith("-"))
 
-const test = (c: CmdView): boolean => {
-  if (!runs(c)) return false
-  const name = c.name
-  const args = argv(c)
+/** Whether program `name` (basename) run with `args` runs code in a language the gate does not read. */
+export const runsOpaqueCode = (name: string, args: ReadonlyArray<string>): boolean => {
   if (name === "go") return args[0] === "run"
+  // run-parts runs every program in a directory: which ones, nothing here can list.
+  if (name === "run-parts") return !args.some((a) => a === "--test" || a === "--list" || INFO.test(a))
   if (name === "java") return javaSource(args)
   if (!OPAQUE.test(name)) return false
-  // `tcc` only runs what it compiles with -run; bare `r` is also the shell history builtin of zsh, not bash's.
+  // `tcc` only runs what it compiles with -run.
   if (name === "tcc") return args.some((a) => a === "-run")
   return !(args.length > 0 && args.every((a) => INFO.test(a)))
 }
+
+// Rule views lower-case the program's name: R is told from a typed `r` by the word as written.
+const test = (c: CmdView): boolean => runs(c) && runsOpaqueCode(c.name === "r" ? basename(c.cmd.words[c.head]?.value ?? "") : c.name, argv(c))
 
 export const opaqueInterpreterRules: ReadonlyArray<Rule> = [{ kind: "program", description: D.opaqueCode, test: (_v, c) => test(c) }]

@@ -92,7 +92,7 @@ const OPTIONS: Readonly<Record<string, Options>> = {
   zip: { long: [long("--unzip-command", "--unzip-c", always)], short: {}, valued: "" },
   // A config file or wgetrc command can name any output file (`output = ~/.bashrc`) the write rules never see.
   curl: { long: [long("--config", "--config", planted)], short: { K: planted }, valued: "KodeEHuUxXAbcrTwyYmz" },
-  wget: { long: [long("--config", "--config", planted), long("--execute", "--execute", wgetrcWrites)], short: { e: wgetrcWrites }, valued: "eoaOPiBTtwQUYlAD" },
+  wget: { long: [long("--config", "--config", planted), long("--execute", "--execute", wgetrcWrites), long("--use-askpass", "--use-a", always)], short: { e: wgetrcWrites }, valued: "eoaOPiBTtwQUYlAD" },
   npm: NPM,
   pnpm: NPM,
   yarn: NPM,
