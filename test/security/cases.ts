@@ -198,7 +198,10 @@ export const inputCommands: ReadonlyArray<Case> = [
   { name: "decoded commands piped to ed", calls: [sh(`echo ${b64("!rm -rf <C>\nq\n")} | base64 -d | ed -s`)] },
   { name: "a computed here-string to ex", calls: [write("<W>/ed8/c.txt", "!rm -rf <C>\nq\n"), sh("c=$(cat <W>/ed8/c.txt); ex -s <<< \"$c\"")] },
   { name: "a planted file filtered through python by vim", calls: [write("<W>/ed9/f.txt", "import shutil; shutil.rmtree('<C>')\n"), sh("vim -es -u NONE -c '%!python3' -c 'qa!' <W>/ed9/f.txt")] },
-  { name: "a planted file saved over a start-up file by vim", calls: [write("<W>/ew1/f.txt", "rm -rf <C>\n"), sh("vim -es -u NONE -c 'w! <U>/.bashrc' -c 'q!' <W>/ew1/f.txt"), sh("bash -i -c true")] }
+  { name: "a planted file saved over a start-up file by vim", calls: [write("<W>/ew1/f.txt", "rm -rf <C>\n"), sh("vim -es -u NONE -c 'w! <U>/.bashrc' -c 'q!' <W>/ew1/f.txt"), sh("bash -i -c true")] },
+  // Bash itself runs text it is handed: a value expanded as a prompt runs its $(…), compgen -C runs its command.
+  { name: "a file's text expanded as a prompt (${x@P})", calls: [write("<W>/pe1/f.txt", "$(rm -rf <C>)"), sh("x=$(cat <W>/pe1/f.txt); echo \"${x@P}\"")] },
+  { name: "compgen -C running a file's text", calls: [write("<W>/cg1/f.txt", "rm -rf <C>"), sh("compgen -C \"$(cat <W>/cg1/f.txt)\" x")] }
 ]
 
 /** A file written by one call and run by an innocent-looking later one. */

@@ -118,3 +118,14 @@ describe("code built when the command runs", () => {
     }
   })
 })
+
+describe("bash running text it is handed", () => {
+  it("a value expanded as a prompt and compgen -C's command", () => {
+    for (const command of ["x=$(cat f); echo \"${x@P}\"", "echo ${PS1@P}", "y=${v@P}", "compgen -C \"$(cat f)\" x", "complete -C \"$(cat f)\" git"]) {
+      expect(detectCommand(command, ENV).dangerous).toBe(true)
+    }
+    for (const command of ["echo \"${x@Q}\"", "echo ${x^^}", "echo ${#x}", "compgen -c git", "compgen -W 'a b' a"]) {
+      expect(quiet(command)).toEqual([command, false])
+    }
+  })
+})

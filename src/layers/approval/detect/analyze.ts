@@ -244,6 +244,8 @@ const screenText = (args: ReadonlyArray<string>): { readonly text: string; reado
 }
 
 /** The command text `watch`, `mapfile -C`, tmux or screen runs, and the index of the argument it starts at. */
+const PROMPT_EXPANSION = /\$\{[^{}]*@P\}/
+
 const runsText = (name: string, args: ReadonlyArray<string>): { readonly text: string; readonly index: number } | null => {
   if (name === "tmux") return tmuxText(args)
   if (name === "screen") return screenText(args)
@@ -256,7 +258,8 @@ const runsText = (name: string, args: ReadonlyArray<string>): { readonly text: s
     }
     return null
   }
-  if (name === "mapfile" || name === "readarray") {
+  // `mapfile -C callback`, and `compgen -C command` / `complete -C command`, which run it to list completions.
+  if (name === "mapfile" || name === "readarray" || name === "compgen" || name === "complete") {
     for (let i = 0; i < args.length; i++) {
       const a = args[i] ?? ""
       if (a === "-C" && i + 1 < args.length) return { text: args[i + 1] ?? "", index: i + 1 }
@@ -324,6 +327,10 @@ const onComplete =
   (cmd: Cmd, ctx: ParseCtx): void => {
     if (cmd.funcDef) return
     if (cmd.origin === "heredoc" && cmd.heredocOf !== null) editorHeredoc(a, ctx, cmd.heredocOf)
+    // `${x@P}` expands x as a prompt, which runs the command substitutions its value holds (a file's text).
+    if (cmd.words.some((w) => PROMPT_EXPANSION.test(w.raw)) || cmd.redirs.some((r) => r.target !== null && PROMPT_EXPANSION.test(r.target.raw))) {
+      a.findings.push(D.promptExpansion)
+    }
     const skip = new Set<number>()
     const info = cmd.cls === "exec" ? inspectProgram(a, ctx, cmd, skip) : undefined
     a.info[cmd.seq] = info

@@ -94,6 +94,7 @@ export const D = {
     "runs commands through a console's shell escape or code (sqlite3 .shell/.system/.read, gdb shell/python/pipe, psql \\! or \\o |cmd, mysql system), or feeds a console text only known when it runs",
   stdinProgram:
     "reads its program, makefile or commands from standard input under a file's name (awk -f -, make -f /dev/stdin, vim -S /dev/stdin, sqlite3 -init /dev/stdin)",
+  promptExpansion: "expands a value as a prompt (${x@P}), which runs the command substitutions it holds",
   opaqueCode:
     "runs code in a language the gate does not read (Tcl, Lua, R, Julia, gnuplot, a #! interpreter other than a shell, Python, Node, Perl, Ruby or PHP, go run, java of a source file), or every program in a directory (run-parts)",
   substitutedCode: "runs as code text that xargs or find fills in when it runs (an input line or a file name holding $(…) runs it)",

@@ -63,6 +63,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   D.inputCommands,
   D.consoleCommands,
   D.stdinProgram,
+  D.promptExpansion,
   D.heldArithmetic,
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION
