@@ -6,7 +6,7 @@
  */
 import { RunnerAddress } from "@effect/cluster"
 import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
-import { Duration, Layer, Option } from "effect"
+import { Duration, Layer, Option, Schedule } from "effect"
 import { pgClientLayer } from "../sql/pg/ClusterStorePg.js"
 
 /** Shards per group: every process of one cluster must use the same number. */
@@ -34,13 +34,27 @@ const timings = {
   simulateRemoteSerialization: false
 }
 
+const isSqlError = (e: unknown): boolean => typeof e === "object" && e !== null && "_tag" in e && e._tag === "SqlError"
+
+/**
+ * @effect/cluster creates its tables (`CREATE TABLE IF NOT EXISTS`) as the layer is built, without a lock: a
+ * submitter and runners starting together can collide in Postgres' catalog (a duplicate `pg_type` row), which
+ * failed the submitter of a loaded CI run. Built again, the tables are there: SQL errors while starting are retried
+ * a few times (~3 s in all); any other failure, or a database that stays unreachable, still ends the process.
+ */
+const startup = <E>() =>
+  Schedule.exponential(Duration.millis(100)).pipe(Schedule.intersect(Schedule.recurs(5)), Schedule.whileInput((e: E) => isSqlError(e)))
+
 /** A runner: listens on host:port for other runners and takes shards. */
 export const runnerSharding = (url: string, host: string, port: number) =>
   NodeClusterSocket.layer({
     storage: "sql",
     shardingConfig: { ...timings, runnerAddress: Option.some(RunnerAddress.make(host, port)) }
-  }).pipe(Layer.provide(pgClientLayer(url)))
+  }).pipe(Layer.provide(pgClientLayer(url)), (layer) => Layer.retry(layer, startup()))
 
 /** The submitter: writes messages to storage and notifies runners, runs no entity itself. */
 export const clientSharding = (url: string) =>
-  NodeClusterSocket.layer({ storage: "sql", clientOnly: true, shardingConfig: timings }).pipe(Layer.provide(pgClientLayer(url)))
+  NodeClusterSocket.layer({ storage: "sql", clientOnly: true, shardingConfig: timings }).pipe(
+    Layer.provide(pgClientLayer(url)),
+    (layer) => Layer.retry(layer, startup())
+  )

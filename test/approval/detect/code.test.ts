@@ -54,6 +54,9 @@ describe("python", () => {
       // A module held in a variable: the attribute's name says what it does.
       ["m = __import__('sh' + 'util')\ngetattr(m, 'rm' + 'tree')(p)", "delete"],
       ["mod = importlib.import_module('os')\ngetattr(mod, 'system')('id')", "run"],
+      // The module a loader returns inside getattr, named by a (glued) literal.
+      ["getattr(__import__('sh' + 'util'), 'rm' + 'tree')(p)", "delete"],
+      ["getattr(importlib.import_module('os'), 'system')('id')", "run"],
       ["from pathlib import Path\nfor p in Path(d).iterdir(): p.unlink()", "delete"],
       ["Path(tmp).rmdir()", "delete"],
       // A dangerous function taken as a value is called later under another name.

@@ -10,7 +10,9 @@ import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { D } from "../../../src/layers/approval/detect/descriptions.js"
 import { readsStdinCodeToo } from "../../../src/layers/approval/detect/resolve/codeSources.js"
-import { codeSearchDirs } from "../../../src/layers/approval/detect/code/localImports.js"
+import { codeSearchDirs, localImportCandidates } from "../../../src/layers/approval/detect/code/localImports.js"
+import { pythonRunnerTargets } from "../../../src/layers/approval/detect/resolve/pythonRunners.js"
+import { pytestConfigPlugins } from "../../../src/layers/approval/policy/projectRunners.js"
 
 const ENV: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", variables: { PATH: "/usr/bin:/bin" } }
 const verdict = (command: string) => [command, detectCommand(command, ENV).description]
@@ -124,6 +126,31 @@ describe("detection", () => {
     expect(detectCommand("echo x | split --filter=./x.sh", ENV).dangerous || detectCommand("echo x | split --filter='rm -rf /tmp/x'", ENV).dangerous).toBe(true)
     expect(verdict("wget --use-askpass=./x http://h/")).toEqual(["wget --use-askpass=./x http://h/", D.programOption])
     expect(quiet("split -l 100 big.txt part-")).toEqual(["split -l 100 big.txt part-", false])
+  })
+
+  it("python's runner modules run the script or module named in their arguments", () => {
+    expect(pythonRunnerTargets("cProfile", ["-s", "time", "app.py", "--port", "1"])).toEqual({ files: ["app.py"], modules: [] })
+    expect(pythonRunnerTargets("cProfile", ["-m", "pkg.main"])).toEqual({ files: [], modules: ["pkg.main"] })
+    expect(pythonRunnerTargets("trace", ["--count", "-C", "out", "d.py"])).toEqual({ files: ["d.py"], modules: [] })
+    expect(pythonRunnerTargets("trace", ["--module", "--count", "pkg"])).toEqual({ files: [], modules: ["pkg"] })
+    expect(pythonRunnerTargets("pdb", ["-c", "continue", "x.py"])).toEqual({ files: ["x.py"], modules: [] })
+    expect(pythonRunnerTargets("doctest", ["-v", "a.py", "README.txt"])).toEqual({ files: ["a.py", "README.txt"], modules: [] })
+    expect(pythonRunnerTargets("unittest", ["-v", "test_x", "tests/test_y.py"])).toEqual({ files: ["tests/test_y.py"], modules: ["test_x"] })
+    expect(pythonRunnerTargets("unittest", ["discover", "-s", "tests"])).toEqual({ files: [], modules: [] })
+    expect(pythonRunnerTargets("coverage", ["run", "--source", "src", "app.py"])).toEqual({ files: ["app.py"], modules: [] })
+    expect(pythonRunnerTargets("pip", ["install", "-e", "."])).toEqual({ files: ["./setup.py"], modules: [] })
+    expect(pythonRunnerTargets("pip", ["install", "-r", "requirements.txt", "requests==2"])).toEqual({ files: [], modules: [] })
+    expect(pythonRunnerTargets("json.tool", ["x.json"])).toEqual({ files: [], modules: [] })
+  })
+
+  it("plugins pytest loads from its config, a conftest's pytest_plugins and the environment", () => {
+    expect(pytestConfigPlugins("[pytest]\naddopts = -q -p evil --tb=short\n  -pother\n")).toEqual(["evil", "other"])
+    expect(pytestConfigPlugins("[tool.pytest.ini_options]\naddopts = [\"-p\", \"evil\"]\n")).toEqual(["evil"])
+    expect(pytestConfigPlugins("[pytest]\naddopts = -q --tb=short\n")).toEqual([])
+    expect(localImportCandidates("python", "pytest_plugins = ['a.b', \"c\"]\n")).toEqual(expect.arrayContaining(["a.py", "a/b.py", "c.py"]))
+    expect(verdict("PYTEST_PLUGINS=evil pytest")[1]).not.toBeNull()
+    expect(verdict("PYTEST_ADDOPTS='-p evil' pytest")[1]).not.toBeNull()
+    expect(quiet("PYTEST_ADDOPTS='-q -x' pytest")).toEqual(["PYTEST_ADDOPTS='-q -x' pytest", false])
   })
 
   it("run-parts runs a directory of programs; listing them does not", () => {

@@ -370,7 +370,7 @@ describe("text fed to a shell or interpreter on stdin", () => {
 })
 
 describe("scripts a command runs", () => {
-  const cases: ReadonlyArray<readonly [string, ReadonlyArray<{ path: string; language: string; optional?: boolean; unplaced?: boolean; rewritten?: boolean }>]> = [
+  const cases: ReadonlyArray<readonly [string, ReadonlyArray<{ path: string; language: string; optional?: boolean; unplaced?: boolean; rewritten?: boolean; reader?: string }>]> = [
     ["bash x.sh", [{ path: "x.sh", language: "shell" }]],
     ["sh -e deploy", [{ path: "deploy", language: "shell" }]],
     ["zsh x", [{ path: "x", language: "shell" }]],
@@ -404,6 +404,11 @@ describe("scripts a command runs", () => {
         { path: "./conftest.py", language: "python", optional: true },
         { path: "./tests/conftest.py", language: "python", optional: true },
         { path: "./test/conftest.py", language: "python", optional: true },
+        // And its config files, whose addopts may load plugins.
+        { path: "./pytest.ini", language: "unknown", optional: true, reader: "pytest-config" },
+        { path: "./pyproject.toml", language: "unknown", optional: true, reader: "pytest-config" },
+        { path: "./tox.ini", language: "unknown", optional: true, reader: "pytest-config" },
+        { path: "./setup.cfg", language: "unknown", optional: true, reader: "pytest-config" },
         { path: "./pytest.py", language: "python", optional: true },
         { path: "./pytest/__main__.py", language: "python", optional: true },
         { path: "./pytest/__init__.py", language: "python", optional: true }
@@ -418,7 +423,12 @@ describe("scripts a command runs", () => {
         { path: "./plug.py", language: "python", optional: true },
         { path: "tests/unit/test_a.py", language: "python", optional: true },
         { path: "tests/unit/conftest.py", language: "python", optional: true },
-        { path: "pkg/conftest.py", language: "python", optional: true }
+        { path: "pkg/conftest.py", language: "python", optional: true },
+        // And its config files, whose addopts may load plugins.
+        { path: "./pytest.ini", language: "unknown", optional: true, reader: "pytest-config" },
+        { path: "./pyproject.toml", language: "unknown", optional: true, reader: "pytest-config" },
+        { path: "./tox.ini", language: "unknown", optional: true, reader: "pytest-config" },
+        { path: "./setup.cfg", language: "unknown", optional: true, reader: "pytest-config" }
       ]
     ],
     [

@@ -71,6 +71,8 @@ const hasCodeFlag = (family: Family, args: ReadonlyArray<string>): boolean => {
     const opt = eq < 0 ? token : token.slice(0, eq)
     const key = ps ? opt.toLowerCase() : opt
     if (flags.has(key)) return true
+    // `python -m timeit STMT`: the statements (and -s setup) are code given inline, as with -c.
+    if (family === "python" && key === "-m") return args[i + 1] === "timeit"
     // `-Wonce` / `ruby -rjson` carry an attached value; only a genuine bundle (`-Ic`) can hide the flag.
     const attached = [...valued].some((v) => !v.startsWith("--") && opt.length > v.length && opt.startsWith(v))
     if (!ps && !opt.startsWith("--") && opt.length > 2 && !attached) {

@@ -14,7 +14,7 @@ import type { DetectionEnv } from "../detect/detectionEnv.js"
 import type { Inspection } from "../detect/detect.js"
 import type { GitDirRef, LoadedModule, RunnerRef } from "../detect/resolve/localFiles.js"
 import type { ScriptRef } from "../detect/resolve/resolver.js"
-import { makeRecipes, npmrcAssignments, packageScriptText } from "./projectRunners.js"
+import { makeRecipes, npmrcAssignments, packageScriptText, pytestConfigPlugins } from "./projectRunners.js"
 import { isStdinPath } from "../detect/resolve/codeSources.js"
 import { exCommands, exShellText } from "../detect/editorCommands.js"
 import { consoleText, isConsole } from "../detect/consoleCommands.js"
@@ -385,6 +385,13 @@ class Looker {
         if (text === "too-large" || Option.isNone(text)) {
           if (text !== "too-large" && ref.optional === true) continue
           verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `script ${ref.path}` })
+          continue
+        }
+        // pytest's config: plugins its `addopts` loads with `-p` are imported from beside it.
+        if (ref.reader === "pytest-config") {
+          const plugins = pytestConfigPlugins(text.value).flatMap((mod) => moduleFileCandidates("python", mod))
+          const refs = plugins.map((p): ScriptRef => ({ path: p, language: "python", optional: true }))
+          if (refs.length > 0 && depth < MAX_SCRIPT_DEPTH) verdict = stronger(verdict, yield* self.scripts(refs, posix.dirname(path), depth + 1))
           continue
         }
         const language = languageOf(ref, text.value)

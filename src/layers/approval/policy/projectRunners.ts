@@ -92,6 +92,19 @@ export const runnerOf = (program: string, args: ReadonlyArray<string>): Runner |
   return null
 }
 
+/**
+ * Plugins a pytest config loads from its `addopts` (`-p name`, `-pname`, `"-p", "name"` in a TOML list), from any of
+ * pytest.ini, pyproject.toml, tox.ini and setup.cfg; `-p no:name` disables one.
+ */
+export const pytestConfigPlugins = (config: string): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (const m of config.matchAll(/^\s*addopts\s*=([^\n]*(?:\n[ \t]+[^\n]*)*)/gm)) {
+    const text = (m[1] ?? "").replace(/["',[\]]/g, " ")
+    for (const p of text.matchAll(/(?:^|\s)-p\s*([A-Za-z_][\w.]*)/g)) if (!out.includes(p[1] ?? "")) out.push(p[1] ?? "")
+  }
+  return out
+}
+
 /** The shell text the named package.json scripts hold (absent ones skipped); null when the file is not JSON. */
 export const packageScriptText = (packageJson: string, names: ReadonlyArray<string>): string | null => {
   let parsed: unknown

@@ -80,6 +80,16 @@ const PY_ATTR_DELETE = new Set(["rmtree", "remove", "unlink", "rmdir", "removedi
 const PY_WRITERS = new Set(["write_text", "write_bytes", "symlink_to", "hardlink_to", "touch", "copy", "copy2", "copyfile", "copytree", "copymode", "link_to"])
 
 /** `posix.system`, `os.__dict__["system"]`, `sys.modules["os"].system`: all `os.system`. */
+/** The module `__import__("m")` / `importlib.import_module("m")` (the tokens of one argument) returns, or null. */
+const loadedModule = (toks: ReadonlyArray<Tok>): string | null => {
+  const names = toks.slice(0, 4).map((t) => (t.kind === "identifier" || t.kind === "operator" ? t.value : ""))
+  const open = names[0] === "__import__" ? 1 : names[0] === "importlib" && names[1] === "." && names[2] === "import_module" ? 3 : -1
+  if (open < 0 || names[open] !== "(") return null
+  const arg = toks[open + 1]
+  const close = toks[open + 2]
+  return arg?.kind === "string" && arg.literal && close?.kind === "operator" && close.value === ")" ? arg.value : null
+}
+
 const pyName = (name: string): string =>
   name.replace(/\.__dict__(?=\.)/g, "").replace(/^sys\.modules\./, "").replace(/^(?:posix|nt)\./, "os.")
 
@@ -157,7 +167,9 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       else if (PY_ATTR_DELETE.has(attr)) out.push({ kind: "delete" })
     } else if (name === "getattr" && call.bare) {
       const target = parts[0]?.[0]
-      const module = target?.kind === "identifier" ? (imports.aliases.get(target.value) ?? target.value) : target?.kind === "operator" ? "computed" : ""
+      // `getattr(__import__("shutil"), "rmtree")`: the module the loader returns, when it is named by a literal.
+      const loaded = loadedModule(parts[0] ?? [])
+      const module = loaded ?? (target?.kind === "identifier" ? (imports.aliases.get(target.value) ?? target.value) : target?.kind === "operator" ? "computed" : "")
       const attr = literal(parts[1])
       const risky = PY_RISKY_MODULES.has(module) || module === "computed" || module === "__import__"
       if (risky && attr === null) out.push({ kind: "load" })
@@ -166,6 +178,8 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
         if (PY_RUN.test(full) || PY_RUN_MEMBERS.has(attr)) out.push({ kind: "run" })
         else if (PY_DELETE.has(full)) out.push({ kind: "delete" })
         else if (["eval", "exec", "__import__", "system"].includes(attr)) out.push({ kind: "load" })
+        else if (PY_ATTR_RUN.has(attr)) out.push({ kind: "run" })
+        else if (PY_ATTR_DELETE.has(attr)) out.push({ kind: "delete" })
       } else if (attr !== null) {
         // Whatever the object (a module held in a variable: `m = __import__("shutil")`), these names do one thing.
         if (PY_ATTR_RUN.has(attr) || PY_RUN_MEMBERS.has(attr)) out.push({ kind: "run" })

@@ -109,10 +109,17 @@ export const codeSearchDirs = (language: CodeLanguage, text: string): ReadonlyAr
   return out
 }
 
+/** `pytest_plugins = ["a.b", "c"]` (or one string) in a conftest: modules pytest imports. */
+const pytestPlugins = (text: string): ReadonlyArray<string> => {
+  const m = /^pytest_plugins\s*=\s*([\s\S]*?)(?:\n\S|$)/m.exec(text)
+  return m === null ? [] : [...(m[1] ?? "").matchAll(/['"]([A-Za-z_][\w.]*)['"]/g)].map((x) => x[1] ?? "")
+}
+
 export const localImportCandidates = (language: CodeLanguage, text: string): ReadonlyArray<string> => {
   const { add, out } = collector()
   if (language === "python") {
     for (const mod of pythonImports(lex(text, "python")).modules) pythonModuleFiles(mod, add)
+    for (const mod of pytestPlugins(text)) pythonModuleFiles(mod, add)
   } else if (language === "node") {
     for (const spec of nodeImports(lex(text, "node")).modules) {
       // Relative to the script, or absolute (`require("/tmp/x/lib.js")`: joining keeps an absolute path as it is).

@@ -12,6 +12,7 @@ import type { Cmd } from "../../shell/ast.js"
 import { commandFillsCurrentDirectory, commandWrites } from "../rules/operands.js"
 import { editorScripts, readsCommandsFromStdin } from "../editorCommands.js"
 import { consoleOf, consoleScripts } from "../consoleCommands.js"
+import { pythonRunnerTargets } from "./pythonRunners.js"
 import { gitOptions } from "../gitOptions.js"
 import { codeSource, isStdinPath } from "./codeSources.js"
 import type { ScriptReader, ScriptRef } from "./resolver.js"
@@ -84,6 +85,9 @@ const PYTEST_VALUED = new Set([
  * and beside each path it is given; a test file it is given by name; a `-p` plugin beside it. (Files it finds by
  * walking directories are not seen: a known limit.)
  */
+/** The files pytest reads its options from (`addopts` may load plugins with `-p`): the first found wins. */
+export const PYTEST_CONFIGS = ["./pytest.ini", "./pyproject.toml", "./tox.ini", "./setup.cfg"]
+
 const pytestFiles = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
   const out = ["./conftest.py", "./tests/conftest.py", "./test/conftest.py"]
   for (let i = 0; i < args.length; i++) {
@@ -289,16 +293,24 @@ export class Locals {
     if (/^python[\d.]*$/.test(name)) {
       const m = args.indexOf("-m")
       const mod = m >= 0 ? args[m + 1] : undefined
-      if (mod === "pytest" || mod === "py.test") for (const path of pytestFiles(args.slice(m + 2))) optional(path, "python")
-      if (mod !== undefined && /^[A-Za-z_][\w.]*$/.test(mod)) {
-        this.loadModule("python", mod)
-        const base = mod.replace(/\./g, "/")
+      if (mod === "pytest" || mod === "py.test") this.pytest(args.slice(m + 2), optional)
+      const local = (name: string) => {
+        if (!/^[A-Za-z_][\w.]*$/.test(name)) return
+        this.loadModule("python", name)
+        const base = name.replace(/\./g, "/")
         optional(`./${base}.py`, "python")
         optional(`./${base}/__main__.py`, "python")
         // `-m a.b` imports a first: a planted `a.py` runs even though `a.b` then fails to import.
-        const top = mod.split(".")[0] ?? mod
-        if (top !== mod) optional(`./${top}.py`, "python")
+        const top = name.split(".")[0] ?? name
+        if (top !== name) optional(`./${top}.py`, "python")
         optional(`./${top}/__init__.py`, "python")
+      }
+      if (mod !== undefined) {
+        local(mod)
+        // `-m cProfile x.py`, `-m unittest test_x`, `-m doctest d.py`: what the runner module runs (pythonRunners.ts).
+        const run = pythonRunnerTargets(mod, args.slice(m + 2))
+        for (const file of run.files) optional(file, "python")
+        for (const name of run.modules) local(name)
       }
       return
     }
@@ -315,7 +327,12 @@ export class Locals {
       return
     }
     if (name === "pytest" || name === "py.test") {
-      for (const path of pytestFiles(args)) optional(path, "python")
+      this.pytest(args, optional)
+      return
+    }
+    // `pip install .`: building the project runs its setup.py.
+    if (/^pip[\d.]*$/.test(name)) {
+      for (const file of pythonRunnerTargets("pip", args).files) optional(file, "python")
       return
     }
     if (name === "npx" || ((name === "npm" || name === "pnpm") && args[0] === "exec")) {
@@ -350,6 +367,15 @@ export class Locals {
     }
     const placed = sure ? this.place(dir) : { path: dir, sure: false }
     if (!this.gitDirs.some((g) => g.dir === placed.path && g.sure === placed.sure)) this.gitDirs.push({ dir: placed.path, sure: placed.sure })
+  }
+
+  /** pytest's conftest files, named tests and `-p` plugins, and its config files (their `addopts` can load plugins). */
+  private pytest(args: ReadonlyArray<string>, optional: (path: string, language: CodeLanguage | "unknown") => void): void {
+    for (const path of pytestFiles(args)) optional(path, "python")
+    for (const path of PYTEST_CONFIGS) {
+      const placed = this.place(path)
+      if (placed.sure && !this.scripts.some((s) => s.path === placed.path)) this.scripts.push({ path: placed.path, language: "unknown", optional: true, reader: "pytest-config" })
+    }
   }
 
   private loadModule(language: CodeLanguage, name: string): void {

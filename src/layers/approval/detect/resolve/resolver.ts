@@ -40,7 +40,7 @@ import { type Console, consoleOf, consoleReadsStdin, consoleText, readsCodeOrCom
 import { exShellText } from "../editorCommands.js"
 
 /** Programs whose script files are judged as their own code: awk/sed programs, ex/vim scripts, ed commands, consoles. */
-export type ScriptReader = "awk" | "sed" | "ex" | "ed" | Console
+export type ScriptReader = "awk" | "sed" | "ex" | "ed" | Console | "pytest-config"
 
 export interface ScriptRef {
   readonly path: string

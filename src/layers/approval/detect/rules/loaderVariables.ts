@@ -46,6 +46,9 @@ const LOADERS: Readonly<Record<string, (value: string) => boolean>> = {
   ps3: substitutes,
   ps4: substitutes,
   prompt_command: () => true,
+  // pytest imports the plugins these name before any test (a module planted beside the tests).
+  pytest_plugins: (v) => v.trim() !== "",
+  pytest_addopts: (v) => /(?:^|\s)-p(?:\s|[\w.]|$)/.test(v) && !/^\s*-p\s*no:\S+\s*$/.test(v),
   // The JVM reads these before any program: an agent jar or native agent is code it loads.
   java_tool_options: javaLoads,
   _java_options: javaLoads,
