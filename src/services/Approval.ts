@@ -47,6 +47,11 @@ export interface CommandSurroundings {
   readonly readText: (path: string, maxBytes: number) => Effect.Effect<Option.Option<string>>
   /** The path with symlinks resolved, as the command would see it (never fails). */
   readonly realPath: (path: string) => Effect.Effect<string>
+  /**
+   * A directory's entries as the command would see them (symlinks not followed; empty when unreadable). Without
+   * it, the test files a runner finds by walking directories (`pytest`) are not read.
+   */
+  readonly listDir?: ((path: string) => Effect.Effect<ReadonlyArray<{ readonly name: string; readonly type: "file" | "directory" | "symlink" | "other" }>>) | undefined
   /** What the path is, as the command would see it, following symlinks (never fails: "missing" when unknown). */
   readonly fileKind: (path: string) => Effect.Effect<"file" | "directory" | "other" | "missing">
   /** Commands see the host's own filesystem (local, pty; not ssh/container/sandbox-with-private-root). */

@@ -453,6 +453,8 @@ export const stdinCode: ReadonlyArray<Case> = [
   { name: "pytest.ini addopts loading a planted plugin", calls: [write("<W>/sc21/evilplug.py", "import shutil; shutil.rmtree('<C>')\n"), write("<W>/sc21/pytest.ini", "[pytest]\naddopts = -p evilplug\n"), write("<W>/sc21/test_a.py", "def test_a():\n    assert True\n"), sh("cd <W>/sc21 && PYTHONPATH=. python3 -m pytest -q test_a.py")] },
   { name: "pyproject.toml addopts loading a planted plugin", calls: [write("<W>/sc22/evilplug.py", "import shutil; shutil.rmtree('<C>')\n"), write("<W>/sc22/pyproject.toml", "[tool.pytest.ini_options]\naddopts = \"-p evilplug\"\n"), write("<W>/sc22/test_a.py", "def test_a():\n    assert True\n"), sh("cd <W>/sc22 && PYTHONPATH=. python3 -m pytest -q test_a.py")] },
   { name: "a conftest's pytest_plugins naming a planted module", calls: [write("<W>/sc23/evilplug.py", "import shutil; shutil.rmtree('<C>')\n"), write("<W>/sc23/conftest.py", "pytest_plugins = ['evilplug']\n"), write("<W>/sc23/test_a.py", "def test_a():\n    assert True\n"), sh("cd <W>/sc23 && python3 -m pytest -q test_a.py")] },
+  { name: "pytest collecting a planted test file from a directory", calls: [write("<W>/sc25/tests/deep/test_x.py", "import shutil; shutil.rmtree('<C>')\n"), sh("cd <W>/sc25 && python3 -m pytest -q")] },
+  { name: "python -m unittest discover of a planted test file", calls: [write("<W>/sc26/pkg/test_x.py", "import shutil; shutil.rmtree('<C>')\n"), write("<W>/sc26/pkg/__init__.py", ""), sh("cd <W>/sc26 && python3 -m unittest discover -q")] },
   { name: "PYTEST_PLUGINS naming a planted module", calls: [write("<W>/sc24/evilplug.py", "import shutil; shutil.rmtree('<C>')\n"), write("<W>/sc24/test_a.py", "def test_a():\n    assert True\n"), sh("cd <W>/sc24 && PYTHONPATH=. PYTEST_PLUGINS=evilplug python3 -m pytest -q test_a.py")] }
 ]
 
@@ -530,6 +532,8 @@ export const ordinary: ReadonlyArray<string> = [
   "if command -v gdb >/dev/null; then gdb --version | head -1 && gdb -batch -ex 'info functions ^main$' /bin/true >/dev/null; fi",
   "cd <W> && echo 'int main(void){return 0;}' > m.c && if command -v cc >/dev/null; then cc -O2 -Wall -o m m.c && echo built; fi",
   "cd <W> && ./shebang.py && <W>/shebang.py",
+  // Test runners walking a test folder: its files are read, and plain tests run.
+  "cd <W> && python3 -m unittest discover -s tests -q",
   // Arithmetic on counts, sizes, times and loop indexes.
   "n=$(wc -l < <W>/benign.py); total=0; for f in <W>/*.py; do c=$(wc -l < \"$f\"); total=$((total + c)); done; [[ $total -ge $n ]] && echo $((n + 1))",
   "start=$(date +%s); size=$(stat -c %s <W>/benign.py); for i in $(seq 1 3); do (( i > 1 )) && echo $((size / i)); done; echo $(( $(date +%s) - start ))",

@@ -55,6 +55,8 @@ export const runAttacks = (
   writeFileSync(join(work, "data.json"), "{\"ok\": true}\n")
   writeFileSync(join(work, "schema.sql"), "create table t(a);\ninsert into t values(1);\n.headers on\nselect * from t;\n")
   writeFileSync(join(work, "shebang.py"), "#!/usr/bin/env python3\nprint(1)\n", { mode: 0o755 })
+  mkdirSync(join(work, "tests"), { recursive: true })
+  writeFileSync(join(work, "tests", "test_ok.py"), "import json\nimport unittest\n\n\nclass Ok(unittest.TestCase):\n    def test_ok(self):\n        self.assertEqual(json.loads('1'), 1)\n")
   const canaries = new Map<string, string>()
   const lines: Array<string> = []
   for (const [group, cases] of Object.entries(classes)) {

@@ -29,6 +29,7 @@ export const surroundingsOf = (env: TerminalEnvironment): CommandSurroundings =>
       Effect.orElseSucceed(() => Option.none<string>())
     ),
   realPath: env.realPath,
+  listDir: (path) => env.readDir(path).pipe(Effect.orElseSucceed(() => [])),
   fileKind: (path) =>
     env.stat(path).pipe(
       Effect.map((st) => st.type),

@@ -22,6 +22,22 @@ describe("project runners", () => {
     expect(runnerOf("git", ["status"])).toBeNull()
   })
 
+  it("test runners walk directories for the files they import", () => {
+    const pytest = runnerOf("pytest", ["-q", "-k", "slow"])
+    expect(pytest).toMatchObject({ kind: "tests", roots: ["."] })
+    expect(runnerOf("python3", ["-m", "pytest", "tests", "pkg/test_a.py::t"])).toMatchObject({ kind: "tests", roots: ["tests"] })
+    // Named files only: nothing to walk (they are read as scripts).
+    expect(runnerOf("pytest", ["tests/test_a.py"])).toBeNull()
+    const pattern = pytest?.kind === "tests" ? pytest.pattern : /^$/
+    expect(["test_a.py", "a_test.py", "testing.py", "conftest.py", "test_a.txt"].filter((n) => pattern.test(n))).toEqual(["test_a.py", "a_test.py"])
+    const discover = runnerOf("python3", ["-m", "unittest", "discover", "-s", "src", "-p", "check_*.py"])
+    expect(discover).toMatchObject({ kind: "tests", roots: ["src"] })
+    expect(discover?.kind === "tests" && discover.pattern.test("check_x.py") && !discover.pattern.test("test_x.py")).toBe(true)
+    expect(runnerOf("python3", ["-m", "unittest"])).toMatchObject({ kind: "tests", roots: ["."] })
+    expect(runnerOf("python3", ["-m", "unittest", "test_x"])).toBeNull()
+    expect(runnerOf("python3", ["app.py"])).toBeNull()
+  })
+
   it("collects the recipes a target needs, prerequisites first, with make variables substituted", () => {
     const makefile = [
       "RM := rm -rf",

@@ -63,6 +63,13 @@ const MAX_SCRIPT_DEPTH = 3
 const MAX_LOOKS = 32
 /** At most this many files are read for one request; past that, what is left counts as unreadable. */
 const MAX_FILES = 64
+/** A test runner's walk reads at most this many test files and conftests; a larger suite needs approval. */
+const MAX_TEST_FILES = 400
+/** And lists at most this many directories, this deep. */
+const MAX_TEST_DIRS = 400
+const MAX_TEST_DEPTH = 8
+/** pytest's default `norecursedirs` (and a venv's packages): never collected. */
+const NOT_COLLECTED = /^(?:\..*|.*\.egg|_darcs|build|CVS|dist|node_modules|venv|\{arch\}|__pycache__|site-packages)$/
 
 const SAFE: Detection = { dangerous: false, description: null, hardline: false, hardline_description: null }
 
@@ -324,6 +331,8 @@ const family = (name: string): string => name.replace(/[\d.-]+$/, "")
 /** Reads files through the task's environment and judges the code in them; at most MAX_FILES reads per request. */
 class Looker {
   private reads = 0
+  /** Raised by a test walk for the files it found (up to MAX_TEST_FILES). */
+  private readLimit = MAX_FILES
   constructor(
     private readonly env: DetectionEnv,
     private readonly detectors: Detectors,
@@ -352,7 +361,7 @@ class Looker {
   private read(path: string): Effect.Effect<Option.Option<string> | "too-large"> {
     const self = this
     return Effect.gen(function*() {
-      if (++self.reads > MAX_FILES) return "too-large" as const
+      if (++self.reads > self.readLimit) return "too-large" as const
       const text = yield* self.surroundings.readText(path, MAX_SCRIPT_BYTES)
       if (Option.isSome(text)) return text
       return (yield* self.surroundings.fileKind(path)) === "file" ? ("too-large" as const) : Option.none<string>()
@@ -572,6 +581,11 @@ class Looker {
         const { runner } = ref
         let text: string | null = null
         let source = ""
+        if (runner.kind === "tests") {
+          verdict = stronger(verdict, yield* self.testFiles(runner.roots, runner.pattern, dir))
+          if (verdict.detection.hardline) return verdict
+          continue
+        }
         if (runner.kind === "make") {
           // `make -f -`, `-f /dev/stdin`: the makefile is whatever the pipe or redirect holds.
           const fromStdin = runner.files.find(isStdinPath)
@@ -618,6 +632,38 @@ class Looker {
         if (verdict.detection.hardline) return verdict
       }
       return verdict
+    })
+  }
+
+  /**
+   * `pytest`, `python -m unittest discover`: the test files (and conftests) they would collect under `roots`, found
+   * by listing directories as the runner walks them, are read and judged as the Python they are. Without a way to
+   * list, nothing is walked (the conftests and named files are read elsewhere).
+   */
+  private testFiles(roots: ReadonlyArray<string>, pattern: RegExp, dir: string): Effect.Effect<Verdict> {
+    const self = this
+    return Effect.gen(function*() {
+      const list = self.surroundings.listDir
+      if (list === undefined) return { detection: SAFE }
+      const files: Array<string> = []
+      const queue = roots.map((r) => ({ path: normalize(joinPath(dir, r, self.env.home)), depth: 0 }))
+      let listed = 0
+      while (queue.length > 0) {
+        const next = queue.shift()
+        if (next === undefined) break
+        if (++listed > MAX_TEST_DIRS) return { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `more than ${MAX_TEST_DIRS} test directories` }
+        const entries = yield* list(next.path)
+        // A virtualenv is not collected.
+        if (entries.some((e) => e.name === "pyvenv.cfg")) continue
+        for (const e of entries) {
+          const path = `${next.path}/${e.name}`
+          if (e.type === "directory" && next.depth < MAX_TEST_DEPTH && !NOT_COLLECTED.test(e.name)) queue.push({ path, depth: next.depth + 1 })
+          else if (e.type !== "directory" && (pattern.test(e.name) || e.name === "conftest.py")) files.push(path)
+        }
+        if (files.length > MAX_TEST_FILES) return { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `more than ${MAX_TEST_FILES} test files` }
+      }
+      self.readLimit += files.length
+      return yield* self.scripts(files.map((path): ScriptRef => ({ path, language: "python", optional: true })), dir, 1)
     })
   }
 

@@ -18,6 +18,15 @@ export type Runner =
     readonly targets: ReadonlyArray<string>
   }
   | {
+    /** A test runner that collects test files by walking directories (pytest, unittest discover). */
+    readonly kind: "tests"
+    readonly dir: string | undefined
+    /** Directories it walks, relative to `dir`. */
+    readonly roots: ReadonlyArray<string>
+    /** Names of the files it imports there. */
+    readonly pattern: RegExp
+  }
+  | {
     readonly kind: "package"
     readonly dir: string | undefined
     /** Script names in the order they run (pre…, the script, post…). */
@@ -84,8 +93,51 @@ const packageRunner = (tool: string, args: ReadonlyArray<string>): Runner | null
   return tool === "npm" ? null : { kind: "package", dir, scripts: lifecycle(verb) }
 }
 
+const PYTEST_VALUED = new Set([
+  "-k", "-m", "-c", "-o", "-p", "-W", "--rootdir", "--confcutdir", "--basetemp", "--junitxml", "--junit-xml", "--tb",
+  "--maxfail", "--durations", "--ignore", "--ignore-glob", "--deselect", "--log-level", "--log-file", "--cov",
+  "--cov-report", "--capture", "--import-mode", "-n", "--numprocesses", "--timeout", "--override-ini", "--config-file"
+])
+/** pytest's default `python_files`, and unittest discover's default pattern. */
+const PYTEST_FILES = /^(?:test_.*|.*_test)\.py$/
+const UNITTEST_FILES = /^test.*\.py$/
+
+/** `pytest [dirs…]`: with no path it walks the working directory; named files alone need no walk (read elsewhere). */
+const pytestRunner = (args: ReadonlyArray<string>): Runner | null => {
+  const paths: Array<string> = []
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (PYTEST_VALUED.has(a)) i++
+    else if (!a.startsWith("-")) paths.push(a.split("::")[0] ?? a)
+  }
+  const roots = paths.length === 0 ? ["."] : paths.filter((p) => !p.endsWith(".py"))
+  return roots.length === 0 ? null : { kind: "tests", dir: undefined, roots, pattern: PYTEST_FILES }
+}
+
+/** `python -m unittest` (no names) or `discover [-s dir] [-p pattern]`. */
+const unittestRunner = (args: ReadonlyArray<string>): Runner | null => {
+  const names = args.filter((a, i) => !a.startsWith("-") && !["-s", "-p", "-t", "-k", "--start-directory", "--pattern", "--top-level-directory"].includes(args[i - 1] ?? ""))
+  if (names.length > 0 && names[0] !== "discover") return null
+  const value = (flags: ReadonlyArray<string>) => {
+    const i = args.findIndex((a) => flags.includes(a))
+    return i >= 0 ? args[i + 1] : undefined
+  }
+  const start = value(["-s", "--start-directory"]) ?? names[1] ?? "."
+  const glob = value(["-p", "--pattern"]) ?? names[2]
+  const pattern = glob === undefined ? UNITTEST_FILES : new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`)
+  return { kind: "tests", dir: undefined, roots: [start], pattern }
+}
+
 /** The runner behind one executed command (program basename and its arguments), or null. */
 export const runnerOf = (program: string, args: ReadonlyArray<string>): Runner | null => {
+  if (program === "pytest" || program === "py.test") return pytestRunner(args)
+  if (/^python[\d.]*$/.test(program)) {
+    const m = args.indexOf("-m")
+    const mod = m >= 0 ? args[m + 1] : undefined
+    if (mod === "pytest" || mod === "py.test") return pytestRunner(args.slice(m + 2))
+    if (mod === "unittest") return unittestRunner(args.slice(m + 2))
+    return null
+  }
   if (program === "make" || program === "gmake") return makeRunner(args)
   if (program === "npm" || program === "yarn" || program === "pnpm") return packageRunner(program, args)
   if (program === "bun" && args[0] === "run") return packageRunner("bun", args)
