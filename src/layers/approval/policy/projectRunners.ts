@@ -93,7 +93,8 @@ const packageRunner = (tool: string, args: ReadonlyArray<string>): Runner | null
   return tool === "npm" ? null : { kind: "package", dir, scripts: lifecycle(verb) }
 }
 
-const PYTEST_VALUED = new Set([
+/** pytest options that take the next word (shared with the conftest and plugin lookup in localFiles.ts). */
+export const PYTEST_VALUED: ReadonlySet<string> = new Set([
   "-k", "-m", "-c", "-o", "-p", "-W", "--rootdir", "--confcutdir", "--basetemp", "--junitxml", "--junit-xml", "--tb",
   "--maxfail", "--durations", "--ignore", "--ignore-glob", "--deselect", "--log-level", "--log-file", "--cov",
   "--cov-report", "--capture", "--import-mode", "-n", "--numprocesses", "--timeout", "--override-ini", "--config-file"

@@ -6,7 +6,7 @@
  */
 import type { CodeLanguage } from "../../../../services/Approval.js"
 import type { Runner } from "../../policy/projectRunners.js"
-import { runnerOf } from "../../policy/projectRunners.js"
+import { PYTEST_VALUED, runnerOf } from "../../policy/projectRunners.js"
 import { posix } from "node:path"
 import type { Cmd } from "../../shell/ast.js"
 import { commandFillsCurrentDirectory, commandWrites } from "../rules/operands.js"
@@ -74,11 +74,6 @@ const samePath = (path: string): string => posix.normalize(path)
 const lastPart = (text: string): string => text.slice(text.lastIndexOf("/") + 1)
 
 /** pytest options that take a value (their value is not a test path). */
-const PYTEST_VALUED = new Set([
-  "-k", "-m", "-c", "-o", "-p", "-W", "--rootdir", "--confcutdir", "--basetemp", "--junitxml", "--junit-xml", "--tb",
-  "--maxfail", "--durations", "--ignore", "--ignore-glob", "--deselect", "--log-level", "--log-file", "--cov",
-  "--cov-report", "--capture", "--import-mode", "-n", "--numprocesses", "--timeout", "--override-ini", "--config-file"
-])
 
 /**
  * What pytest runs before and besides the tests it collects: `conftest.py` where it starts, in `tests/` and `test/`,
