@@ -10,6 +10,7 @@ import type { Analysis } from "./analyze.js"
 import type { Cmd, FuncDef } from "../shell/ast.js"
 import { CALL_PAREN } from "../shell/ast.js"
 import { basename, wordText } from "../shell/words.js"
+import type { TextTokens } from "./rules/engine.js"
 
 export interface CmdView {
   readonly cmd: Cmd
@@ -23,6 +24,8 @@ export interface CmdView {
   readonly head: number
   /** Basename of the program word in this tier. */
   readonly name: string
+  /** The rule tokens of each text, filled on first use (both rule sets read them). */
+  readonly tokens?: Array<TextTokens | undefined>
 }
 
 export interface View {
@@ -53,7 +56,15 @@ const assemble = (
     if (t === undefined) continue
     const rt = cmd.redirs.map((r) => (r.target === null ? "" : wordText(r.target)))
     const head = a.info[cmd.seq]?.head ?? -1
-    const view: CmdView = { cmd, texts: t, redirectTexts: rt, base: flat.length, head, name: head >= 0 ? basename(programText(cmd, t, head)) : "" }
+    const view: CmdView = {
+      cmd,
+      texts: t,
+      redirectTexts: rt,
+      base: flat.length,
+      head,
+      name: head >= 0 ? basename(programText(cmd, t, head)) : "",
+      tokens: []
+    }
     for (const s of t) flat.push(s)
     for (const s of rt) flat.push(s)
     cmds.push(view)

@@ -53,7 +53,9 @@ const REPORT_FUNCTION = [
   `  if [ -n "$__hermes_x" ]; then builtin printf '\\n%sR\\n%s\\n%s' "$__hermes_mark" "$__hermes_x" "$__hermes_mark"; __hermes_x=`,
   `  elif [ -z "$__hermes_env" ] || [ -n "$__hermes_both" ]; then builtin printf '\\n%sR\\n' "$__hermes_mark"; builtin export -p; builtin printf '\\n%s' "$__hermes_mark"`,
   `  else builtin printf '\\n%s' "$__hermes_mark"; fi`,
-  `  builtin printf 'C'; builtin pwd -P 2>/dev/null || builtin printf '\\n'`,
+  // No `2>/dev/null` (a dozen system calls a frame): should the directory be gone, bash's complaint goes to the
+  // shell's own stderr, which only the runtime's diagnostics read.
+  `  builtin printf 'C'; builtin pwd -P || builtin printf '\\n'`,
   `  builtin printf '\\n%sF\\n' "$__hermes_mark"; builtin declare -F`,
   `  builtin printf '\\n%sI\\n' "$__hermes_mark"; builtin declare -i`,
   `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "$__hermes_mark"`,
@@ -61,8 +63,12 @@ const REPORT_FUNCTION = [
   `} >&${MARK_FD}`
 ].join("\n")
 
-/** Sent once when the shell starts: the descriptor for the reports, and the report function for the EXIT trap. */
-export const SHELL_INIT = `exec ${MARK_FD}>&1\n${REPORT_FUNCTION}\n`
+/**
+ * Sent once when the shell starts: the descriptor for the reports, and the
+ * report function, read-only so that no command can redefine or unset it
+ * (bash offers no way back), which spares each frame defining it again.
+ */
+export const SHELL_INIT = `exec ${MARK_FD}>&1\n${REPORT_FUNCTION}\nbuiltin readonly -f __hermes_report\n`
 
 export interface FrameSpec {
   /** `__HERMES_<token>_<n>__`: unique to this frame. */
@@ -87,16 +93,18 @@ export interface FrameSpec {
 
 /**
  * What is written to the shell for a frame: one short line (every byte of it
- * is a system call) that reads the body by its byte count (so `LC_ALL=C`:
- * under a UTF-8 locale `read` counts characters) and runs it in the shell
- * itself. The line calls no function of ours, which a command could have
+ * is a system call) that reads the body by its byte count (under a UTF-8
+ * locale `read` counts characters: a body that is not ASCII is read under
+ * `LC_ALL=C`) into `__hf` and runs it in the shell itself. The line calls no function of ours, which a command could have
  * redefined. Where `read -N` is refused (bash < 4.1) the body is simply read
- * as script; a command that makes `__hermes_frame` read-only loses the next
+ * as script; a command that makes `__hf` read-only loses the next
  * frame to its timeout, after which the shell is replaced.
  */
 export const frameScript = (spec: FrameSpec): string => {
   const body = frameBody(spec)
-  return `LC_ALL=C IFS= builtin read -rd '' -N ${Buffer.byteLength(body)} __hermes_frame&&builtin eval "$__hermes_frame"\n${body}`
+  const bytes = Buffer.byteLength(body)
+  // An ASCII body has as many characters as bytes in any locale: no locale switch (each costs bash a reload).
+  return `${bytes === body.length ? "" : "LC_ALL=C "}IFS= builtin read -rN ${bytes} __hf&&builtin eval "$__hf"\n${body}`
 }
 
 const frameBody = (spec: FrameSpec): string => {
@@ -104,7 +112,8 @@ const frameBody = (spec: FrameSpec): string => {
   const names = extra.map(([name]) => name).join(" ")
   const cd = spec.fallbackCwd === undefined
     ? `builtin cd -- ${shellQuote(spec.cwd)}`
-    : `builtin cd -- ${shellQuote(spec.cwd)} 2>/dev/null || builtin cd -- ${shellQuote(spec.fallbackCwd)}`
+    // Tested first rather than `cd … 2>/dev/null`: opening /dev/null costs bash a dozen system calls every frame.
+    : `{ [[ -d ${shellQuote(spec.cwd)} ]] && builtin cd -- ${shellQuote(spec.cwd)}; } || builtin cd -- ${shellQuote(spec.fallbackCwd)}`
   const state = `__hermes_mark=${spec.mark}; __hermes_unexport=${shellQuote(names)}; __hermes_env=${shellQuote(spec.envFile ?? "")}; __hermes_both=${
     spec.exportsInStream === true ? "1" : ""
   }`
@@ -133,9 +142,8 @@ const frameBody = (spec: FrameSpec): string => {
       : [`builtin declare +i ${spec.dropIntegers.filter((name) => NAME.test(name)).join(" ")} 2>/dev/null`]),
     // The command's stdout is the saved descriptor's pipe again, whatever an earlier `exec >…` did.
     `if ${cd}; then { builtin eval ${shellQuote(spec.command)}; } </dev/null >&${MARK_FD} 2>&1; __hermes_status=$?; else __hermes_status=126; fi`,
-    // The command may have changed the frame's variables or the report function: both are set again before the report.
+    // The command may have changed the frame's variables: they are set again before the report.
     state,
-    REPORT_FUNCTION,
     `__hermes_report "$__hermes_status" X`,
     ""
   ].join("\n")

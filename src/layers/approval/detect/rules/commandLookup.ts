@@ -31,7 +31,11 @@ const computed = (w: string): boolean => w.includes("$") || w.includes("`")
  * `declare NAME=…` (with -n, the value names one too), `getopts spec NAME`,
  * `wait -p NAME`.
  */
+const SETTERS = new Set(["read", "mapfile", "readarray", "printf", "getopts", "wait"])
+
 export const variableTargets = (c: CmdView): ReadonlyArray<string> => {
+  // Most commands set no variable: no argument list is built for them.
+  if (!SETTERS.has(c.name) && !DECLARERS.has(c.name)) return []
   const args = argv(c)
   const out: string[] = []
   switch (c.name) {

@@ -43,8 +43,9 @@ type Of<K extends Rule["kind"]> = ReadonlyArray<{ readonly id: number; readonly 
 
 export interface RuleSet {
   readonly rules: ReadonlyArray<Rule>
-  readonly byEndToken: ReadonlyMap<string, ReadonlyArray<Indexed>>
-  readonly byAnyToken: ReadonlyMap<string, ReadonlyArray<Indexed>>
+  /** Word rules by the id (`TOKEN_IDS`) of a token that triggers them: at the end of a word, or anywhere. */
+  readonly byEndToken: ReadonlyArray<ReadonlyArray<Indexed> | undefined>
+  readonly byAnyToken: ReadonlyArray<ReadonlyArray<Indexed> | undefined>
   readonly redirects: Of<"redirect">
   readonly programs: Of<"program">
   readonly views: Of<"view">
@@ -52,9 +53,22 @@ export interface RuleSet {
   readonly execOnly: boolean
 }
 
+/**
+ * Every token any rule set is triggered by, numbered: a word's tokens are
+ * looked up here once (`tokensOf`), and each set then indexes its rules by
+ * number, instead of every set hashing every token of every word again.
+ */
+const TOKEN_IDS = new Map<string, number>()
+
+const tokenId = (token: string): number => {
+  let id = TOKEN_IDS.get(token)
+  if (id === undefined) TOKEN_IDS.set(token, id = TOKEN_IDS.size)
+  return id
+}
+
 export const ruleSet = (rules: ReadonlyArray<Rule>, execOnly: boolean): RuleSet => {
-  const byEnd = new Map<string, Indexed[]>()
-  const byAny = new Map<string, Indexed[]>()
+  const byEnd: Array<Indexed[] | undefined> = []
+  const byAny: Array<Indexed[] | undefined> = []
   const redirects: Array<{ id: number; rule: Extract<Rule, { kind: "redirect" }> }> = []
   const programs: Array<{ id: number; rule: Extract<Rule, { kind: "program" }> }> = []
   const views: Array<{ id: number; rule: Extract<Rule, { kind: "view" }> }> = []
@@ -71,11 +85,7 @@ export const ruleSet = (rules: ReadonlyArray<Rule>, execOnly: boolean): RuleSet 
         return
       case "word": {
         const index = rule.at === "end" ? byEnd : byAny
-        for (const token of rule.on) {
-          const list = index.get(token) ?? []
-          list.push({ id, rule })
-          index.set(token, list)
-        }
+        for (const token of rule.on) (index[tokenId(token)] ??= []).push({ id, rule })
       }
     }
   })
@@ -89,6 +99,35 @@ const lastCharIsWord = (t: string): boolean => {
   return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c > 127
 }
 
+/** A text's known tokens (ids, in order), and the id of its last token when it ends the text (else -1). */
+export interface TextTokens {
+  readonly ids: ReadonlyArray<number>
+  readonly last: number
+}
+
+const NO_TOKENS: TextTokens = { ids: [], last: -1 }
+
+const textTokens = (t: string): TextTokens => {
+  const tokens = t.match(TOKEN)
+  if (tokens === null) return NO_TOKENS
+  let ids: number[] | undefined
+  for (const tok of tokens) {
+    const id = TOKEN_IDS.get(tok)
+    if (id !== undefined) (ids ??= []).push(id)
+  }
+  const last = lastCharIsWord(t) ? (TOKEN_IDS.get(tokens[tokens.length - 1] ?? "") ?? -1) : -1
+  return ids === undefined ? NO_TOKENS : { ids, last }
+}
+
+/** The known tokens of a command's i-th text, worked out once per view (both rule sets and both tiers read them). */
+const tokensOf = (c: CmdView, i: number, t: string): TextTokens => {
+  const cache = c.tokens
+  if (cache === undefined) return textTokens(t)
+  let tokens = cache[i]
+  if (tokens === undefined) cache[i] = tokens = textTokens(t)
+  return tokens
+}
+
 /** Index of the first matching rule, or -1. Rules past the best match so far are never run. */
 export const firstMatch = (set: RuleSet, v: View, env: RuleEnv = NO_ENV): number => {
   let best = Number.MAX_SAFE_INTEGER
@@ -98,17 +137,14 @@ export const firstMatch = (set: RuleSet, v: View, env: RuleEnv = NO_ENV): number
     for (let i = 0; i < c.texts.length; i++) {
       const t = c.texts[i] ?? ""
       if (t === "") continue
-      const tokens = t.match(TOKEN)
-      if (tokens === null) continue
-      if (set.byAnyToken.size > 0) {
-        for (const tok of tokens) {
-          const list = set.byAnyToken.get(tok)
-          if (list === undefined) continue
-          for (const { id, rule } of list) if (id < best && rule.test(v, c, i, env)) best = id
-        }
+      const { ids, last } = tokensOf(c, i, t)
+      for (const tok of ids) {
+        const list = set.byAnyToken[tok]
+        if (list === undefined) continue
+        for (const { id, rule } of list) if (id < best && rule.test(v, c, i, env)) best = id
       }
-      if (lastCharIsWord(t)) {
-        const list = set.byEndToken.get(tokens[tokens.length - 1] ?? "")
+      if (last >= 0) {
+        const list = set.byEndToken[last]
         if (list !== undefined) for (const { id, rule } of list) if (id < best && rule.test(v, c, i, env)) best = id
       }
     }
