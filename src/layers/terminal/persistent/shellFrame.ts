@@ -92,13 +92,15 @@ export interface FrameSpec {
 }
 
 /**
- * What is written to the shell for a frame: one short line (every byte of it
- * is a system call) that reads the body by its byte count (under a UTF-8
- * locale `read` counts characters: a body that is not ASCII is read under
- * `LC_ALL=C`) into `__hf` and runs it in the shell itself. The line calls no function of ours, which a command could have
- * redefined. Where `read -N` is refused (bash < 4.1) the body is simply read
- * as script; a command that makes `__hf` read-only loses the next
- * frame to its timeout, after which the shell is replaced.
+ * What is written to the shell for a frame: one short line (bash reads it a
+ * byte per system call) that reads the body by its byte count into `__hf`
+ * and runs it in the shell itself. Under a UTF-8 locale `read` counts
+ * characters, so a body that is not ASCII is read under `LC_ALL=C` (the
+ * switch costs bash a locale reload; an ASCII body needs none). The line
+ * calls no function of ours, which a command could have redefined. Where
+ * `read -N` is refused (bash < 4.1) the body is simply read as script; a
+ * command that makes `__hf` read-only loses the next frame to its timeout,
+ * after which the shell is replaced.
  */
 export const frameScript = (spec: FrameSpec): string => {
   const body = frameBody(spec)
