@@ -105,7 +105,6 @@ export interface FrameSpec {
 export const frameScript = (spec: FrameSpec): string => {
   const body = frameBody(spec)
   const bytes = Buffer.byteLength(body)
-  // An ASCII body has as many characters as bytes in any locale: no locale switch (each costs bash a reload).
   return `${bytes === body.length ? "" : "LC_ALL=C "}IFS= builtin read -rN ${bytes} __hf&&builtin eval "$__hf"\n${body}`
 }
 

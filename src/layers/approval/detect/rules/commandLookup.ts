@@ -25,14 +25,15 @@ const MAPFILE_VALUED = new Set(["-d", "-n", "-O", "-s", "-u", "-C", "-c"])
 
 const computed = (w: string): boolean => w.includes("$") || w.includes("`")
 
+/** The setters `variableTargets` knows besides the declarers (the cases of its switch). */
+const SETTERS = new Set(["read", "mapfile", "readarray", "printf", "getopts", "wait"])
+
 /**
  * The arguments (indexes into argv) that name a variable the command sets,
  * with the part of each that is the name: `printf -v NAME`, `read … NAME`,
  * `declare NAME=…` (with -n, the value names one too), `getopts spec NAME`,
  * `wait -p NAME`.
  */
-const SETTERS = new Set(["read", "mapfile", "readarray", "printf", "getopts", "wait"])
-
 export const variableTargets = (c: CmdView): ReadonlyArray<string> => {
   // Most commands set no variable: no argument list is built for them.
   if (!SETTERS.has(c.name) && !DECLARERS.has(c.name)) return []
