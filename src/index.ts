@@ -98,7 +98,7 @@ export type {
   ToolCallRecord
 } from "./services/SessionStore.js"
 export { StateDatabaseError } from "./services/StateDatabase.js"
-export { MEMORY_DATABASE, StateDatabaseLive, StateDatabaseMemory, stateDatabaseLayer } from "./layers/sql/StateDatabase.js"
+export { MEMORY_DATABASE, StateDatabaseLive, StateDatabaseMemory, StateDatabaseMemoryOnDemand, stateDatabaseLayer } from "./layers/sql/StateDatabase.js"
 export type { StateDatabaseOptions } from "./layers/sql/StateDatabase.js"
 export { SessionStoreMemory, SessionStoreSql } from "./layers/sql/sessions/SessionStoreSql.js"
 export { TodoStoreSql } from "./layers/sql/TodoStoreSql.js"

@@ -1,17 +1,20 @@
 /**
  * The state database's own client (src/layers/sql/sqliteClient.ts): the same
  * connection behind SqlClient, SqliteClient and SqliteStatements, with the
- * locking and errors @effect/sql-sqlite-node's client had.
+ * locking and errors @effect/sql-sqlite-node's client had. One suite for the
+ * database opened when the layer is built and for the one opened when first
+ * used (openOnFirstUse.ts).
  */
 import { SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber } from "effect"
 import { SqliteStatements } from "../../src/layers/sql/sqliteClient.js"
-import { StateDatabaseMemory } from "../../src/layers/sql/StateDatabase.js"
+import { StateDatabaseMemory, StateDatabaseMemoryOnDemand } from "../../src/layers/sql/StateDatabase.js"
 import { sqliteCode } from "../../src/layers/sql/sessions/storeErrors.js"
 
-describe("state database client", () => {
+for (const [name, database] of [["opened when built", StateDatabaseMemory], ["opened on first use", StateDatabaseMemoryOnDemand]] as const) {
+describe(`state database client, ${name}`, () => {
   it.effect("a prepared statement sees the client's writes, runs in the caller's transaction and rolls back with it", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -24,7 +27,7 @@ describe("state database client", () => {
       expect(Exit.isFailure(failed)).toBe(true)
       expect(yield* count([])).toEqual([{ n: 1 }])
       expect(yield* sql<{ x: number }>`SELECT x FROM t`).toEqual([{ x: 1 }])
-    }).pipe(Effect.provide(StateDatabaseMemory)))
+    }).pipe(Effect.provide(database)))
 
   it.effect("outside a transaction a statement waits for another fiber's transaction to end", () =>
     Effect.gen(function*() {
@@ -49,7 +52,7 @@ describe("state database client", () => {
       yield* Effect.exit(Fiber.join(transaction))
       yield* Fiber.join(outside)
       expect(yield* sql<{ x: number }>`SELECT x FROM t`).toEqual([{ x: 2 }])
-    }).pipe(Effect.provide(StateDatabaseMemory)))
+    }).pipe(Effect.provide(database)))
 
   it.effect("failures are SqlErrors that keep SQLite's code; the SqliteClient tag is the same client", () =>
     Effect.gen(function*() {
@@ -66,5 +69,6 @@ describe("state database client", () => {
       const unprepared = yield* Effect.flip(statements.prepare("SELECT nope FROM nowhere")([]))
       expect(sqliteCode(unprepared)).toBe("SQLITE_ERROR")
       expect((yield* sqlite.export).byteLength).toBeGreaterThan(0)
-    }).pipe(Effect.provide(StateDatabaseMemory)))
+    }).pipe(Effect.provide(database)))
 })
+}

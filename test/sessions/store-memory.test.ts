@@ -1,4 +1,5 @@
-import { StateDatabaseMemory } from "../../src/layers/sql/StateDatabase.js"
+import { StateDatabaseMemory, StateDatabaseMemoryOnDemand } from "../../src/layers/sql/StateDatabase.js"
 import { sessionStoreSuite } from "./storeSuite.js"
 
 sessionStoreSuite(":memory:", () => StateDatabaseMemory)
+sessionStoreSuite(":memory:, made on first use", () => StateDatabaseMemoryOnDemand)

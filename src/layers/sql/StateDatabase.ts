@@ -20,7 +20,9 @@ import { Context, Data, Effect, Layer, Schedule } from "effect"
 import { Config } from "../../services/Config.js"
 import { StateDatabaseError } from "../../services/StateDatabase.js"
 import { APPLICATION_ID, MIGRATIONS_TABLE, SCHEMA_VERSION, migrations } from "./migrations.js"
+import { openOnFirstUse } from "./openOnFirstUse.js"
 import { makeSqliteClient, SqliteStatements } from "./sqliteClient.js"
+import type { SqliteStatementsService } from "./sqliteClient.js"
 
 export interface StateDatabaseOptions {
   /** A file path, or ":memory:" for a private in-memory database. */
@@ -29,6 +31,11 @@ export interface StateDatabaseOptions {
   readonly busyTimeoutMs?: number | undefined
   /** Default "normal": commits survive a killed process; "full" also survives power loss. */
   readonly synchronous?: "normal" | "full" | undefined
+  /**
+   * Open the database when a statement first runs instead of when the layer is built (openOnFirstUse.ts); a
+   * failure to open is then that statement's SqlError, carrying the StateDatabaseError. Default false.
+   */
+  readonly openOnFirstUse?: boolean | undefined
 }
 
 export const MEMORY_DATABASE = ":memory:"
@@ -175,9 +182,10 @@ const open = (options: StateDatabaseOptions) =>
     }
     // WAL is switched on below, after the file proved to be ours: switching rewrites the header of a foreign file.
     // better-sqlite3 throws from its constructor (unopenable path): mapped here.
-    const { client, statements } = yield* makeSqliteClient({ filename: file, disableWAL: true }).pipe(
+    const opened = yield* makeSqliteClient({ filename: file, disableWAL: true }).pipe(
       Effect.mapError((e) => classifyOpenError(file, e))
     )
+    const client = opened.client
     const onSqlError = (e: SqlError | StateDatabaseError) => (e._tag === "SqlError" ? classifyOpenError(file, e) : e)
     const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))
     // PRAGMA values cannot be bound parameters, so these statements are built as text (from numbers and fixed words only).
@@ -196,14 +204,19 @@ const open = (options: StateDatabaseOptions) =>
       Effect.mapError(onSqlError)
     )
     yield* migrate(file, client).pipe(Effect.mapError(onSqlError))
-    return Context.make(SqliteClient.SqliteClient, client).pipe(Context.add(SqlClient.SqlClient, client), Context.add(SqliteStatements, statements))
+    return opened
   })
+
+const provided = ({ client, statements }: { readonly client: SqliteClient.SqliteClient; readonly statements: SqliteStatementsService }) =>
+  Context.make(SqliteClient.SqliteClient, client).pipe(Context.add(SqlClient.SqlClient, client), Context.add(SqliteStatements, statements))
 
 /** The state database at `options.filename`. */
 export const stateDatabaseLayer = (
   options: StateDatabaseOptions
 ): Layer.Layer<SqliteClient.SqliteClient | SqlClient.SqlClient | SqliteStatements, StateDatabaseError> =>
-  Layer.scopedContext(open(options)).pipe(Layer.provide(Reactivity.layer))
+  Layer.scopedContext(
+    Effect.map(options.openOnFirstUse === true ? openOnFirstUse({ filename: options.filename, disableWAL: true }, open(options)) : open(options), provided)
+  ).pipe(Layer.provide(Reactivity.layer))
 
 /** `<home>/state.db`, tuned by the `sessions:` config section. */
 export const StateDatabaseLive: Layer.Layer<SqliteClient.SqliteClient | SqlClient.SqlClient | SqliteStatements, StateDatabaseError, Config> = Layer
@@ -223,3 +236,10 @@ export const StateDatabaseLive: Layer.Layer<SqliteClient.SqliteClient | SqlClien
 export const StateDatabaseMemory: Layer.Layer<SqliteClient.SqliteClient | SqlClient.SqlClient | SqliteStatements, StateDatabaseError> = stateDatabaseLayer({
   filename: MEMORY_DATABASE
 })
+
+/**
+ * The same, created (SQLite loaded, schema made) only when a statement first runs: for runtimes that must provide
+ * the stores but seldom use them, such as the CLI's catalogue commands.
+ */
+export const StateDatabaseMemoryOnDemand: Layer.Layer<SqliteClient.SqliteClient | SqlClient.SqlClient | SqliteStatements, StateDatabaseError> =
+  stateDatabaseLayer({ filename: MEMORY_DATABASE, openOnFirstUse: true })

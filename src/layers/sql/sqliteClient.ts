@@ -207,5 +207,8 @@ export const makeSqliteClient = (options: SqliteClientOptions) =>
       }
     }
 
-    return { client, statements }
+    return { client, statements, acquirer, transactionAcquirer }
   })
+
+/** An open client as `makeSqliteClient` returns it: its two faces and the acquirers behind them. */
+export type OpenedSqliteClient = Effect.Effect.Success<ReturnType<typeof makeSqliteClient>>

@@ -31,14 +31,15 @@ export const withRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) =>
 
 /**
  * For commands that only read the catalogue (tools, toolsets, plugins): the same runtime on a private in-memory
- * state database, so listing neither opens nor creates `state.db` (and works while that file is locked or damaged).
+ * state database, so listing neither opens nor creates `state.db` (and works while that file is locked or damaged);
+ * that one is only made if something runs a statement, which listing does not.
  */
 export const withCatalogueRuntime = <A, E, R>(program: Effect.Effect<A, E, R>) =>
   Effect.provide(
     program,
     runtimeLayer(async () => ({
       mcp: { awaitStartup: true },
-      database: (await import("../../layers/sql/StateDatabase.js")).StateDatabaseMemory
+      database: (await import("../../layers/sql/StateDatabase.js")).StateDatabaseMemoryOnDemand
     }))
   )
 

@@ -84,8 +84,11 @@ export const makeBackgroundIndexer = (sql: SqlClient.SqlClient): Effect.Effect<B
       Effect.zipRight(indexWhileIdle),
       Effect.catchAll((e) => Effect.logDebug(`background search indexing stopped for now: ${e.message}`))
     )))
-    // A backlog left by an earlier process is indexed at the first idle moment.
-    if ((yield* Effect.orElseSucceed(pendingMessages(sql, "trigrams"), () => 0)) > 0) yield* Queue.offer(wake, undefined)
+    // A backlog left by an earlier process is indexed at the first idle moment. Looking for one is left to that
+    // moment too (it finds nothing to do when there is none): a store built and closed without use, as in the CLI's
+    // catalogue commands, then never touches the database.
+    yield* Queue.offer(wake, undefined)
+    woken = true
 
     return { noteAppended, ensureIndexed }
   })
