@@ -5,7 +5,7 @@
  * formatting kept), validates the result and replaces the file atomically. A malformed
  * file is never written over.
  */
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import type { PlatformError, SystemError } from "@effect/platform/Error"
 import { Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"

@@ -8,7 +8,8 @@
  */
 import { randomBytes } from "node:crypto"
 import { statSync } from "node:fs"
-import { FileSystem, Path } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
 import type { PlatformError } from "@effect/platform/Error"
 import { Clock, Duration, Effect, Layer } from "effect"
 import { errnoCode, nodeMessage } from "../lib/platformErrors.js"

@@ -6,7 +6,7 @@
  * `{success: false, image: null, error, error_type}`.
  */
 import { join } from "node:path"
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Schema } from "effect"
 import { compactStamp } from "../lib/fileStamp.js"
 import { defineTool } from "../lib/tool/defineTool.js"

@@ -8,7 +8,7 @@
  */
 import { homedir } from "node:os"
 import { dirname, extname, isAbsolute, join } from "node:path"
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Schema } from "effect"
 import { compactStamp } from "../lib/fileStamp.js"
 import { defineTool } from "../lib/tool/defineTool.js"

@@ -1,5 +1,5 @@
 /** Image generation on FAL (`POST <base>/<model>`, `Authorization: Key …`); the image is fetched from the URL FAL returns. */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Layer } from "effect"
 import { Config } from "../../services/Config.js"
 import { ImageGeneration } from "../../services/ImageGeneration.js"

@@ -1,5 +1,5 @@
 /** Image generation through an OpenAI-compatible `/images/generations` (gpt-image-1 by default). */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Layer } from "effect"
 import { Config } from "../../services/Config.js"
 import { ImageGeneration } from "../../services/ImageGeneration.js"

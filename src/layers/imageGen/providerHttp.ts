@@ -5,7 +5,7 @@
  * answer, and is not followed elsewhere).
  */
 import type { HttpClient, HttpClientError } from "@effect/platform"
-import { HttpClientRequest } from "@effect/platform"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Duration, Effect } from "effect"
 import { ImageGenerationError } from "../../services/ImageGeneration.js"
 

@@ -3,7 +3,7 @@
  * providers as `model:`), kept while the section stays the same; a task
  * without a section gets the main Model.
  */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { Context, Effect, Layer, Scope } from "effect"
 import { AuxiliaryModels } from "../../services/AuxiliaryModels.js"
 import type { AuxiliaryModel } from "../../services/AuxiliaryModels.js"

@@ -9,7 +9,8 @@
  * key is read from the named environment variable at each call, so a key
  * rotated in the environment of a long-lived process is picked up.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type { HttpClientError, HttpClientResponse } from "@effect/platform"
 import { Clock, Duration, Effect, Either, Layer, Stream } from "effect"
 import { Model, ModelAuthFailed, ModelBadResponse, ModelHttpError, ModelNetworkError, ModelTimeout } from "../../services/Model.js"

@@ -13,7 +13,7 @@
  */
 import { homedir } from "node:os"
 import * as path from "node:path"
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect } from "effect"
 import { onPath } from "../../lib/executables.js"
 import type { RequiredEnvVar, SkillReadiness } from "../../services/Skills.js"

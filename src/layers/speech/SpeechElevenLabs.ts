@@ -4,7 +4,9 @@
  * Hermes: voice pNInz6obpgDQGcFmaJgB, model eleven_multilingual_v2, key
  * ELEVENLABS_API_KEY.
  */
-import { FileSystem, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Layer } from "effect"
 import { Config } from "../../services/Config.js"
 import { Speech, SpeechError } from "../../services/Speech.js"

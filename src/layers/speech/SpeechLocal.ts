@@ -3,7 +3,8 @@
  * key and no network, so text_to_speech works offline. The text goes on
  * stdin (never on the command line, where other users could read it).
  */
-import { Command, CommandExecutor } from "@effect/platform"
+import * as Command from "@effect/platform/Command"
+import * as CommandExecutor from "@effect/platform/CommandExecutor"
 import { Effect, Layer } from "effect"
 import { onPath } from "../../lib/executables.js"
 import { Config } from "../../services/Config.js"

@@ -4,7 +4,9 @@
  * from the variable config names (Hermes: VOICE_TOOLS_OPENAI_KEY, then
  * OPENAI_API_KEY) and is never logged.
  */
-import { FileSystem, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Layer } from "effect"
 import { Config } from "../../services/Config.js"
 import { Speech, SpeechError } from "../../services/Speech.js"

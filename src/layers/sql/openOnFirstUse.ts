@@ -11,7 +11,7 @@
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
-import { SqliteClient } from "@effect/sql-sqlite-node"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { Effect, Scope } from "effect"
 import type { OpenedSqliteClient, SqliteClientOptions, SqliteStatementsService } from "./sqliteClient.js"
 

@@ -12,7 +12,7 @@ import { SqlClient } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
-import { SqliteClient } from "@effect/sql-sqlite-node"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import Sqlite from "better-sqlite3"
 import { Context, Effect, Exit, Option, Scope } from "effect"
 
