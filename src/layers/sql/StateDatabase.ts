@@ -7,7 +7,8 @@
  *
  * Opening never repairs or recreates anything: a damaged file, a foreign
  * database or one written by a newer build fails with `StateDatabaseError`
- * and is left exactly as it was.
+ * and is left exactly as it was. With `openOnFirstUse` all of this waits for
+ * the first statement (openOnFirstUse.ts).
  */
 import { closeSync, mkdirSync, openSync, readSync } from "node:fs"
 import { dirname } from "node:path"

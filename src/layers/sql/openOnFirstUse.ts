@@ -2,11 +2,12 @@
  * A state database opened when it is first used. The CLI's catalogue commands
  * (tools, toolsets, plugins) build the whole runtime, whose stores each hold
  * the database's client, yet never run a statement; opening one means loading
- * SQLite and creating or checking the schema, a tenth of such a command's
- * start. This client has the same three faces as an open one (SqlClient,
- * SqliteClient, SqliteStatements) and opens the real one, once, in the layer's
- * scope, when any of them first runs something. A failure to open is then that
- * statement's SqlError, carrying the database's own error and message.
+ * SQLite's native module and creating or checking the schema, milliseconds of
+ * such a command's start. This client has the same three faces as an open
+ * one (SqlClient, SqliteClient, SqliteStatements) and opens the real one,
+ * once, in the layer's scope, when any of them first runs something. A
+ * failure to open is then that statement's SqlError, carrying the database's
+ * own error and message.
  */
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
@@ -23,7 +24,7 @@ export const openOnFirstUse = <E extends { readonly message: string }, R>(
     const scope = yield* Effect.scope
     // What opening needs comes from the layer, not from whichever caller happens to use the database first.
     const context = yield* Effect.context<Exclude<R, Scope.Scope>>()
-    // Uninterruptible: a caller interrupted half-way must not leave a half-migrated schema for the next one.
+    // Uninterruptible: a first caller interrupted half-way must not leave a half-opened database behind it.
     const opened = yield* Effect.cached(
       Scope.extend(open, scope).pipe(
         Effect.provide(context),
