@@ -9,11 +9,9 @@
  * failure to open is then that statement's SqlError, carrying the database's
  * own error and message.
  */
-import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
-import * as Statement from "@effect/sql/Statement"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { Effect, Scope } from "effect"
+import { sqliteClientOver } from "./sqliteClient.js"
 import type { OpenedSqliteClient, SqliteClientOptions, SqliteStatementsService } from "./sqliteClient.js"
 
 export const openOnFirstUse = <E extends { readonly message: string }, R>(
@@ -32,19 +30,14 @@ export const openOnFirstUse = <E extends { readonly message: string }, R>(
         Effect.mapError((cause) => new SqlError({ cause, message: cause.message }))
       )
     )
-    const base = yield* SqlClient.make({
+    const client = yield* sqliteClientOver({
       acquirer: Effect.flatMap(opened, (db) => db.acquirer),
       transactionAcquirer: Effect.flatMap(opened, (db) => db.transactionAcquirer),
-      compiler: Statement.makeCompilerSqlite(),
-      spanAttributes: [["db.system.name", "sqlite"]]
-    })
-    const client = Object.assign(base, {
-      [SqliteClient.TypeId]: SqliteClient.TypeId,
-      config: { filename: options.filename, disableWAL: options.disableWAL },
+      options,
       export: Effect.flatMap(opened, (db) => db.client.export),
-      backup: (destination: string) => Effect.flatMap(opened, (db) => db.client.backup(destination)),
-      loadExtension: (path: string) => Effect.flatMap(opened, (db) => db.client.loadExtension(path))
-    }) as unknown as SqliteClient.SqliteClient
+      backup: (destination) => Effect.flatMap(opened, (db) => db.client.backup(destination)),
+      loadExtension: (path) => Effect.flatMap(opened, (db) => db.client.loadExtension(path))
+    })
     const statements: SqliteStatementsService = {
       prepare: <A extends object>(text: string) => {
         let run: ((params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, SqlError>) | undefined

@@ -16,6 +16,36 @@ import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import Sqlite from "better-sqlite3"
 import { Context, Effect, Exit, Option, Scope } from "effect"
 
+/** What a SqliteClient is made of beyond its acquirers: its options and its whole-database operations. */
+export interface SqliteClientParts {
+  readonly acquirer: Connection.Acquirer
+  readonly transactionAcquirer: Connection.Acquirer
+  readonly options: SqliteClientOptions
+  readonly export: SqliteClient.SqliteClient["export"]
+  readonly backup: SqliteClient.SqliteClient["backup"]
+  readonly loadExtension: SqliteClient.SqliteClient["loadExtension"]
+}
+
+/** @effect/sql's client on SQLite's dialect over `parts`, with sqlite-node's extras: the SqliteClient (here and in openOnFirstUse.ts). */
+export const sqliteClientOver = (parts: SqliteClientParts) =>
+  Effect.map(
+    SqlClient.make({
+      acquirer: parts.acquirer,
+      compiler: Statement.makeCompilerSqlite(),
+      transactionAcquirer: parts.transactionAcquirer,
+      spanAttributes: [["db.system.name", "sqlite"]]
+    }),
+    (base) =>
+      Object.assign(base, {
+        [SqliteClient.TypeId]: SqliteClient.TypeId,
+        config: { filename: parts.options.filename, disableWAL: parts.options.disableWAL },
+        export: parts.export,
+        backup: parts.backup,
+        loadExtension: parts.loadExtension
+        // sqlite-node's client type declares `updateValues: never` over the base client's function; the object is the same.
+      }) as unknown as SqliteClient.SqliteClient
+  )
+
 /** Prepared statements kept per connection (sqlite-node's default). */
 const PREPARE_CACHE = 200
 
@@ -160,27 +190,21 @@ export const makeSqliteClient = (options: SqliteClientOptions) =>
     )
     const withConnection = <A>(f: () => A, message: string) => withPermit(Effect.try({ try: f, catch: (cause) => new SqlError({ cause, message }) }))
 
-    const base = yield* SqlClient.make({
+    const client = yield* sqliteClientOver({
       acquirer,
-      compiler: Statement.makeCompilerSqlite(),
       transactionAcquirer,
-      spanAttributes: [["db.system.name", "sqlite"]]
-    })
-    const client = Object.assign(base, {
-      [SqliteClient.TypeId]: SqliteClient.TypeId,
-      config: { filename: options.filename, disableWAL: options.disableWAL },
+      options,
       export: withConnection(() => new Uint8Array(db.serialize()), "Failed to export database"),
-      backup: (destination: string) =>
+      backup: (destination) =>
         withPermit(
           Effect.tryPromise({ try: () => db.backup(destination), catch: (cause) => new SqlError({ cause, message: "Failed to backup database" }) })
         ),
-      loadExtension: (path: string) =>
+      loadExtension: (path) =>
         Effect.asVoid(withConnection(() => {
           db.loadExtension(path)
           cache.clear()
         }, "Failed to load extension"))
-      // sqlite-node's client type declares `updateValues: never` over the base client's function; the object is the same.
-    }) as unknown as SqliteClient.SqliteClient
+    })
 
     const statements: SqliteStatementsService = {
       prepare: <A extends object>(text: string) => {
