@@ -44,7 +44,9 @@ export const runAttacks = (
   folders: AttackFolders,
   config: string,
   classes: Readonly<Record<string, ReadonlyArray<Case>>>,
-  ordinary: ReadonlyArray<string>
+  ordinary: ReadonlyArray<string>,
+  /** How long the whole batch may take; the caller's hook timeout must leave room above it. */
+  timeoutMs = 280_000
 ): AttackRun => {
   const { home, userHome, work, root } = folders
   const fill = fillPlaceholders(folders)
@@ -80,7 +82,7 @@ export const runAttacks = (
     encoding: "utf8",
     input: lines.join("\n"),
     cwd: work,
-    timeout: 280_000
+    timeout: timeoutMs
   })
   if (r.status !== 0 && r.stdout.trim() === "") throw new Error(`batch failed: ${r.stderr}`)
   const answers = new Map<string, ReadonlyArray<string>>()
