@@ -57,6 +57,22 @@ export const runAttacks = (
   writeFileSync(join(work, "data.json"), "{\"ok\": true}\n")
   writeFileSync(join(work, "schema.sql"), "create table t(a);\ninsert into t values(1);\n.headers on\nselect * from t;\n")
   writeFileSync(join(work, "shebang.py"), "#!/usr/bin/env python3\nprint(1)\n", { mode: 0o755 })
+  // A project as users have them: package scripts, a local dependency and a workspace, a build.ninja, a test list,
+  // an env file; all harmless (the ordinary table runs them).
+  const proj = join(work, "proj")
+  for (const dir of ["dep", "packages/a"]) mkdirSync(join(proj, dir), { recursive: true })
+  writeFileSync(join(proj, "package.json"), JSON.stringify({
+    name: "proj", version: "1.0.0", private: true, workspaces: ["packages/*"],
+    scripts: { prepack: "echo packing", test: "echo tested", preversion: "echo versioning" },
+    dependencies: { dep: "file:./dep" }
+  }) + "\n")
+  writeFileSync(join(proj, "dep", "package.json"), JSON.stringify({ name: "dep", version: "1.0.0", scripts: { postinstall: "echo built" } }) + "\n")
+  writeFileSync(join(proj, "packages", "a", "package.json"), JSON.stringify({ name: "a", version: "1.0.0", scripts: { install: "echo a" } }) + "\n")
+  writeFileSync(join(proj, "build.ninja"), "cflags = -O2\nrule copy\n  command = cp $in $out\nbuild out.txt: copy in.txt\ndefault out.txt\n")
+  writeFileSync(join(proj, "in.txt"), "in\n")
+  writeFileSync(join(proj, "CTestTestfile.cmake"), "# CMake generated Testfile\nadd_test(t \"true\")\nset_tests_properties(t PROPERTIES  ENVIRONMENT \"LANG=C\")\n")
+  writeFileSync(join(proj, ".env"), "GREETING=hello\n# a comment\nexport MODE=\"dev\"\n")
+  writeFileSync(join(proj, "ok.js"), "console.log(process.env.GREETING)\n")
   mkdirSync(join(work, "tests"), { recursive: true })
   writeFileSync(join(work, "tests", "test_ok.py"), "import json\nimport unittest\n\n\nclass Ok(unittest.TestCase):\n    def test_ok(self):\n        self.assertEqual(json.loads('1'), 1)\n")
   const canaries = new Map<string, string>()

@@ -99,6 +99,12 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
   if (head.index < 0) return { head: -1, spelled, hidden: EMPTY }
   const h = head.index
   spelled.set(h, nameAt(h))
+  // A quoted argument is the same argument to the program: `rm '-rf' /x`, `git reset "--hard"`, `chmod '777' f`.
+  // One word with no space and nothing to expand is read unquoted (quoted prose keeps its quotes).
+  for (let i = h + 1; i < cmd.words.length; i++) {
+    const w = cmd.words[i]
+    if (w !== undefined && w.quoted && !w.expands && w.value !== "" && !/\s/.test(w.value)) spelled.set(i, w.value)
+  }
   const name = basename(nameAt(h)).toLowerCase()
   let hidden: ReadonlySet<number> = EMPTY
   if (primary && (name === "grep" || name === "egrep")) {

@@ -57,6 +57,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   COMPUTED_PIPE_DESCRIPTION,
   D.shellFunction,
   D.heldArguments,
+  D.untrackedArguments,
   D.arithmeticCode,
   D.computedArithmetic,
   D.substitutedCode,

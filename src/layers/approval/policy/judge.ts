@@ -14,7 +14,19 @@ import type { DetectionEnv } from "../detect/detectionEnv.js"
 import type { Inspection } from "../detect/detect.js"
 import type { GitDirRef, LoadedModule, RunnerRef } from "../detect/resolve/localFiles.js"
 import type { ScriptRef } from "../detect/resolve/resolver.js"
-import { makeRecipes, npmrcAssignments, packageScriptText, pytestConfigPlugins } from "./projectRunners.js"
+import {
+  dotenvAssignments,
+  ARCHIVE_PATH,
+  ctestFile,
+  INSTALL_SCRIPTS,
+  localDependencies,
+  makeRecipes,
+  ninjaCommands,
+  npmrcAssignments,
+  packageScriptText,
+  pytestConfigPlugins,
+  workspacePatterns
+} from "./projectRunners.js"
 import { isStdinPath } from "../detect/resolve/codeSources.js"
 import { exCommands, exShellText } from "../detect/editorCommands.js"
 import { consoleText, isConsole } from "../detect/consoleCommands.js"
@@ -69,6 +81,11 @@ const MAX_TEST_FILES = 400
 const MAX_TEST_DIRS = 400
 const MAX_TEST_DEPTH = 8
 /** pytest's default `norecursedirs` (and a venv's packages): never collected. */
+/** Local packages of one package.json read for their install scripts (more ask: a project rarely has many). */
+const MAX_LOCAL_PACKAGES = 64
+/** Makefile and build.ninja lines that pull in another file. */
+const MAKE_INCLUDE = /^\s*-?(?:include|sinclude)\s+(.+)$/
+const NINJA_INCLUDE = /^(?:include|subninja)\s+(.+)$/
 const NOT_COLLECTED = /^(?:\..*|.*\.egg|_darcs|build|CVS|dist|node_modules|venv|\{arch\}|__pycache__|site-packages)$/
 
 const SAFE: Detection = { dangerous: false, description: null, hardline: false, hardline_description: null }
@@ -393,6 +410,9 @@ class Looker {
         const text = ref.language === "unknown" && ref.path.includes("$") ? Option.none<string>() : yield* self.read(path)
         if (text === "too-large" || Option.isNone(text)) {
           if (text !== "too-large" && ref.optional === true) continue
+          // An installed program too large to read (`/usr/bin/cmake`, which CMake's makefiles run by path) is judged
+          // by how it is invoked, as an installed binary is below.
+          if (text === "too-large" && (yield* self.installed(path))) continue
           verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `script ${ref.path}` })
           continue
         }
@@ -603,12 +623,69 @@ class Looker {
             if (!runner.named) break
           }
           if (texts.length > 0) text = makeRecipes(texts.join("\n"), runner.targets)
+        } else if (runner.kind === "ninja") {
+          const name = runner.file
+          if (isStdinPath(name)) return stronger(verdict, { detection: dangerous(D.stdinProgram), note: `build file ${name}` })
+          const file = yield* self.read(joinPath(dir, name, self.env.home))
+          if (file === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `build file ${name}` })
+          if (Option.isSome(file)) {
+            const included = yield* self.includes(file.value, dir, 1, NINJA_INCLUDE)
+            if (included === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `included by ${name}` })
+            text = ninjaCommands(`${file.value}\n${included}`, runner.targets)
+            source = name
+          }
+        } else if (runner.kind === "ctest") {
+          // The tree's CTestTestfile.cmake and those of the subdirectories it names, breadth first, bounded.
+          const lines: Array<string> = []
+          const queue = ["."]
+          for (let n = 0; queue.length > 0; n++) {
+            const sub = queue.shift() ?? "."
+            if (n >= MAX_LOCAL_PACKAGES) return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `more than ${MAX_LOCAL_PACKAGES} test files` })
+            const name = sub === "." ? "CTestTestfile.cmake" : `${sub}/CTestTestfile.cmake`
+            const file = yield* self.read(joinPath(dir, name, self.env.home))
+            if (file === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: name })
+            if (Option.isNone(file)) continue
+            const tests = ctestFile(file.value)
+            if (tests.opaque) return stronger(verdict, { detection: dangerous(D.opaqueCode), note: `CMake code in ${name}` })
+            lines.push(tests.commands)
+            for (const d of tests.subdirs) queue.push(d.startsWith("/") ? d : sub === "." ? d : `${sub}/${d}`)
+          }
+          text = lines.join("\n")
+          source = "CTestTestfile.cmake"
+        } else if (runner.kind === "envFile") {
+          // node takes the file's variables for itself: NODE_OPTIONS=--require ./x there loads x before any script.
+          for (const name of runner.files) {
+            if (isStdinPath(name)) return stronger(verdict, { detection: dangerous(D.stdinProgram), note: `env file ${name}` })
+            const env = yield* self.read(joinPath(dir, name, self.env.home))
+            if (env === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `env file ${name}` })
+            const assignments = Option.isSome(env) ? dotenvAssignments(env.value) : ""
+            if (assignments === "") continue
+            verdict = stronger(verdict, { detection: self.detectors.inspect(`${assignments} node x`, self.env).detection, note: `in ${name}` })
+          }
+          continue
         } else {
+          // A package archive holds its scripts packed: nothing to read until it is unpacked.
+          if (runner.archive === true) return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `package archive ${ref.dir}` })
           const file = yield* self.read(joinPath(dir, "package.json", self.env.home))
           if (file === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: "package.json" })
           if (Option.isSome(file)) {
             text = packageScriptText(file.value, runner.scripts)
             source = "package.json"
+            // An install installs the local packages the project depends on and its workspaces, and runs their
+            // install scripts.
+            if (runner.installs === true && text !== null) {
+              const deps = yield* self.installedLocally(file.value, dir)
+              if (typeof deps === "string") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: deps })
+              for (const dep of deps) {
+                const depFile = yield* self.read(joinPath(joinPath(dir, dep, self.env.home), "package.json", self.env.home))
+                if (depFile === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `${dep}/package.json` })
+                const depText = Option.isSome(depFile) ? packageScriptText(depFile.value, INSTALL_SCRIPTS) : null
+                if (depText !== null && depText.trim() !== "") {
+                  text = `${text}\n${depText}`
+                  source = `${source}, ${dep}/package.json`
+                }
+              }
+            }
           }
           // The project's and the user's .npmrc can name the shell scripts run in, or code node loads first.
           for (const npmrc of [joinPath(dir, ".npmrc", self.env.home), joinPath(dir, "~/.npmrc", self.env.home)]) {
@@ -667,13 +744,40 @@ class Looker {
     })
   }
 
-  /** The text of the makefiles an `include` line names (literal names, relative to the directory), recursively. */
-  private includes(makefile: string, dir: string, depth: number): Effect.Effect<string | "too-large"> {
+  /**
+   * The directories of the local packages a package.json installs (`file:` dependencies, workspaces; a `dir/*`
+   * workspace is listed), or why they cannot be known: an archive, a wider glob, too many.
+   */
+  private installedLocally(packageJson: string, dir: string): Effect.Effect<ReadonlyArray<string> | string> {
+    const self = this
+    return Effect.gen(function*() {
+      const out: Array<string> = [...localDependencies(packageJson)]
+      const archive = out.find((d) => ARCHIVE_PATH.test(d))
+      if (archive !== undefined) return `package archive ${archive}`
+      for (const pattern of workspacePatterns(packageJson)) {
+        const clean = pattern.replace(/^\.\//, "").replace(/\/$/, "")
+        if (!/[*?[{]/.test(clean)) {
+          out.push(clean)
+          continue
+        }
+        const parent = /^([^*?[{]*)\/\*$/.exec(clean)?.[1]
+        const list = self.surroundings.listDir
+        if (parent === undefined || list === undefined) return `workspaces ${pattern}`
+        for (const e of yield* list(normalize(joinPath(dir, parent, self.env.home)))) {
+          if (e.type === "directory" || e.type === "symlink") out.push(`${parent}/${e.name}`)
+        }
+      }
+      return out.length > MAX_LOCAL_PACKAGES ? `more than ${MAX_LOCAL_PACKAGES} local packages` : out
+    })
+  }
+
+  /** The text of the files an `include` line names (literal names, relative to the directory), recursively. */
+  private includes(makefile: string, dir: string, depth: number, pattern: RegExp = MAKE_INCLUDE): Effect.Effect<string | "too-large"> {
     const self = this
     return Effect.gen(function*() {
       const out: Array<string> = []
       for (const line of makefile.split("\n")) {
-        const m = /^\s*-?(?:include|sinclude)\s+(.+)$/.exec(line)
+        const m = pattern.exec(line)
         if (m === null) continue
         for (const name of (m[1] ?? "").trim().split(/\s+/)) {
           if (name.includes("$") || name === "") {
@@ -684,7 +788,7 @@ class Looker {
           if (Option.isNone(file)) continue
           out.push(file.value)
           if (depth < MAX_SCRIPT_DEPTH) {
-            const deeper = yield* self.includes(file.value, dir, depth + 1)
+            const deeper = yield* self.includes(file.value, dir, depth + 1, pattern)
             if (deeper === "too-large") return deeper
             out.push(deeper)
           }

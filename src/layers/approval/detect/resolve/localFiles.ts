@@ -6,7 +6,7 @@
  */
 import type { CodeLanguage } from "../../../../services/Approval.js"
 import type { Runner } from "../../policy/projectRunners.js"
-import { PYTEST_VALUED, runnerOf } from "../../policy/projectRunners.js"
+import { localPackages, PYTEST_VALUED, runnerOf } from "../../policy/projectRunners.js"
 import { posix } from "node:path"
 import type { Cmd } from "../../shell/ast.js"
 import { commandFillsCurrentDirectory, commandWrites } from "../rules/operands.js"
@@ -14,7 +14,7 @@ import { editorScripts, readsCommandsFromStdin } from "../editorCommands.js"
 import { consoleOf, consoleScripts } from "../consoleCommands.js"
 import { pythonRunnerTargets } from "./pythonRunners.js"
 import { gitOptions } from "../gitOptions.js"
-import { codeSource, isStdinPath } from "./codeSources.js"
+import { codeSource, isStdinPath, shellArgs } from "./codeSources.js"
 import type { ScriptReader, ScriptRef } from "./resolver.js"
 import { MODULE_PATH_VARIABLES } from "../code/localImports.js"
 
@@ -235,9 +235,9 @@ export class Locals {
     this.localCode(name, args)
     if (name === "mv") this.noteMove(args, (i) => word(head + 1 + i).known)
     const runner = runnerOf(name, args)
-    if (runner !== null) {
-      const placed = this.place(runner.dir ?? ".")
-      this.runners.push({ runner, dir: placed.path, sure: placed.sure })
+    for (const r of runner === null ? localPackages(name, args) : [runner, ...localPackages(name, args)]) {
+      const placed = this.place(r.dir ?? ".")
+      this.runners.push({ runner: r, dir: placed.path, sure: placed.sure })
     }
     if (name === "git") this.noteGit(args, (i) => word(head + 1 + i).known)
     if (CD.has(name)) this.cd(cmd, head, word)
@@ -323,6 +323,15 @@ export class Locals {
     }
     if (name === "pytest" || name === "py.test") {
       this.pytest(args, optional)
+      return
+    }
+    // `bash --rcfile f -i`, `--init-file f`: an interactive shell runs the file first.
+    const shell = shellArgs(name, args)
+    if (shell !== null) {
+      shell.forEach((a, i) => {
+        const file = a === "--rcfile" || a === "--init-file" ? shell[i + 1] : undefined
+        if (file !== undefined) this.script(null, file, !file.includes("$"), "shell")
+      })
       return
     }
     // `pip install .`: building the project runs its setup.py.

@@ -17,7 +17,7 @@ import {
 } from "../descriptions.js"
 import type { ResolvedEnv } from "../detectionEnv.js"
 import { prepare } from "../normalize.js"
-import type { Cmd, FuncDef, Origin, Word } from "../../shell/ast.js"
+import type { Cmd, FuncDef, Origin, Part, Word } from "../../shell/ast.js"
 import { CALL_PAREN } from "../../shell/ast.js"
 import type { ParseCtx } from "../../shell/parser.js"
 import { parseInto } from "../../shell/parser.js"
@@ -82,6 +82,15 @@ const ENV_LIKE = new Set(["env", "sudo", "doas", "nohup", "nice", "timeout", "ex
 const PRIMARY = new Set<Origin>(["top", "subst", "heredoc"])
 /** Programs whose arguments alone can make them destroy data (`rm $F`, with F='-rf /' kept in the shell). */
 const DELETERS = new Set(["rm", "rmdir", "unlink", "shred", "truncate", "mv", "dd", "chmod", "chown", "chgrp", "find", "rsync", "kill", "pkill", "killall", "git", "tar", "xargs"])
+/** `$@`, `$*`, `$1`, `${@:2}`, `${a[@]}`, `${a[0]}`, `${!a[@]}`: values the expander does not follow. */
+const UNTRACKED_PARAM = /^(?:[@*\d#]|!?[A-Za-z_][A-Za-z0-9_]*\[)/
+const untrackedParts = (parts: ReadonlyArray<Part>): boolean =>
+  parts.some((p) =>
+    p.kind === "doubleQuoted" ? untrackedParts(p.parts) :
+    p.kind === "variable" ? /^\$[@*\d]/.test(p.text) :
+    p.kind === "bracedParam" && UNTRACKED_PARAM.test(p.text)
+  )
+
 /** Re-rendering stops this deep (each round resolves something, so real input never gets near). */
 const MAX_RENDER_DEPTH = 8
 /** Calls of a line's own functions read again with their arguments, and the `shift`s followed per call. */
@@ -464,6 +473,8 @@ export class Resolver {
     const name = head >= 0 ? this.programName(cmd, head, words) : ""
     // A deleting program whose arguments come from a variable the shell kept from an earlier call, unseen here.
     if (this.opts.shellKeepsVariables === true && this.scope.heldLookups > held && DELETERS.has(name)) this.computed.push(D.heldArguments)
+    // …or from an array or the positional parameters, which are not followed (`set -- -rf; rm "$@" d`).
+    if (DELETERS.has(name) && cmd.words.some((w, i) => i > head && w.expands && untrackedParts(w.parts))) this.computed.push(D.untrackedArguments)
 
     let rendered = false
     if (words !== null && targets !== null) rendered = this.rerender(cmd, head, name, words, targets)

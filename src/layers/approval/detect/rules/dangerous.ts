@@ -4,7 +4,7 @@
  */
 import { configRules } from "./dangerousConfig.js"
 import { deleteRules } from "./dangerousDelete.js"
-import { gitSudoRules } from "./dangerousGitSudo.js"
+import { gitDiscardRules, gitSudoRules } from "./dangerousGitSudo.js"
 import { hermesRules } from "./dangerousHermes.js"
 import { commandLookupRules } from "./commandLookup.js"
 import { loaderVariableRules } from "./loaderVariables.js"
@@ -35,6 +35,7 @@ export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...toolRunMarkerRules,
   ...gitExecRules,
   ...destructiveRules,
+  ...gitDiscardRules,
   ...remoteShellRules,
   ...runtimeHomeRules,
   ...implicitWriteRules,

@@ -1,7 +1,15 @@
-/** D61–D70: history-destroying git operations and sudo privilege flags. */
+/**
+ * D61–D70: history-destroying git operations and sudo privilege flags.
+ *
+ * Hermes matches `git reset --hard` and its kin as text, so `git -C . reset --hard`, `git reset -q --hard` or
+ * `git clean -d -f` pass. Here the subcommand is found after git's own options and its flags are read wherever
+ * they stand, under Hermes' descriptions (the same operation keeps its allowlist key).
+ */
+import { D } from "../descriptions.js"
+import { gitOptions } from "../gitOptions.js"
 import type { CmdView, View } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
-import { hasEndingAt, isDash, laterSome, restSome, startsTok } from "./tokenMatchers.js"
+import { hasEndingAt, laterSome, restSome, startsTok } from "./tokenMatchers.js"
 
 const RESET_HARD = /^--h(?:a(?:r(?:d)?)?)?(?![\w])/
 const FORCE_LONG = /--forc[a-z]*(?![\w])/
@@ -17,11 +25,53 @@ const inOrder = (c: CmdView, i: number, first: (t: string) => boolean, second: (
   return k >= 0 && c.texts.some((t, j) => j > k && second(t))
 }
 
-const gitSub = (c: CmdView, i: number, sub: string): boolean => c.texts[i + 1] === sub
+/** Index of git's subcommand among `c.texts`, git at `i`: its own options (`-C dir`, `-c k=v`, `--git-dir=d`) skipped. */
+const gitSubAt = (c: CmdView, i: number): number =>
+  (c.texts[i + 1] ?? "").startsWith("-") ? i + 1 + gitOptions(c.texts.slice(i + 1)).sub : i + 1
+
+const gitSub = (c: CmdView, i: number, sub: string): boolean => c.texts[gitSubAt(c, i)] === sub
+
+/** The subcommand's arguments up to `--` (after it come paths). */
+const subArgs = (c: CmdView, i: number): ReadonlyArray<string> => {
+  const from = gitSubAt(c, i) + 1
+  const end = c.texts.indexOf("--", from)
+  return c.texts.slice(from, end < 0 ? c.texts.length : end)
+}
+
+/** A short-option bundle (`-fdx`) holding `letter`. */
+const bundleHas = (t: string, letter: string): boolean => /^-[a-z]+$/.test(t) && t.includes(letter, 1)
+
+/**
+ * `git clean` that deletes: anything but a dry run. Without `-f` git refuses only while `clean.requireForce`
+ * holds, and an earlier call (or a planted `.git/config`) can turn that off.
+ */
+const cleanDeletes = (args: ReadonlyArray<string>): boolean =>
+  !args.some((a) => a === "--dry-run" || bundleHas(a, "n"))
+
+/** A push refspec that forces (`+main`) or deletes (`:main`), or a push that deletes or mirrors remote refs. */
+const pushRewrites = (args: ReadonlyArray<string>): boolean =>
+  args.some((a) =>
+    /^\+[^\s]/.test(a) || /^:[^\s]/.test(a) || a === "--mirror" || a === "--delete" || a === "--prune" || bundleHas(a, "d")
+  )
 
 /** `./script` run right after a separator anywhere after `c`. */
 const runsLocalScriptLater = (v: View, c: CmdView): boolean =>
   v.cmds.some((d) => d.base > c.base && SEPARATORS.has(d.cmd.prevOp) && (d.texts[0] ?? "").startsWith("./"))
+
+/** What `gitDiscards` looks for, by subcommand: the arguments (up to `--`) that make it discard. */
+const DISCARDING: Readonly<Record<string, (args: ReadonlyArray<string>) => boolean>> = {
+  checkout: (args) => args.some((a) => a === "--force" || bundleHas(a, "f")),
+  switch: (args) => args.some((a) => a === "--force" || a === "--discard-changes" || bundleHas(a, "f")),
+  stash: (args) => args[0] === "drop" || args[0] === "clear",
+  reflog: (args) => args[0] === "expire" || args[0] === "delete",
+  worktree: (args) => args[0] === "remove" && args.some((a) => a === "--force" || bundleHas(a, "f"))
+}
+
+/** Ours, beyond Hermes' table: git commands that throw away work the way `reset --hard` does. */
+const gitDiscards = (c: CmdView, i: number): boolean => {
+  const test = DISCARDING[c.texts[gitSubAt(c, i)] ?? ""]
+  return test !== undefined && test(subArgs(c, i))
+}
 
 export const gitSudoRules: ReadonlyArray<Rule> = [
   {
@@ -29,28 +79,34 @@ export const gitSudoRules: ReadonlyArray<Rule> = [
     description: "git reset --hard (destroys uncommitted changes)",
     on: ["git"],
     at: "end",
-    test: (_v, c, i) => gitSub(c, i, "reset") && RESET_HARD.test(c.texts[i + 2] ?? "")
+    test: (_v, c, i) => gitSub(c, i, "reset") && subArgs(c, i).some((a) => RESET_HARD.test(a))
   },
   {
     kind: "word",
     description: "git force push (rewrites remote history)",
     on: ["git"],
     at: "end",
-    test: (v, c, i) => startsTok(c.texts[i + 1] ?? "", "push") && laterSome(v, c, i + 1, (x) => FORCE_LONG.test(x))
+    test: (v, c, i) => {
+      const sub = gitSubAt(c, i)
+      return startsTok(c.texts[sub] ?? "", "push") && (laterSome(v, c, sub, (x) => FORCE_LONG.test(x)) || pushRewrites(subArgs(c, i)))
+    }
   },
   {
     kind: "word",
     description: "git force push short flag (rewrites remote history)",
     on: ["git"],
     at: "end",
-    test: (v, c, i) => startsTok(c.texts[i + 1] ?? "", "push") && laterSome(v, c, i + 1, (x) => hasEndingAt(x, "-f"))
+    test: (v, c, i) => {
+      const sub = gitSubAt(c, i)
+      return startsTok(c.texts[sub] ?? "", "push") && (laterSome(v, c, sub, (x) => hasEndingAt(x, "-f")) || subArgs(c, i).some((a) => bundleHas(a, "f")))
+    }
   },
   {
     kind: "word",
     description: "git clean with force (deletes untracked files)",
     on: ["git"],
     at: "end",
-    test: (_v, c, i) => gitSub(c, i, "clean") && isDash(c.texts[i + 2]) && (c.texts[i + 2] ?? "").indexOf("f", 1) > 0
+    test: (_v, c, i) => gitSub(c, i, "clean") && cleanDeletes(subArgs(c, i))
   },
   {
     kind: "word",
@@ -58,21 +114,21 @@ export const gitSudoRules: ReadonlyArray<Rule> = [
     on: ["git"],
     at: "end",
     // Hermes matches lower-cased text, so `-d` (merged-only delete) collapses into `-D` here too.
-    test: (_v, c, i) => gitSub(c, i, "branch") && startsTok(c.texts[i + 2] ?? "", "-d")
+    test: (_v, c, i) => gitSub(c, i, "branch") && subArgs(c, i).some((a) => startsTok(a, "-d") || bundleHas(a, "d"))
   },
   {
     kind: "word",
     description: "git branch force delete (long flags)",
     on: ["git"],
     at: "end",
-    test: (_v, c, i) => startsTok(c.texts[i + 1] ?? "", "branch") && inOrder(c, i, DELETE_FLAG, FORCE_FLAG)
+    test: (_v, c, i) => startsTok(c.texts[gitSubAt(c, i)] ?? "", "branch") && inOrder(c, i, DELETE_FLAG, FORCE_FLAG)
   },
   {
     kind: "word",
     description: "git branch force delete (long flags, force-first)",
     on: ["git"],
     at: "end",
-    test: (_v, c, i) => startsTok(c.texts[i + 1] ?? "", "branch") && inOrder(c, i, FORCE_FLAG, DELETE_FLAG)
+    test: (_v, c, i) => startsTok(c.texts[gitSubAt(c, i)] ?? "", "branch") && inOrder(c, i, FORCE_FLAG, DELETE_FLAG)
   },
   {
     kind: "word",
@@ -94,5 +150,16 @@ export const gitSudoRules: ReadonlyArray<Rule> = [
     on: ["sudo"],
     at: "any",
     test: (_v, c, i) => restSome(c, i, (x) => SUDO_BUNDLE.test(x))
+  }
+]
+
+/** Ours, after Hermes' table (dangerous.ts). */
+export const gitDiscardRules: ReadonlyArray<Rule> = [
+  {
+    kind: "word",
+    description: D.gitDiscard,
+    on: ["git"],
+    at: "end",
+    test: (_v, c, i) => gitDiscards(c, i)
   }
 ]

@@ -50,7 +50,8 @@ export const writeRules: ReadonlyArray<Rule> = [
     on: ["find"],
     at: "any",
     test: (_v, c, i) =>
-      c.texts.some((t, k) => k > i && (t.endsWith("-exec") || t.endsWith("-execdir")) && EXEC_RM.test(c.texts[k + 1] ?? ""))
+      // -ok/-okdir run the same command once a "y" is read, and `yes |` gives it.
+      c.texts.some((t, k) => k > i && /-(?:exec|ok)(?:dir)?$/.test(t) && EXEC_RM.test(c.texts[k + 1] ?? ""))
   },
   {
     kind: "word",

@@ -7,7 +7,7 @@ import { D, HL } from "../descriptions.js"
 import { isHomeDir, isRootDir, isSystemDir, pathParts } from "../pathClasses.js"
 import type { CmdView } from "../ruleInput.js"
 import type { Rule, RuleEnv } from "./engine.js"
-import { argumentWrites, argv, hasFlag, operands, optionValues, redirectWrite, runsAs } from "./operands.js"
+import { argumentWrites, argv, hasFlag, isLong, operands, optionValues, redirectWrite, runsAs } from "./operands.js"
 
 const TRUNCATE_VALUED = new Set(["-s", "--size", "-r", "--reference"])
 const MV_VALUED = new Set(["-t", "--target-directory", "-S", "--suffix"])
@@ -26,6 +26,33 @@ const directoryLike = (p: string, env: RuleEnv): boolean => {
 const mvSources = (args: ReadonlyArray<string>): string[] => {
   const ops = operands(args, MV_VALUED)
   return optionValues(args, "-t", "--target-directory").length > 0 ? ops : ops.slice(0, -1)
+}
+
+/**
+ * `rsync --delete` (`--del`, `--delete-after`, `--delete-excluded`, …) removes what the source lacks; so does
+ * `tar --recursive-unlink` (abbreviated too), which empties each directory the archive holds before extracting it.
+ */
+const syncDeletes = (c: CmdView, i: number): boolean =>
+  (runsAs(c, i, ["rsync"]) && argv(c).some((a) => a.startsWith("--del"))) ||
+  (runsAs(c, i, ["tar"]) && argv(c).some((a) => isLong(a, "--recursive-unlink", "--recursiv"))) ||
+  (runsAs(c, i, ["rclone"]) && operands(argv(c))[0] === "sync")
+
+const RCLONE_DELETING = new Set(["delete", "deletefile", "purge", "rmdirs", "cleanup"])
+const CMAKE_DELETING = new Set(["rm", "remove", "remove_directory"])
+const GIO_DELETING = new Set(["remove", "rm", "trash"])
+
+/** The deleting command of a program that has one among others (`cmake -E rm`, `gio trash`, `rclone purge`). */
+const toolDeletes = (c: CmdView, i: number): boolean => {
+  const args = argv(c)
+  if (runsAs(c, i, ["cmake"])) {
+    const e = args.indexOf("-E")
+    return e >= 0 && CMAKE_DELETING.has(args[e + 1] ?? "")
+  }
+  if (runsAs(c, i, ["gio"])) return GIO_DELETING.has(operands(args)[0] ?? "")
+  if (runsAs(c, i, ["rclone"])) return RCLONE_DELETING.has(operands(args)[0] ?? "")
+  // `ninja -t clean`: removes every output the build file names, wherever that is.
+  if (runsAs(c, i, ["ninja", "samu"])) return args.some((a, k) => (a === "-t" && /^clean/.test(args[k + 1] ?? "")) || /^-tclean/.test(a))
+  return runsAs(c, i, ["trash-put", "trash", "gtrash", "trash-rm", "trash-empty"])
 }
 
 const recursive = (args: ReadonlyArray<string>): boolean => hasFlag(args, "R", "--recursive")
@@ -52,11 +79,27 @@ export const destructiveRules: ReadonlyArray<Rule> = [
     on: ["tar", "bsdtar", "rsync", "zip", "7z", "7za"],
     at: "end",
     test: (_v, c, i) => {
-      if (runsAs(c, i, ["tar", "bsdtar"])) return argv(c).some((a) => a === "--remove-files")
-      if (runsAs(c, i, ["rsync"])) return argv(c).some((a) => a === "--remove-source-files" || a === "--remove-sent-files")
-      if (runsAs(c, i, ["zip"])) return argv(c).some((a) => a === "--move" || (/^-[A-Za-z]+$/.test(a) && a.includes("m")))
+      // Long options as getopt takes them, abbreviated too (`--remove-f`).
+      if (runsAs(c, i, ["tar", "bsdtar"])) return argv(c).some((a) => isLong(a, "--remove-files", "--rem"))
+      if (runsAs(c, i, ["rsync"])) return argv(c).some((a) => a.startsWith("--remove-s"))
+      if (runsAs(c, i, ["zip"])) return argv(c).some((a) => isLong(a, "--move", "--mo") || (/^-[A-Za-z]+$/.test(a) && a.includes("m")))
       return runsAs(c, i, ["7z", "7za"]) && argv(c).some((a) => a === "-sdel")
     }
+  },
+  {
+    kind: "word",
+    description: D.syncDelete,
+    on: ["rsync", "rclone", "tar"],
+    at: "end",
+    test: (_v, c, i) => syncDeletes(c, i)
+  },
+  {
+    kind: "word",
+    description: D.toolDelete,
+    // `any`: a word's tokens split at `-`, so trash-put's first token is `trash`.
+    on: ["cmake", "gio", "rclone", "ninja", "samu", "trash", "gtrash"],
+    at: "any",
+    test: (_v, c, i) => toolDeletes(c, i)
   },
   {
     // Hermes' `find -exec rm` for fd, whose -x/-X run a command for each match.

@@ -2,7 +2,10 @@
  * Interpreters of languages the gate does not read: a Tcl, Lua, R, Julia,
  * gnuplot or Scheme program (a file, standard input, `-e` text) may delete or
  * run anything, and nothing here can tell. `go run x.go` and `java X.java`
- * compile and run source the same way. Asking only their version or help
+ * compile and run source the same way; `cmake -P x.cmake` runs a CMake
+ * script, and configuring a project runs its CMakeLists.txt (`file(REMOVE…)`,
+ * `execute_process`). Building a configured tree (`cmake --build`) and
+ * `cmake -E` tools do not (the deleting ones are destructive.ts's). Asking only their version or help
  * stays quiet; so do the languages read elsewhere (shells, Python, Node,
  * Perl, Ruby, PHP, awk, sed, make).
  */
@@ -17,6 +20,15 @@ const OPAQUE = /^(?:tclsh[\d.]*|wish[\d.]*|expectk?|lua(?:jit|[\d.]*)|texlua|[Rr
 /** Arguments that only print a version or usage. */
 const INFO = /^(?:-v|-V|--version|-version|-h|--help|-help|--usage)$/
 
+/** cmake modes that run no project code: a build or install of a configured tree, tools, information. */
+const CMAKE_NO_CODE = /^(?:--build|--install|--open|-E|--version|-version|--help.*|-h|--system-information|-N)$/
+
+/** `cmake -P script`, or a configure (`cmake ..`, `cmake -S src -B build`, `--preset x`, `--workflow`). */
+const cmakeRunsCode = (args: ReadonlyArray<string>): boolean => {
+  if (args.includes("-P")) return true
+  return args.length > 0 && !args.some((a) => CMAKE_NO_CODE.test(a))
+}
+
 const javaSource = (args: ReadonlyArray<string>): boolean => args.some((a) => /\.java$/i.test(a) && !a.startsWith("-"))
 
 /** Whether program `name` (basename) run with `args` runs code in a language the gate does not read. */
@@ -25,6 +37,9 @@ export const runsOpaqueCode = (name: string, args: ReadonlyArray<string>): boole
   // run-parts runs every program in a directory: which ones, nothing here can list.
   if (name === "run-parts") return !args.some((a) => a === "--test" || a === "--list" || INFO.test(a))
   if (name === "java") return javaSource(args)
+  if (name === "cmake") return cmakeRunsCode(args)
+  // ctest's dashboard scripts are CMake, and its dashboard modes configure the project.
+  if (name === "ctest") return args.some((a) => /^(?:-S[PR]?|--script(?:-new-process)?|-D|--dashboard|-T|--test-action|-M|--test-model|--build-and-test)$/.test(a))
   if (!OPAQUE.test(name)) return false
   // `tcc` only runs what it compiles with -run.
   if (name === "tcc") return args.some((a) => a === "-run")

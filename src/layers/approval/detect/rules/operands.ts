@@ -102,6 +102,16 @@ export const optionValues = (args: ReadonlyArray<string>, short: string | null, 
   return out
 }
 
+/**
+ * `a` is long option `name` as getopt reads it: the name or any prefix down to `shortest` (`--remove-f` for
+ * tar's `--remove-files`), with or without `=value`.
+ */
+export const isLong = (a: string, name: string, shortest: string): boolean => {
+  const eq = a.indexOf("=")
+  const opt = eq < 0 ? a : a.slice(0, eq)
+  return opt.length >= shortest.length && name.startsWith(opt)
+}
+
 /** A short-option bundle or long option carrying `letter` / `long` (`-Rf`, `--recursive`). Case-sensitive. */
 export const hasFlag = (args: ReadonlyArray<string>, letter: string, long: string | null): boolean => {
   for (const a of args) {
