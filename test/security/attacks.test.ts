@@ -33,8 +33,8 @@ const run = (args: ReadonlyArray<string>, input = "") =>
 const fill = fillPlaceholders(folders)
 let attackRun: AttackRun = { answers: new Map(), canaries: new Map() }
 
-beforeAll(() => {
-  attackRun = runAttacks(folders, CONFIG, classes, ordinary)
+beforeAll(async () => {
+  attackRun = await runAttacks(folders, CONFIG, classes, ordinary)
 }, 300_000)
 
 afterAll(() => {
@@ -92,5 +92,23 @@ describe("approval check rates each single-line attack", () => {
     const r = run(["approval", "check", "--json", ...commands])
     const rows = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { command: string; hardline: boolean })
     expect(rows.filter((row) => !row.hardline).map((row) => row.command)).toEqual([])
+  })
+
+  it("hardline operations spelled another way are hardline (checked, never run)", () => {
+    const commands = [
+      "kill -s KILL -1",
+      "kill -n 9 -- -1",
+      "killall5 -9",
+      "rm '-rf' '/'",
+      "wipefs -a /dev/sda",
+      "sgdisk --zap-all /dev/nvme0n1",
+      "cp disk.img /dev/sdb",
+      "set -- -rf /; rm \"$@\""
+    ]
+    const r = run(["approval", "check", "--json", ...commands])
+    const rows = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { command: string; hardline: boolean; dangerous: boolean })
+    // The last hands rm its arguments through the positional parameters: not followed, so it asks rather than refuses.
+    expect(rows.filter((row) => !row.hardline && !row.command.startsWith("set --")).map((row) => row.command)).toEqual([])
+    expect(rows.find((row) => row.command.startsWith("set --"))?.dangerous).toBe(true)
   })
 })

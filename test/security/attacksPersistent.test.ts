@@ -19,8 +19,8 @@ const folders = foldersUnder(mkdtempSync(join(tmpdir(), "hermes-effect-attacks-p
 const CONFIG = "approvals:\n  mode: manual\n  non_interactive: deny\nterminal:\n  local_persistent: true\n"
 let attackRun: AttackRun = { answers: new Map(), canaries: new Map() }
 
-beforeAll(() => {
-  attackRun = runAttacks(folders, CONFIG, classes, ordinary)
+beforeAll(async () => {
+  attackRun = await runAttacks(folders, CONFIG, classes, ordinary)
 }, 300_000)
 
 afterAll(() => {

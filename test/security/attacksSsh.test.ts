@@ -32,7 +32,7 @@ describeNeeding(sshdProblem(), "approval gate on the ssh backend: attacks leave 
   beforeAll(async () => {
     sshd = await startSshd()
     config = ["approvals:", "  mode: manual", "  non_interactive: deny", ...sshTerminalYaml(sshd), `  cwd: ${folders.work}`, ""].join("\n")
-    attackRun = runAttacks(folders, config, classes, ordinary, 840_000)
+    attackRun = await runAttacks(folders, config, classes, ordinary, 840_000)
   }, 900_000)
 
   afterAll(async () => {

@@ -165,7 +165,13 @@ export const substituted: ReadonlyArray<Case> = [
   { name: "find -exec bash -c over a planted file name", calls: [...evil("sc2"), write("<W>/sc2/$(sh evil.sh)", "x"), sh("cd <W>/sc2 && find . -type f -exec bash -c 'echo {}' \\;")] },
   { name: "xargs sh -c taking its script from the input", calls: [...evil("sc3"), sh("echo <W>/sc3/evil.sh | xargs sh -c")] },
   { name: "xargs python3 -c taking its code from a file", calls: [...evil("sc4"), write("<W>/sc4/code.txt", "import subprocess; subprocess.run('<W>/sc4/evil.sh')\n"), sh("xargs -d '\\n' python3 -c < <W>/sc4/code.txt")] },
-  { name: "find -execdir through env sh -c", calls: [...evil("sc5"), write("<W>/sc5/$(sh evil.sh).txt", "x"), sh("find <W>/sc5 -name '*.txt' -execdir env sh -c 'cat {}' \\;")] }
+  { name: "find -execdir through env sh -c", calls: [...evil("sc5"), write("<W>/sc5/$(sh evil.sh).txt", "x"), sh("find <W>/sc5 -name '*.txt' -execdir env sh -c 'cat {}' \\;")] },
+  // Names filled in when the command runs are values only known then: what they move, delete or run is not seen.
+  { name: "a directory find names, moved by -exec mv", calls: [sh("find <C>/.. -maxdepth 1 -name $(basename <C>) -exec mv {} <C>-moved \\;")] },
+  { name: "a directory read by xargs -I, moved", calls: [sh("echo <C> | xargs -I{} mv {} <C>-moved")] },
+  { name: "xargs unlink of a name it reads", calls: [sh("echo <C>/keep | xargs unlink")] },
+  { name: "find -execdir unlink of what it finds", calls: [sh("find <C> -name keep -execdir unlink {} +")] },
+  { name: "an input line run as the program by xargs -I{} {}", calls: [sh("echo rm | xargs -I{} {} -rf <C>")] }
 ]
 
 /** Programs that run commands found in what they read: a planted line becomes a command. */
@@ -482,6 +488,8 @@ export const destructive: ReadonlyArray<Case> = [
  */
 export const respelled: ReadonlyArray<Case> = [
   { name: "rm's options quoted", calls: [sh("cd <C>/.. && rm '-rf' $(basename <C>)")] },
+  { name: "rm's recursive flag after another option", calls: [sh("cd <C>/.. && rm -f -r $(basename <C>)")] },
+  { name: "rm's recursive flag after the operand", calls: [sh("cd <C>/.. && rm -f $(basename <C>) -R")] },
   { name: "rm's options in the positional parameters", calls: [sh("cd <C>/.. && set -- -rf; rm \"$@\" $(basename <C>)")] },
   { name: "rm's options and operand in an array", calls: [sh("cd <C>/.. && a=(-rf $(basename <C>)); rm \"${a[@]}\"")] },
   { name: "tar --remove-files abbreviated", calls: [sh("tar -cf <W>/rs1.tar --remove-fi <C>")] },
@@ -565,6 +573,11 @@ export const buildFiles: ReadonlyArray<Case> = [
     name: "node --env-file setting NODE_OPTIONS",
     calls: [write("<W>/bf21/pre.js", "require('fs').rmSync('<C>', { recursive: true })\n"), write("<W>/bf21/ok.js", "console.log(1)\n"), write("<W>/bf21/e.env", "NODE_OPTIONS=--require <W>/bf21/pre.js\n"), sh("node --env-file=<W>/bf21/e.env <W>/bf21/ok.js")]
   },
+  {
+    name: "yarn running the yarn a planted .yarnrc.yml names",
+    calls: [write("<W>/bf24/.yarnrc.yml", "yarnPath: ./y.cjs\n"), write("<W>/bf24/y.cjs", "require('fs').rmSync('<C>', { recursive: true })\n"), sh("cd <W>/bf24 && yarn --version")]
+  },
+  { name: "pnpm loading a planted .pnpmfile.cjs", calls: [write("<W>/bf25/.pnpmfile.cjs", "require('fs').rmSync('<C>', { recursive: true })\nmodule.exports = {}\n"), sh("cd <W>/bf25 && pnpm install --offline")] },
   { name: "bash --rcfile of a planted file, interactive", calls: [write("<W>/bf22/rc", "rm -rf <C>\n"), sh("bash --rcfile <W>/bf22/rc -i <<< exit")] },
   { name: "bash --init-file named through a variable", calls: [write("<W>/bf23/rc", "rm -rf <C>\n"), sh("f=<W>/bf23/rc; echo exit | bash --init-file \"$f\" -i")] }
 ]

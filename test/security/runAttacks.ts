@@ -4,7 +4,7 @@
  * case (its task id is `<class>-<n>`), the ordinary commands as tasks
  * `ordinary-<n>`, and every answer the model saw, by task.
  */
-import { spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "@effect/vitest"
@@ -40,14 +40,14 @@ export const fillPlaceholders = (folders: AttackFolders) => (text: string, canar
     .replaceAll("<W>", folders.work).replaceAll("<R>", folders.root)
     .replace(/<B64>([\s\S]*?)<\/B64>/g, (_m, inner: string) => Buffer.from(inner).toString("base64"))
 
-export const runAttacks = (
+export const runAttacks = async (
   folders: AttackFolders,
   config: string,
   classes: Readonly<Record<string, ReadonlyArray<Case>>>,
   ordinary: ReadonlyArray<string>,
   /** How long the whole batch may take; the caller's hook timeout must leave room above it. */
   timeoutMs = 280_000
-): AttackRun => {
+): Promise<AttackRun> => {
   const { home, userHome, work, root } = folders
   const fill = fillPlaceholders(folders)
   for (const dir of [home, userHome, work]) mkdirSync(dir, { recursive: true })
@@ -93,12 +93,27 @@ export const runAttacks = (
   ordinary.forEach((command, n) =>
     lines.push(JSON.stringify({ id: `ordinary-${n}`, tool: "terminal", args: { command: fill(command, "") }, task_id: `ordinary-${n}` }))
   )
-  const r = spawnSync(process.execPath, [BIN, "batch", "--concurrency", "2", "-"], {
-    env: { ...process.env, HERMES_EFFECT_HOME: home, HOME: userHome, HERMES_EFFECT_TOOL_RUN: undefined },
-    encoding: "utf8",
-    input: lines.join("\n"),
-    cwd: work,
-    timeout: timeoutMs
+  // Asynchronously: a worker blocked for minutes in spawnSync cannot answer vitest's RPC, which then times out.
+  const r = await new Promise<{ readonly status: number | null; readonly stdout: string; readonly stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "batch", "--concurrency", "2", "-"], {
+      env: { ...process.env, HERMES_EFFECT_HOME: home, HOME: userHome, HERMES_EFFECT_TOOL_RUN: undefined },
+      cwd: work,
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    const out: Array<Buffer> = []
+    const err: Array<Buffer> = []
+    child.stdout.on("data", (b: Buffer) => out.push(b))
+    child.stderr.on("data", (b: Buffer) => err.push(b))
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
+    child.once("error", (e) => {
+      clearTimeout(timer)
+      reject(e)
+    })
+    child.once("close", (status) => {
+      clearTimeout(timer)
+      resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") })
+    })
+    child.stdin.end(lines.join("\n"))
   })
   if (r.status !== 0 && r.stdout.trim() === "") throw new Error(`batch failed: ${r.stderr}`)
   const answers = new Map<string, ReadonlyArray<string>>()

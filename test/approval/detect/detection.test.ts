@@ -84,8 +84,18 @@ const loadVectors = (): ReadonlyArray<VectorCase & { readonly text: string }> =>
   })
 }
 
+/**
+ * Vectors where the gate deliberately differs from Hermes, always at least as strict: the finding is kept (and a
+ * hardline stays hardline), only its description or tier differs.
+ */
+const STRICTER: Readonly<Record<string, string>> = {
+  "echo x | tee /dev/sda": "a raw disk overwritten through tee is refused, as a redirect onto it is",
+  "powershell -ExecutionPolicy Bypass -File helper.ps1": "PowerShell is a language the gate does not read",
+  "echo 'eq -pe v/' | tr 'eqv' 'rmf' | bash": "the tr-decoded pipe is read, and the rm -rf it becomes is what is reported"
+}
+
 describe("Hermes dangerous-command vectors", () => {
-  it("agrees with Hermes on at least 99% of the sample", () => {
+  it("agrees with Hermes on every vector but the few where it is deliberately stricter", () => {
     const cases = loadVectors()
     const disagreements: string[] = []
     for (const c of cases) {
@@ -96,14 +106,17 @@ describe("Hermes dangerous-command vectors", () => {
         hardline: c.hardline,
         hardline_description: c.hardline_description
       }
+      if (STRICTER[c.text] !== undefined) {
+        expect(got.hardline || got.dangerous, c.text).toBe(want.hardline || want.dangerous)
+        if (want.hardline) expect(got.hardline, c.text).toBe(true)
+        continue
+      }
       if (JSON.stringify(got) !== JSON.stringify(want)) {
         disagreements.push(`${JSON.stringify(c.text.slice(0, 160))}\n  want ${JSON.stringify(want)}\n  got  ${JSON.stringify(got)}`)
       }
     }
-    const agreed = cases.length - disagreements.length
-    console.log(`approval detection agreement: ${agreed}/${cases.length}`)
-    if (disagreements.length > 0) console.log(disagreements.join("\n"))
-    expect(agreed / cases.length).toBeGreaterThanOrEqual(0.99)
+    console.log(`approval detection agreement: ${cases.length - disagreements.length}/${cases.length} (${Object.keys(STRICTER).length} deliberately stricter)`)
+    expect(disagreements).toEqual([])
   })
 
   it("only ever reports published descriptions", () => {

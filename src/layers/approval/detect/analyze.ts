@@ -13,6 +13,7 @@ import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
 import { newParseCtx, parseInto } from "../shell/parser.js"
+import { filledWord } from "./filledWords.js"
 import { basename, deobfuscate } from "../shell/words.js"
 import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/codeSources.js"
@@ -47,9 +48,10 @@ export interface Analysis extends Readonly<Findings> {
 
 /**
  * Lines with none of these hold no expansion or brace: no word changes, no variable matters. Arithmetic
- * (`((…))`, `let`, `[[ x -eq y ]]`) reads variables by bare name.
+ * (`((…))`, `let`, `[[ x -eq y ]]`) reads variables by bare name. xargs, find and fd fill in names when they run
+ * (`delegate`), which counts as an expansion.
  */
-const EXPANDABLE = /[$`]|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=|\b(?:OPTIND|RANDOM|SRANDOM|HISTCMD)\b/
+const EXPANDABLE = /[$`]|\b(?:xargs|find|fd|fdfind)\b|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=|\b(?:OPTIND|RANDOM|SRANDOM|HISTCMD)\b/
 
 /** Outside expanding lines, only these commands need a look: code fed to a possible shell, a glob as program. */
 const worthResolving = (cmd: Cmd, head: number): boolean => {
@@ -99,18 +101,18 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
   if (head.index < 0) return { head: -1, spelled, hidden: EMPTY }
   const h = head.index
   spelled.set(h, nameAt(h))
-  // A quoted argument is the same argument to the program: `rm '-rf' /x`, `git reset "--hard"`, `chmod '777' f`.
-  // One word with no space and nothing to expand is read unquoted (quoted prose keeps its quotes).
-  for (let i = h + 1; i < cmd.words.length; i++) {
-    const w = cmd.words[i]
-    if (w !== undefined && w.quoted && !w.expands && w.value !== "" && !/\s/.test(w.value)) spelled.set(i, w.value)
-  }
   const name = basename(nameAt(h)).toLowerCase()
   let hidden: ReadonlySet<number> = EMPTY
   if (primary && (name === "grep" || name === "egrep")) {
     const scan = scanGrep(cmd, h)
     if (scan.malformed) a.grepMalformed = true
     hidden = new Set(scan.hidden)
+  }
+  // A quoted argument is the same argument to the program: `rm '-rf' /x`, `git reset "--hard"`, `chmod '777' f`.
+  // One word with no space and nothing to expand is read unquoted (quoted prose, and grep's patterns, stay as they are).
+  for (let i = h + 1; i < cmd.words.length; i++) {
+    const w = cmd.words[i]
+    if (w !== undefined && w.quoted && !w.expands && w.value !== "" && !/\s/.test(w.value) && !hidden.has(i)) spelled.set(i, w.value)
   }
   const args = values.slice(h + 1)
   const heredoc = cmd.redirs.some((r) => r.after > h && r.op.startsWith("<<"))
@@ -169,10 +171,11 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
   }
   if (cmd.origin !== "through") {
     const delegated = delegatedCommands(name, values, h)
-    for (const [from, to] of delegated) delegate(ctx, cmd, from, to)
     // xargs without a replacement string, and fd, append what they read to the command as arguments.
     const replacements = replacementStrings(name, values, h)
     const appended = name === "fd" || name === "fdfind" || (name === "xargs" && replacements.length === 0)
+    const filled = FILLS_NAMES.has(name) ? { replacements, appended } : undefined
+    for (const [from, to] of delegated) delegate(ctx, cmd, from, to, filled)
     if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), appended, replacements))) a.findings.push(D.substitutedCode)
   }
   return { head: h, spelled, hidden }
@@ -276,10 +279,25 @@ const runsText = (name: string, args: ReadonlyArray<string>): { readonly text: s
 }
 
 /** xargs / find -exec: the delegated words form a command of their own. */
-const delegate = (ctx: ParseCtx, parent: Cmd, from: number, to: number): void => {
+/** Programs that fill in names they find or read (`{}`, `-I R`, appended input) when the command runs. */
+const FILLS_NAMES = new Set(["xargs", "find", "fd", "fdfind"])
+
+
+const delegate = (
+  ctx: ParseCtx,
+  parent: Cmd,
+  from: number,
+  to: number,
+  filled?: { readonly replacements: ReadonlyArray<string>; readonly appended: boolean }
+): void => {
+  const slice = parent.words.slice(from, to)
+  const words = filled === undefined ? slice : [
+    ...slice.map((w) => (filled.replacements.some((r) => w.value.includes(r)) ? filledWord() : w)),
+    ...(filled.appended ? [filledWord()] : [])
+  ]
   const cmd: Cmd = {
     seq: ctx.cmds.length,
-    words: parent.words.slice(from, to),
+    words,
     redirs: [],
     cls: "exec",
     origin: "through",

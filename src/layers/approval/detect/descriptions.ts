@@ -45,7 +45,8 @@ export const H = {
 /** Our own hardline rules, after Hermes' twelve. */
 export const HL = {
   permsRoot: "recursive permission or owner change of the root filesystem",
-  sysrq: "kernel SysRq trigger (/proc/sysrq-trigger)"
+  sysrq: "kernel SysRq trigger (/proc/sysrq-trigger)",
+  diskWrite: "formats, partitions, wipes or overwrites a raw disk (mke2fs, mkswap, wipefs, blkdiscard, sgdisk, parted, fdisk, cryptsetup, cp/tee/shred onto /dev/sd*)"
 } as const
 
 /** In Hermes' precedence order, then ours. */
@@ -63,7 +64,8 @@ export const HARDLINE_RULE_DESCRIPTIONS: ReadonlyArray<string> = [
   H.systemctlPower,
   H.telinit,
   HL.permsRoot,
-  HL.sysrq
+  HL.sysrq,
+  HL.diskWrite
 ]
 
 /** Our own rules (beyond Hermes'): allowlist keys like Hermes' ones, so never renamed lightly. */
@@ -72,6 +74,10 @@ export const D = {
   fdExecRm: "fd -x/-X rm",
   shred: "shred destroys file contents",
   removeAfter: "archive or sync that deletes its source files (--remove-files, --remove-source-files, zip -m)",
+  infraDelete:
+    "destroys infrastructure or a service's data (terraform destroy, kubectl delete, helm uninstall, docker rm -f/prune/volume rm, aws s3 rm --recursive, cloud delete commands, redis FLUSHALL, dropdb)",
+  networkShell:
+    "connects a shell or a program's input and output to the network (/dev/tcp redirects, nc -e, ncat --exec, socat exec:), where commands arrive that the gate never sees",
   syncDelete: "sync or extraction that deletes destination files the source lacks (rsync --delete, rclone sync, tar --recursive-unlink)",
   toolDelete: "deletes files through a program's own command (cmake -E rm/remove/remove_directory, gio remove/trash, trash-put, rclone delete/purge, ninja -t clean)",
   gitDiscard: "git command that discards uncommitted work or unreachable history (checkout/switch --force, stash drop/clear, reflog expire/delete, worktree remove --force)",

@@ -25,7 +25,8 @@ import {
   npmrcAssignments,
   packageScriptText,
   pytestConfigPlugins,
-  workspacePatterns
+  workspacePatterns,
+  yarnPath
 } from "./projectRunners.js"
 import { isStdinPath } from "../detect/resolve/codeSources.js"
 import { exCommands, exShellText } from "../detect/editorCommands.js"
@@ -687,6 +688,16 @@ class Looker {
               }
             }
           }
+          // yarn runs the yarn `.yarnrc.yml` names (any command), pnpm loads `.pnpmfile.cjs` hooks: node code of the project's.
+          const projectCode: Array<ScriptRef> = []
+          if (runner.tool === "yarn") {
+            const rc = yield* self.read(joinPath(dir, ".yarnrc.yml", self.env.home))
+            if (rc === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: ".yarnrc.yml" })
+            const path = Option.isSome(rc) ? yarnPath(rc.value) : null
+            if (path !== null) projectCode.push({ path: joinPath(dir, path, self.env.home), language: "node" })
+          }
+          if (runner.tool === "pnpm") projectCode.push({ path: joinPath(dir, ".pnpmfile.cjs", self.env.home), language: "node", optional: true })
+          if (projectCode.length > 0) verdict = stronger(verdict, yield* self.scripts(projectCode, dir, 1))
           // The project's and the user's .npmrc can name the shell scripts run in, or code node loads first.
           for (const npmrc of [joinPath(dir, ".npmrc", self.env.home), joinPath(dir, "~/.npmrc", self.env.home)]) {
             const rc = yield* self.read(npmrc)

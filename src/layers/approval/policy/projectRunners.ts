@@ -38,6 +38,8 @@ export type Runner =
     readonly installs?: boolean
     /** A package archive (`npm install ./x.tgz`): its scripts cannot be read before it is unpacked. */
     readonly archive?: boolean
+    /** The package manager: yarn runs the file `.yarnrc.yml`'s `yarnPath` names, pnpm loads `.pnpmfile.cjs`. */
+    readonly tool?: string
   }
   | {
     /** `ninja [-C dir] [-f file] [targets]`: the commands of the build edges the targets need. */
@@ -416,7 +418,12 @@ export const runnerOf = (program: string, args: ReadonlyArray<string>): Runner |
   if (program === "ninja" || program === "samu") return ninjaRunner(args)
   if (program === "ctest") return ctestRunner(args)
   if (/^node(?:js)?[\d.]*$/.test(program)) return envFileRunner(args)
-  if (program === "npm" || program === "yarn" || program === "pnpm") return packageRunner(program, args)
+  if (program === "npm" || program === "yarn" || program === "pnpm") {
+    const runner = packageRunner(program, args)
+    // yarn and pnpm load project code for any command (yarnPath, .pnpmfile.cjs), scripts or none.
+    if (runner === null && program !== "npm") return { kind: "package", dir: undefined, scripts: [], tool: program }
+    return runner?.kind === "package" ? { ...runner, tool: program } : runner
+  }
   if (program === "bun" && args[0] === "run") return packageRunner("bun", args)
   return null
 }
@@ -576,6 +583,15 @@ export const npmrcAssignments = (text: string): string => {
     out.push(`${variable}=${singleQuoted(value)}`)
   }
   return out.join(" ")
+}
+
+/**
+ * The file `.yarnrc.yml` names as the yarn to run (`yarnPath: .yarn/releases/yarn-4.1.cjs`): yarn hands every
+ * command to it, so it is a node script every `yarn` runs. Null when it names none.
+ */
+export const yarnPath = (yarnrc: string): string | null => {
+  const m = /^yarnPath\s*:\s*(.+?)\s*$/m.exec(yarnrc)
+  return m === null ? null : (m[1] ?? "").replace(/^(["'])(.*)\1$/, "$2")
 }
 
 /**

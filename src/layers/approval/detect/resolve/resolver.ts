@@ -21,6 +21,7 @@ import type { Cmd, FuncDef, Origin, Part, Word } from "../../shell/ast.js"
 import { CALL_PAREN } from "../../shell/ast.js"
 import type { ParseCtx } from "../../shell/parser.js"
 import { parseInto } from "../../shell/parser.js"
+import { isFilled } from "../filledWords.js"
 import { basename } from "../../shell/words.js"
 import type { Alt, Expansion } from "./expand.js"
 import { Expander, altFields, altText } from "./expand.js"
@@ -84,11 +85,12 @@ const PRIMARY = new Set<Origin>(["top", "subst", "heredoc"])
 const DELETERS = new Set(["rm", "rmdir", "unlink", "shred", "truncate", "mv", "dd", "chmod", "chown", "chgrp", "find", "rsync", "kill", "pkill", "killall", "git", "tar", "xargs"])
 /** `$@`, `$*`, `$1`, `${@:2}`, `${a[@]}`, `${a[0]}`, `${!a[@]}`: values the expander does not follow. */
 const UNTRACKED_PARAM = /^(?:[@*\d#]|!?[A-Za-z_][A-Za-z0-9_]*\[)/
-const untrackedParts = (parts: ReadonlyArray<Part>): boolean =>
+const UNTRACKED_ARRAY = /^!?[A-Za-z_][A-Za-z0-9_]*\[/
+const untrackedParts = (parts: ReadonlyArray<Part>, positional: boolean): boolean =>
   parts.some((p) =>
-    p.kind === "doubleQuoted" ? untrackedParts(p.parts) :
-    p.kind === "variable" ? /^\$[@*\d]/.test(p.text) :
-    p.kind === "bracedParam" && UNTRACKED_PARAM.test(p.text)
+    p.kind === "doubleQuoted" ? untrackedParts(p.parts, positional) :
+    p.kind === "variable" ? positional && /^\$[@*\d]/.test(p.text) :
+    p.kind === "bracedParam" && (positional ? UNTRACKED_PARAM : UNTRACKED_ARRAY).test(p.text)
   )
 
 /** Re-rendering stops this deep (each round resolves something, so real input never gets near). */
@@ -410,6 +412,16 @@ export class Resolver {
     return this.integers?.has(name) === true || INTEGER_SHELL_VARIABLES.includes(name)
   }
 
+  /** An earlier command of the line sets the positional parameters (`set -- a b`, `set a b`, `set -e -- x`). */
+  private setsPositional(before: Cmd): boolean {
+    return this.ctx.cmds.some((c) => {
+      if (c.seq >= before.seq || c.cls !== "exec") return false
+      const head = this.info[c.seq]?.head ?? -1
+      if (head < 0 || c.words[head]?.value !== "set") return false
+      return c.words.slice(head + 1).some((w) => w.value === "--" || !/^[-+]/.test(w.value))
+    })
+  }
+
   /** Work that had to wait for the whole line (a heredoc read after the command that pipes it). */
   finish(): void {
     const deferred = this.deferred
@@ -473,8 +485,11 @@ export class Resolver {
     const name = head >= 0 ? this.programName(cmd, head, words) : ""
     // A deleting program whose arguments come from a variable the shell kept from an earlier call, unseen here.
     if (this.opts.shellKeepsVariables === true && this.scope.heldLookups > held && DELETERS.has(name)) this.computed.push(D.heldArguments)
-    // …or from an array or the positional parameters, which are not followed (`set -- -rf; rm "$@" d`).
-    if (DELETERS.has(name) && cmd.words.some((w, i) => i > head && w.expands && untrackedParts(w.parts))) this.computed.push(D.untrackedArguments)
+    // …or from an array, or positional parameters the line set (`set -- -rf; rm "$@" d`): neither is followed. (In a
+    // function's body "$@" is the call's arguments, which the call is judged with.)
+    if (DELETERS.has(name) && cmd.words.some((w, i) => i > head && w.expands && untrackedParts(w.parts, this.setsPositional(cmd)))) {
+      this.computed.push(D.untrackedArguments)
+    }
 
     let rendered = false
     if (words !== null && targets !== null) rendered = this.rerender(cmd, head, name, words, targets)
@@ -583,7 +598,8 @@ export class Resolver {
 
   private codeFed(cmd: Cmd, head: number, name: string, ex: Expander): void {
     if (name === "") return
-    const args = cmd.words.slice(head + 1).map((w) => w.value)
+    // The input xargs appends is what it reads (below), not an argument given here.
+    const args = cmd.words.slice(head + 1).filter((w) => !isFilled(w)).map((w) => w.value)
     // sqlite3, gdb, psql, mysql: their standard input is console commands (consoleCommands.ts).
     const console = consoleOf(name)
     if (console !== null) {

@@ -16,11 +16,12 @@ import type { Rule } from "./engine.js"
 import { ruleSet } from "./engine.js"
 import { gitExecRules } from "./gitExec.js"
 import { implicitWriteRules } from "./implicitWrites.js"
+import { infrastructureRules } from "./infrastructure.js"
 import { operatorRules } from "./operator.js"
 import { toolRunMarkerRules } from "./toolRunMarker.js"
 import { programOptionRules } from "./programOptions.js"
 import { opaqueInterpreterRules } from "./opaqueInterpreters.js"
-import { remoteShellRules } from "./remoteShell.js"
+import { networkShellRules, remoteShellRules } from "./remoteShell.js"
 import { runtimeHomeRules } from "./runtimeHome.js"
 
 export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
@@ -37,6 +38,8 @@ export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...destructiveRules,
   ...gitDiscardRules,
   ...remoteShellRules,
+  ...networkShellRules,
+  ...infrastructureRules,
   ...runtimeHomeRules,
   ...implicitWriteRules,
   ...commandLookupRules,

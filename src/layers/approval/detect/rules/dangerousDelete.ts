@@ -1,5 +1,7 @@
 /** D01–D10: deletes and permission changes. */
+import type { CmdView } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
+import { isLong } from "./operands.js"
 import { endsTok, hasTokAny, isDash, laterSome, skipDashes, startsTok, startsTokAny } from "./tokenMatchers.js"
 
 const RM = ["rm"]
@@ -11,6 +13,17 @@ const isPowerShell = (t: string): boolean =>
   ["powershell", "pwsh", "powershell.exe", "pwsh.exe"].some((n) => endsTok(t, n))
 
 const unquoteStart = (t: string): string => (t.startsWith('"') || t.startsWith("'") ? t.slice(1) : t)
+
+/** The options of rm at `i`, up to `--`: GNU getopt takes them after operands too (`rm -f x -r`). */
+const rmOptions = (c: CmdView, i: number): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (let k = i + 1; k < c.texts.length; k++) {
+    const t = c.texts[k] ?? ""
+    if (t === "--") break
+    if (isDash(t)) out.push(t)
+  }
+  return out
+}
 
 export const deleteRules: ReadonlyArray<Rule> = [
   {
@@ -26,17 +39,16 @@ export const deleteRules: ReadonlyArray<Rule> = [
     description: "recursive delete",
     on: RM,
     at: "end",
-    test: (_v, c, i) => {
-      const flag = c.texts[i + 1]
-      return isDash(flag) && (flag ?? "").indexOf("r", 1) > 0
-    }
+    // Hermes looks at the first option only; `rm -f -r d` is as recursive as `rm -rf d`.
+    test: (_v, c, i) => rmOptions(c, i).some((flag) => !flag.startsWith("--") && flag.indexOf("r", 1) > 0)
   },
   {
     kind: "word",
     description: "recursive delete (long flag)",
     on: RM,
     at: "end",
-    test: (_v, c, i) => startsTok(c.texts[i + 1] ?? "", "--recursive")
+    // Any of its options, abbreviated as getopt allows (`--rec`).
+    test: (_v, c, i) => startsTok(c.texts[i + 1] ?? "", "--recursive") || rmOptions(c, i).some((flag) => isLong(flag, "--recursive", "--r"))
   },
   {
     kind: "word",

@@ -77,6 +77,14 @@ export const systemRules: ReadonlyArray<Rule> = [
     test: (_v, c, i) => startsTokAny(c.texts[skipDashes(c, i + 1)] ?? "", ["stop", "restart", "disable", "mask"])
   },
   {
+    // Ours, under Hermes' key: the same through SysV's and OpenRC's front ends (`service sshd stop`).
+    kind: "word",
+    description: "stop/restart system service",
+    on: ["service", "rc-service"],
+    at: "end",
+    test: (_v, c, i) => startsTokAny(c.texts[skipDashes(c, skipDashes(c, i + 1) + 1)] ?? "", ["stop", "restart", "zap"])
+  },
+  {
     kind: "word",
     description: "kill all processes",
     on: ["kill"],

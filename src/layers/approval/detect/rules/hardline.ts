@@ -2,7 +2,7 @@
  * The hardline tier: commands that never run. Only commands the shell would
  * actually execute count (their program word after wrappers), never prose.
  */
-import { H } from "../descriptions.js"
+import { H, HL } from "../descriptions.js"
 import { isBlockDevice, rmTarget } from "../pathClasses.js"
 import type { RmTarget } from "../pathClasses.js"
 import type { CmdView } from "../ruleInput.js"
@@ -20,6 +20,72 @@ const DEVICE_OF = /(?:^|[^\w])of=["']?\/dev\/(?:sd|nvme|hd|mmcblk|vd|xvd)/
 const unquote = (t: string): string => t.replace(/^["']|["']$/g, "")
 const arg = (c: CmdView, k: number): string => c.texts[c.head + k] ?? ""
 
+/**
+ * `kill` of pid -1 (every process the user may signal), however the signal is given (`-9`, `-KILL`, `-s KILL`,
+ * `-n 9`, none) and wherever -1 stands among the pids; `killall5` signals every process.
+ */
+const killsAll = (c: CmdView): boolean => {
+  if (c.name === "killall5") return true
+  if (c.name !== "kill") return false
+  let options = true
+  for (let j = c.head + 1; j < c.texts.length; j++) {
+    const t = unquote(c.texts[j] ?? "")
+    if (options && (t === "-s" || t === "-n")) j++
+    else if (options && t === "--") options = false
+    else if (startsTok(t, "-1")) return true
+  }
+  return false
+}
+
+/**
+ * Whether a disk tool writes, given its options: not when it is told to act on nothing (`noAct`: mke2fs -n, sgdisk
+ * -P) or every option asks only for information (`fdisk -l`, `sfdisk -d`, `sgdisk -p`).
+ */
+const writesUnless = (noAct: ReadonlyArray<string>, info: ReadonlyArray<string>) => (options: ReadonlyArray<string>): boolean =>
+  !options.some((o) => noAct.includes(o)) &&
+  !(options.length > 0 && options.every((o) => info.includes(o) || o === "-h" || o === "--help" || o === "-V" || o === "--version"))
+const FORMATS = writesUnless(["-n"], [])
+const PARTITIONS = writesUnless([], ["-l", "--list"])
+
+/**
+ * Tools that format, partition or wipe the disk they are given, by what makes them write: always (a format,
+ * blkdiscard), unless asked only for information (`fdisk -l`, `sfdisk -d`, `wipefs` without `-a`, `mke2fs -n`),
+ * or for their writing commands (`parted … mklabel`, `cryptsetup luksFormat`, `nvme format`, `hdparm --security-erase`).
+ */
+const DISK_TOOLS: Readonly<Record<string, (options: ReadonlyArray<string>, words: ReadonlyArray<string>) => boolean>> = {
+  mke2fs: FORMATS,
+  mkswap: FORMATS,
+  mkdosfs: FORMATS,
+  mkntfs: FORMATS,
+  mkexfatfs: FORMATS,
+  blkdiscard: () => true,
+  wipefs: (o) => writesUnless(["-n", "--no-act"], [])(o) && o.some((x) => x === "--all" || x === "--offset" || /^-[a-z]*[ao]/.test(x)),
+  sgdisk: writesUnless(["-P", "--pretend"], ["-p", "--print", "-i", "--info", "-v", "--verify", "-L", "--list-types"]),
+  sfdisk: writesUnless(["-n", "--no-act"], ["-l", "--list", "-d", "--dump", "-J", "--json", "-s", "--show-size", "-g", "--show-geometry", "--verify", "-F", "--list-free"]),
+  fdisk: PARTITIONS,
+  gdisk: PARTITIONS,
+  cfdisk: PARTITIONS,
+  parted: (o, w) => writesUnless([], ["-l", "--list"])(o) && (w.length === 0 || w.some((x) => /^(?:mklabel|mktable|mkpart|mkpartfs|rm|resizepart|resize)$/.test(x))),
+  cryptsetup: (_o, w) => w.some((x) => /^(?:luksformat|erase|lukserase|reencrypt|lukskillslot|luksremovekey)$/.test(x)),
+  nvme: (_o, w) => w.some((x) => x === "format" || x === "sanitize"),
+  hdparm: (o) => o.some((x) => /^--(?:security-erase|trim-sector-ranges|write-sector|make-bad-sector)/.test(x)),
+  badblocks: (o) => o.some((x) => /^-[a-z]*w/.test(x))
+}
+/** Programs that write their last operand (cp, mv, install) or every operand (tee, shred). */
+const LAST_WRITTEN = new Set(["cp", "mv", "install", "rsync"])
+const ALL_WRITTEN = new Set(["tee", "shred"])
+
+/** A raw disk formatted, partitioned, wiped or overwritten by a program other than dd (its own rule above). */
+const writesDisk = (c: CmdView): boolean => {
+  const args = c.texts.slice(c.head + 1).map(unquote)
+  const operands = args.filter((t) => !isDash(t))
+  if (!operands.some((t) => isBlockDevice(t))) return false
+  const tool = DISK_TOOLS[c.name]
+  if (tool !== undefined) return tool(args.filter(isDash), operands.filter((t) => !isBlockDevice(t)))
+  if (LAST_WRITTEN.has(c.name)) return isBlockDevice(operands[operands.length - 1] ?? "")
+  return ALL_WRITTEN.has(c.name)
+}
+
 const HARDLINE_RULES: ReadonlyArray<Rule> = [
   { kind: "program", description: H.rootDelete, test: (_v, c) => rmOperand(c, "root") },
   { kind: "program", description: H.systemDelete, test: (_v, c) => rmOperand(c, "system") },
@@ -36,15 +102,7 @@ const HARDLINE_RULES: ReadonlyArray<Rule> = [
     test: (_v, c, r) => (c.cmd.redirs[r]?.op.endsWith(">") ?? false) && isBlockDevice(unquote(c.redirectTexts[r] ?? ""))
   },
   { kind: "view", description: H.forkBomb, test: (v) => hasForkBomb(v, true) },
-  {
-    kind: "program",
-    description: H.killAll,
-    test: (_v, c) => {
-      if (c.name !== "kill") return false
-      for (let j = c.head + 1; j < c.texts.length && isDash(c.texts[j]); j++) if (startsTok(c.texts[j] ?? "", "-1")) return true
-      return false
-    }
-  },
+  { kind: "program", description: H.killAll, test: (_v, c) => killsAll(c) },
   { kind: "program", description: H.shutdown, test: (_v, c) => /^(?:shutdown|reboot|halt|poweroff)(?![\w])/.test(c.name) },
   { kind: "program", description: H.init, test: (_v, c) => c.name === "init" && /^[06](?![\w])/.test(arg(c, 1)) },
   {
@@ -54,7 +112,8 @@ const HARDLINE_RULES: ReadonlyArray<Rule> = [
       c.name === "systemctl" && startsTokAny(c.texts[skipDashes(c, c.head + 1)] ?? "", ["poweroff", "reboot", "halt", "kexec"])
   },
   { kind: "program", description: H.telinit, test: (_v, c) => c.name === "telinit" && /^[06](?![\w])/.test(arg(c, 1)) },
-  ...destructiveHardline
+  ...destructiveHardline,
+  { kind: "program", description: HL.diskWrite, test: (_v, c) => writesDisk(c) }
 ]
 
 export const hardlineSet = ruleSet(HARDLINE_RULES, true)
@@ -62,5 +121,5 @@ export const hardlineSet = ruleSet(HARDLINE_RULES, true)
 /** Program names the hardline rules look at (a command word computed at run time may turn out to be any of them). */
 export const HARDLINE_PROGRAMS: ReadonlyArray<string> = [
   "rm", "mkfs", "dd", "kill", "shutdown", "reboot", "halt", "poweroff", "init", "systemctl", "telinit", "chmod", "chown",
-  "chgrp"
+  "chgrp", "killall5", "wipefs", "blkdiscard", "sgdisk", "parted", "sfdisk", "cryptsetup", "mkswap", "tee", "cp", "shred"
 ]

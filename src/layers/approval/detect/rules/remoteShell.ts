@@ -76,3 +76,28 @@ export const remoteShellRules: ReadonlyArray<Rule> = [
     }
   }
 ]
+
+/** netcat's flags that hand the connection to a program: `-e prog`, `-c cmd` (traditional nc, busybox), ncat's `--exec`/`--sh-exec`/`--lua-exec`. */
+const NETCATS = new Set(["nc", "netcat", "ncat", "nc.traditional", "nc.openbsd"])
+const netcatRuns = (args: ReadonlyArray<string>): boolean =>
+  args.some((a) => /^--(?:exec|sh-exec|lua-exec)(?:=|$)/.test(a) || /^-[A-Za-z]*[ec]/.test(a) && !a.startsWith("--"))
+
+/** socat's addresses that run a program: `exec:'bash -li'`, `system:…` (any case, after `!!` too). */
+const socatRuns = (args: ReadonlyArray<string>): boolean => args.some((a) => /(?:^|!!)(?:exec|system):/i.test(a))
+
+/** A redirect to or from bash's network pseudo-files (`>& /dev/tcp/host/port`, `exec 3<>/dev/udp/…`). */
+const NETWORK_FILE = /^\/dev\/(?:tcp|udp)\//
+
+/**
+ * A shell or program wired to the network: a reverse or bind shell takes its commands from a socket, so nothing it
+ * runs ever reaches the gate.
+ */
+export const networkShellRules: ReadonlyArray<Rule> = [
+  { kind: "redirect", description: D.networkShell, test: (_v, c, r) => NETWORK_FILE.test(c.cmd.redirs[r]?.target?.value ?? "") },
+  {
+    kind: "program",
+    description: D.networkShell,
+    test: (_v, c) =>
+      runs(c) && ((NETCATS.has(c.name) && netcatRuns(argv(c))) || (c.name === "socat" && socatRuns(argv(c))) || (c.name === "busybox" && argv(c)[0] === "nc" && netcatRuns(argv(c).slice(1))))
+  }
+]
