@@ -51,7 +51,7 @@ export interface Analysis extends Readonly<Findings> {
  * (`((…))`, `let`, `[[ x -eq y ]]`) reads variables by bare name. xargs, find and fd fill in names when they run
  * (`delegate`), which counts as an expansion.
  */
-const EXPANDABLE = /[$`]|\b(?:xargs|find|fd|fdfind)\b|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=|\b(?:OPTIND|RANDOM|SRANDOM|HISTCMD)\b/
+const EXPANDABLE = /[$`]|\bxargs\b|\b(?:find|fd|fdfind)\b[^\n]*\s-(?:exec|ok|x\b|X\b|-exec)|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=|\b(?:OPTIND|RANDOM|SRANDOM|HISTCMD)\b/
 
 /** Outside expanding lines, only these commands need a look: code fed to a possible shell, a glob as program. */
 const worthResolving = (cmd: Cmd, head: number): boolean => {
@@ -75,6 +75,9 @@ const PRIMARY = new Set<Origin>(["top", "subst", "heredoc"])
 const PROSE = /[\s;&|<>()`]|\$\(/
 const EMPTY: ReadonlySet<number> = new Set()
 const EMPTY_WORD: Word = { raw: "", value: "", parts: [], quoted: false, unterminated: false, expands: false }
+
+/** A quoted word worth reading unquoted: an option (`'-rf'`, `"--hard"`) or a permission mode (`'777'`, `"o+w"`). */
+const QUOTED_FLAG = /^(?:-\S+|[0-7]{3,4}|[ugoa]*[-+=][rwxXst]+)$/
 
 /** Quoted text that could itself be read as commands. */
 const isProse = (w: Word): boolean => w.quoted && PROSE.test(w.value)
@@ -108,11 +111,12 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     if (scan.malformed) a.grepMalformed = true
     hidden = new Set(scan.hidden)
   }
-  // A quoted argument is the same argument to the program: `rm '-rf' /x`, `git reset "--hard"`, `chmod '777' f`.
-  // One word with no space and nothing to expand is read unquoted (quoted prose, and grep's patterns, stay as they are).
+  // A quoted option is the same option to the program: `rm '-rf' /x`, `git reset "--hard"`, `chmod '777' f`. Such a
+  // word (an option or a mode, no space, nothing to expand) is read unquoted; operands are read unquoted by the rules
+  // that look at them, and quoted prose and grep's patterns stay as they are.
   for (let i = h + 1; i < cmd.words.length; i++) {
     const w = cmd.words[i]
-    if (w !== undefined && w.quoted && !w.expands && w.value !== "" && !/\s/.test(w.value) && !hidden.has(i)) spelled.set(i, w.value)
+    if (w !== undefined && w.quoted && !w.expands && QUOTED_FLAG.test(w.value) && !hidden.has(i)) spelled.set(i, w.value)
   }
   const args = values.slice(h + 1)
   const heredoc = cmd.redirs.some((r) => r.after > h && r.op.startsWith("<<"))
