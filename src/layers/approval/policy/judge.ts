@@ -641,7 +641,7 @@ class Looker {
           const queue = ["."]
           for (let n = 0; queue.length > 0; n++) {
             const sub = queue.shift() ?? "."
-            if (n >= MAX_LOCAL_PACKAGES) return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `more than ${MAX_LOCAL_PACKAGES} test files` })
+            if (n >= MAX_TEST_DIRS) return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `more than ${MAX_TEST_DIRS} test directories` })
             const name = sub === "." ? "CTestTestfile.cmake" : `${sub}/CTestTestfile.cmake`
             const file = yield* self.read(joinPath(dir, name, self.env.home))
             if (file === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: name })

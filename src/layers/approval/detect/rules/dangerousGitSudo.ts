@@ -9,6 +9,7 @@ import { D } from "../descriptions.js"
 import { gitOptions } from "../gitOptions.js"
 import type { CmdView, View } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
+import { hasFlag } from "./operands.js"
 import { hasEndingAt, laterSome, restSome, startsTok } from "./tokenMatchers.js"
 
 const RESET_HARD = /^--h(?:a(?:r(?:d)?)?)?(?![\w])/
@@ -38,21 +39,17 @@ const subArgs = (c: CmdView, i: number): ReadonlyArray<string> => {
   return c.texts.slice(from, end < 0 ? c.texts.length : end)
 }
 
-/** A short-option bundle (`-fdx`) holding `letter`. */
-const bundleHas = (t: string, letter: string): boolean => /^-[a-z]+$/.test(t) && t.includes(letter, 1)
 
 /**
  * `git clean` that deletes: anything but a dry run. Without `-f` git refuses only while `clean.requireForce`
  * holds, and an earlier call (or a planted `.git/config`) can turn that off.
  */
 const cleanDeletes = (args: ReadonlyArray<string>): boolean =>
-  !args.some((a) => a === "--dry-run" || bundleHas(a, "n"))
+  !hasFlag(args, "n", "--dry-run")
 
 /** A push refspec that forces (`+main`) or deletes (`:main`), or a push that deletes or mirrors remote refs. */
 const pushRewrites = (args: ReadonlyArray<string>): boolean =>
-  args.some((a) =>
-    /^\+[^\s]/.test(a) || /^:[^\s]/.test(a) || a === "--mirror" || a === "--delete" || a === "--prune" || bundleHas(a, "d")
-  )
+  hasFlag(args, "d", "--delete") || args.some((a) => /^[+:][^\s]/.test(a) || a === "--mirror" || a === "--prune")
 
 /** `./script` run right after a separator anywhere after `c`. */
 const runsLocalScriptLater = (v: View, c: CmdView): boolean =>
@@ -60,11 +57,11 @@ const runsLocalScriptLater = (v: View, c: CmdView): boolean =>
 
 /** What `gitDiscards` looks for, by subcommand: the arguments (up to `--`) that make it discard. */
 const DISCARDING: Readonly<Record<string, (args: ReadonlyArray<string>) => boolean>> = {
-  checkout: (args) => args.some((a) => a === "--force" || bundleHas(a, "f")),
-  switch: (args) => args.some((a) => a === "--force" || a === "--discard-changes" || bundleHas(a, "f")),
+  checkout: (args) => hasFlag(args, "f", "--force"),
+  switch: (args) => hasFlag(args, "f", "--force") || args.includes("--discard-changes"),
   stash: (args) => args[0] === "drop" || args[0] === "clear",
   reflog: (args) => args[0] === "expire" || args[0] === "delete",
-  worktree: (args) => args[0] === "remove" && args.some((a) => a === "--force" || bundleHas(a, "f"))
+  worktree: (args) => args[0] === "remove" && hasFlag(args, "f", "--force")
 }
 
 /** Ours, beyond Hermes' table: git commands that throw away work the way `reset --hard` does. */
@@ -98,7 +95,7 @@ export const gitSudoRules: ReadonlyArray<Rule> = [
     at: "end",
     test: (v, c, i) => {
       const sub = gitSubAt(c, i)
-      return startsTok(c.texts[sub] ?? "", "push") && (laterSome(v, c, sub, (x) => hasEndingAt(x, "-f")) || subArgs(c, i).some((a) => bundleHas(a, "f")))
+      return startsTok(c.texts[sub] ?? "", "push") && (laterSome(v, c, sub, (x) => hasEndingAt(x, "-f")) || hasFlag(subArgs(c, i), "f", null))
     }
   },
   {
@@ -114,7 +111,7 @@ export const gitSudoRules: ReadonlyArray<Rule> = [
     on: ["git"],
     at: "end",
     // Hermes matches lower-cased text, so `-d` (merged-only delete) collapses into `-D` here too.
-    test: (_v, c, i) => gitSub(c, i, "branch") && subArgs(c, i).some((a) => startsTok(a, "-d") || bundleHas(a, "d"))
+    test: (_v, c, i) => gitSub(c, i, "branch") && hasFlag(subArgs(c, i), "d", null)
   },
   {
     kind: "word",

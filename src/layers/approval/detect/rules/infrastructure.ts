@@ -6,11 +6,10 @@
 import { D } from "../descriptions.js"
 import type { CmdView } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
-import { argv, operands, runsAs } from "./operands.js"
+import { argv, hasFlag, operands, runsAs } from "./operands.js"
 
 const has = (args: ReadonlyArray<string>, ...flags: ReadonlyArray<string>): boolean =>
   args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)))
-const bundle = (args: ReadonlyArray<string>, letter: string): boolean => args.some((a) => /^-[A-Za-z]+$/.test(a) && a.includes(letter, 1))
 const DRY = ["--dry-run", "--dryrun", "--server-dry-run"]
 
 const VALUED: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -36,11 +35,11 @@ const destroys = (c: CmdView, i: number): boolean => {
   if (runsAs(c, i, ["helm"])) return ["uninstall", "delete", "del", "un"].includes(verbs(c, "kubectl")[0] ?? "")
   if (runsAs(c, i, ["docker", "podman", "nerdctl"])) {
     const [verb, sub] = verbs(c, "docker")
-    const force = has(args, "--force", "--volumes") || bundle(args, "f") || bundle(args, "v")
+    const force = hasFlag(args, "f", "--force") || hasFlag(args, "v", "--volumes")
     if (verb === "system" || verb === "volume" || verb === "image" || verb === "container" || verb === "network" || verb === "builder") {
       return sub === "prune" || sub === "rm" || sub === "remove" || (verb === "system" && sub === "reset")
     }
-    if (verb === "compose") return verbs(c, "docker").includes("down") && (has(args, "--volumes", "--rmi") || bundle(args, "v"))
+    if (verb === "compose") return verbs(c, "docker").includes("down") && (hasFlag(args, "v", "--volumes") || has(args, "--rmi"))
     return (verb === "rm" || verb === "rmi") && force
   }
   if (runsAs(c, i, ["aws"])) {
