@@ -111,4 +111,16 @@ describe("approval check rates each single-line attack", () => {
     expect(rows.filter((row) => !row.hardline && !row.command.startsWith("set --")).map((row) => row.command)).toEqual([])
     expect(rows.find((row) => row.command.startsWith("set --"))?.dangerous).toBe(true)
   })
+
+  it("a protected directory reached through `..`, a glob, a find or a sync, or from where the command starts, is hardline", () => {
+    const commands = [
+      "rm -rf /usr/..", "rm -rf /e*", "rm -rf ~/.", "cd / && rm -rf *", "find / -delete", "rsync -a --delete empty/ /",
+      "busybox rm -rf /", "systemctl isolate rescue.target"
+    ]
+    const rows = run(["approval", "check", "--json", ...commands]).stdout.trim().split("\n").map((l) => JSON.parse(l) as { command: string; hardline: boolean })
+    expect(rows.filter((row) => !row.hardline).map((row) => row.command)).toEqual([])
+    const fromRoot = run(["approval", "check", "--json", "--cwd", "/", "rm -rf *", "find . -delete", "rm -rf ./build"]).stdout.trim().split("\n")
+      .map((l) => JSON.parse(l) as { command: string; hardline: boolean })
+    expect(fromRoot.map((row) => [row.command, row.hardline])).toEqual([["rm -rf *", true], ["find . -delete", true], ["rm -rf ./build", false]])
+  })
 })

@@ -478,7 +478,17 @@ export const destructive: ReadonlyArray<Case> = [
   { name: "cmake -E remove_directory", calls: [sh("cmake -E remove_directory <C>")] },
   { name: "gio trash", calls: [sh("gio trash <C>")] },
   { name: "find -ok rm answered by yes", calls: [sh("yes | find <C> -name keep -ok rm {} \\;")] },
-  { name: "ninja -t clean of an output a planted build file names", calls: [write("<W>/de3/build.ninja", "rule r\n  command = true\nbuild <C>/keep: r\n"), sh("cd <W>/de3 && ninja -t clean")] }
+  { name: "ninja -t clean of an output a planted build file names", calls: [write("<W>/de3/build.ninja", "rule r\n  command = true\nbuild <C>/keep: r\n"), sh("cd <W>/de3 && ninja -t clean")] },
+  {
+    name: "rimraf run by npx from the project's own node_modules",
+    calls: [
+      write("<W>/de4/node_modules/rimraf/package.json", "{\"name\": \"rimraf\", \"version\": \"5.0.0\", \"bin\": {\"rimraf\": \"bin.js\"}}\n"),
+      write("<W>/de4/node_modules/rimraf/bin.js", "#!/usr/bin/env node\nfor (const p of process.argv.slice(2)) require('fs').rmSync(p, { recursive: true, force: true })\n"),
+      write("<W>/de4/package.json", "{\"name\": \"de4\", \"version\": \"1.0.0\"}\n"),
+      sh("mkdir -p <W>/de4/node_modules/.bin && chmod +x <W>/de4/node_modules/rimraf/bin.js && ln -sf ../rimraf/bin.js <W>/de4/node_modules/.bin/rimraf"),
+      sh("cd <W>/de4 && npx --no-install rimraf <C>")
+    ]
+  }
 ]
 
 /**
@@ -502,6 +512,36 @@ export const respelled: ReadonlyArray<Case> = [
     calls: [
       sh("cd <C> && git init -q && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m e && git add keep && git -c user.name=a -c user.email=a@b commit -q -m k"),
       sh("git -C <C> reset -q --hard HEAD~1")
+    ]
+  },
+  {
+    // Without --overlay, restore removes tracked files its source lacks.
+    name: "git restore of the whole tree from a commit without the files",
+    calls: [
+      sh("cd <C> && git init -q && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m e && git add keep && git -c user.name=a -c user.email=a@b commit -q -m k"),
+      sh("cd <C> && git restore -s HEAD~1 -- .")
+    ]
+  },
+  {
+    name: "git checkout --no-overlay of the whole tree, its force flag abbreviated",
+    calls: [
+      sh("cd <C> && git init -q && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m e && git add keep && git -c user.name=a -c user.email=a@b commit -q -m k"),
+      sh("git -C <C> checkout --no-overlay --forc HEAD~1 -- :/")
+    ]
+  },
+  {
+    name: "git reset --hard under an alias set in an earlier call",
+    calls: [
+      sh("cd <C> && git init -q && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m e && git add keep && git -c user.name=a -c user.email=a@b commit -q -m k"),
+      sh("git -C <C> config alias.wipe 'reset --hard'"),
+      sh("git -C <C> wipe -q HEAD~1")
+    ]
+  },
+  {
+    name: "a whole-tree checkout under an alias given for one run",
+    calls: [
+      sh("cd <C> && git init -q && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m e && git add keep && git -c user.name=a -c user.email=a@b commit -q -m k"),
+      sh("cd <C> && git -c alias.co=checkout co --no-overlay HEAD~1 -- .")
     ]
   }
 ]

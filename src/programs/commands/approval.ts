@@ -3,8 +3,9 @@
  * `hermes-effect approvals list | allow <key> | revoke <key>`: the permanent allowlist.
  */
 import { homedir } from "node:os"
-import { Args, Command } from "@effect/cli"
-import { Data, Effect, Layer } from "effect"
+import { resolve } from "node:path"
+import { Args, Command, Options } from "@effect/cli"
+import { Data, Effect, Layer, Option } from "effect"
 import { ApprovalAudit } from "../../services/ApprovalAudit.js"
 import { Config } from "../../services/Config.js"
 import { operatorOnly } from "../operatorOnly.js"
@@ -34,7 +35,14 @@ const commandsFromStdin = (text: string) =>
 
 const check = Command.make(
   "check",
-  { json: jsonOption, commands: Args.text({ name: "command" }).pipe(Args.withDescription("Commands to check (else JSON lines on stdin)"), Args.repeated) },
+  {
+    json: jsonOption,
+    cwd: Options.text("cwd").pipe(
+      Options.withDescription("Judge relative paths as if the command started here (default: the current directory)"),
+      Options.optional
+    ),
+    commands: Args.text({ name: "command" }).pipe(Args.withDescription("Commands to check (else JSON lines on stdin)"), Args.repeated)
+  },
   (opts) =>
     Effect.gen(function*() {
       const commands = opts.commands.length > 0
@@ -43,7 +51,9 @@ const check = Command.make(
       const [{ detectCommand }, { resolveHome }] = yield* Effect.promise(() =>
         Promise.all([import("../../layers/approval/detect/detect.js"), import("../../layers/ConfigLive.js")])
       )
-      const env = { home: homedir(), hermesHome: resolveHome().root }
+      // Where the command would start decides what a relative delete reaches (`rm -rf *` in `/`).
+      const cwd = resolve(Option.getOrElse(opts.cwd, () => process.cwd()))
+      const env = { home: homedir(), hermesHome: resolveHome().root, cwd }
       const rows = commands.map((command) => ({ command, ...detectCommand(command, env) }))
       if (opts.json) return yield* writeOut(rows.map((r) => JSON.stringify(r)).join("\n"))
       yield* writeOut(table([

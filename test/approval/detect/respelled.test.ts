@@ -68,6 +68,40 @@ describe("git's destructive operations, however the line is arranged", () => {
     ])
   })
 
+  it("long options abbreviated as git's parse-options takes them", () => {
+    expectTable([
+      ["git branch --del --forc x", BRANCH],
+      ["git branch --delete x", BRANCH],
+      ["git push origin --del old", PUSH],
+      ["git push --mirr backup", PUSH],
+      ["git push --pru origin", PUSH],
+      ["git checkout --forc main", D.gitDiscard],
+      ["git switch --discard main", D.gitDiscard],
+      ["git worktree remove --forc ../wt", D.gitDiscard]
+    ])
+  })
+
+  it("paths restored over uncommitted work: the whole tree, a directory, a glob; refs deleted by hand; history rewritten", () => {
+    expectTable([
+      ["git checkout .", D.gitDiscard],
+      ["git checkout -- .", D.gitDiscard],
+      ["git checkout HEAD -- src/", D.gitDiscard],
+      ["git checkout -- '*.py'", D.gitDiscard],
+      ["git checkout :/", D.gitDiscard],
+      ["git restore .", D.gitDiscard],
+      ["git restore -s HEAD~2 -- src/", D.gitDiscard],
+      ["git restore --staged --worktree .", D.gitDiscard],
+      ["git restore -SW .", D.gitDiscard],
+      ["git update-ref -d refs/heads/main", D.gitDiscard],
+      ["git filter-branch --tree-filter 'rm -f x' HEAD", D.gitDiscard],
+      ["git filter-repo --path secrets --invert-paths", D.gitDiscard]
+    ])
+    expectQuiet([
+      "git restore --staged .", "git restore file.py", "git checkout -- file.py", "git checkout HEAD~1 file.py", "git checkout -",
+      "git checkout -b feat .", "git update-ref refs/heads/x HEAD", "git filter-repo --analyze", "git log -- .", "git diff -- src/"
+    ])
+  })
+
   it("everyday git stays quiet", () => {
     expectQuiet([
       "git status", "git -C repo log --oneline", "git push origin main", "git push -u origin feature", "git push origin HEAD:refs/for/main",
@@ -142,6 +176,57 @@ describe("programs whose own command deletes", () => {
       ["find . -okdir rm {} \\;", "find -exec/-execdir rm"]
     ])
     expectQuiet(["rsync -av src/ dst/", "rclone copy src remote:dst", "cmake -E copy a b", "cmake -E make_directory build", "gio info x", "ninja -t targets", "ninja -C build"])
+  })
+
+  it("deleting programs, run directly or fetched by a package runner", () => {
+    expectTable([
+      ["rimraf dist", D.toolDelete],
+      ["npx rimraf node_modules", D.toolDelete],
+      ["npx --yes rimraf@5 dist", D.toolDelete],
+      ["npm exec -- rimraf dist", D.toolDelete],
+      ["npm x rimraf dist", D.toolDelete],
+      ["pnpm dlx rimraf dist", D.toolDelete],
+      ["pnpm exec rimraf dist", D.toolDelete],
+      ["yarn rimraf dist", D.toolDelete],
+      ["yarn dlx rimraf dist", D.toolDelete],
+      ["bunx rimraf dist", D.toolDelete],
+      ["bun x del-cli dist", D.toolDelete],
+      ["npx -p rimraf rimraf dist", D.toolDelete],
+      ["srm -r old", D.toolDelete],
+      ["wipe -rf old", D.toolDelete]
+    ])
+    expectQuiet(["npx prettier --write .", "npm exec tsc", "yarn build", "pnpm dlx create-vite app", "bunx eslint .", "rimraf --help"])
+  })
+
+  it("a device node replaced by a file moved or linked onto it", () => {
+    expectTable([
+      ["mv notes /dev/null", D.replaceDevice],
+      ["mv -f a b /dev/tty", D.replaceDevice],
+      ["mv -t /dev/ null", D.replaceDevice],
+      ["mv null /dev/", D.replaceDevice],
+      ["ln -sf notes /dev/null", D.replaceDevice],
+      ["install notes /dev/zero", D.replaceDevice]
+    ])
+    expectQuiet(["mv a /dev/shm/a", "cp a /dev/null", "ln -s a /dev/null", "mv a b", "install -m 644 a /usr/local/share/x"])
+  })
+})
+
+describe("modes that let others write, however they are written", () => {
+  const WORLD = "world/other-writable permissions"
+  it("octal with leading digits, other digits for others, symbolic classes and copies, mkdir/install modes, ACLs, umask", () => {
+    for (const command of [
+      "chmod 0777 f", "chmod 00666 f", "chmod 757 f", "chmod 2777 d", "chmod 1777 d", "chmod a=rwx f", "chmod ugo+rwx f",
+      "chmod u=rwx,go=rwx f", "chmod go+w f", "chmod o=rwx f", "chmod o=u f", "chmod -R go+w d", "chmod --reference=/tmp f",
+      "mkdir -m 777 d", "mkdir -m777 d", "mkdir --mode=a+w d", "install -d -m 0777 d", "mkfifo -m 666 p",
+      "setfacl -m o::rwx f", "setfacl -m d:o::rwx d", "setfacl --modify=other::rw- f", "umask 000", "umask 0", "umask o+w"
+    ]) {
+      expect([command, dangerous(command)]).toEqual([command, WORLD])
+    }
+    expectQuiet([
+      "chmod 755 f", "chmod 0644 f", "chmod 1755 d", "chmod u+x f", "chmod +w f", "chmod -w f", "chmod go-w f", "chmod a-w f",
+      "chmod -R u+rwX,go+rX d", "chmod o+t d", "mkdir -p d", "mkdir -m 700 d", "install -m 755 a /tmp/b",
+      "setfacl -m u:bob:rw f", "setfacl -m o::r-x f", "umask", "umask 022", "umask 002", "umask -S"
+    ])
   })
 })
 
@@ -220,13 +305,15 @@ describe("infrastructure and service data destroyed", () => {
       "kubectl -n prod delete pod x", "kubectl delete ns prod", "helm uninstall app", "docker system prune -af", "docker volume rm data",
       "docker rm -f web", "podman system reset", "aws s3 sync . s3://b --delete", "aws s3 rb s3://b --force",
       "aws --region us-east-1 rds delete-db-instance --db-instance-identifier x", "aws ec2 terminate-instances --instance-ids i-1",
-      "gcloud compute instances delete vm1", "az group delete -n rg", "gsutil rb gs://b", "redis-cli -n 2 FLUSHDB", "dropdb prod"
+      "gcloud compute instances delete vm1", "az group delete -n rg", "gsutil rb gs://b", "redis-cli -n 2 FLUSHDB", "dropdb prod",
+      "mongosh app --eval 'db.dropDatabase()'", "mongosh --eval 'db.users.deleteMany({})'", "mongo --eval 'db.users.drop()'"
     ]) {
       expect([command, dangerous(command)]).toEqual([command, D.infraDelete])
     }
     expectQuiet([
       "terraform plan", "terraform apply", "kubectl get pods", "kubectl delete pod x --dry-run=client", "helm list", "docker ps", "docker rm x",
-      "aws s3 ls", "aws s3 cp a s3://b/a", "gcloud projects list", "redis-cli get x"
+      "aws s3 ls", "aws s3 cp a s3://b/a", "gcloud projects list", "redis-cli get x",
+      "mongosh --eval 'db.users.find()'", "mongosh --eval 'db.users.deleteMany({active: false})'"
     ])
   })
 })

@@ -171,6 +171,21 @@ describe("git settings that make git run a program", () => {
     ])
   })
 
+  it("an alias for a git command that can discard or rewrite: its later uses no longer name that command", () => {
+    expectTable([
+      ["git config alias.wipe 'reset --hard'", D.gitExec],
+      ["git config --global alias.co checkout", D.gitExec],
+      ["git config --file .git/config alias.up 'push --force'", D.gitExec],
+      ["git config alias.x '-c core.pager=./p log'", D.gitExec],
+      ["git config alias.c config", D.gitExec],
+      ["git -c alias.co=checkout co .", D.gitExec],
+      ["GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.co GIT_CONFIG_VALUE_0=checkout git co .", D.gitExec]
+    ])
+    for (const quiet of ["git config alias.st status", "git config --global alias.lg 'log --graph --oneline'", "git config alias.ci commit", "git config --get alias.co", "git config --unset alias.co"]) {
+      expect([quiet, dangerous(quiet)]).toEqual([quiet, null])
+    }
+  })
+
   it("set for one run with -c or GIT_* variables, unless the value is a plain pager or switches the hook off", () => {
     expectTable([
       ["git -c core.fsmonitor=./x status", D.gitExec],

@@ -75,12 +75,13 @@ export const D = {
   shred: "shred destroys file contents",
   removeAfter: "archive or sync that deletes its source files (--remove-files, --remove-source-files, zip -m)",
   infraDelete:
-    "destroys infrastructure or a service's data (terraform destroy, kubectl delete, helm uninstall, docker rm -f/prune/volume rm, aws s3 rm --recursive, cloud delete commands, redis FLUSHALL, dropdb)",
+    "destroys infrastructure or a service's data (terraform destroy, kubectl delete, helm uninstall, docker rm -f/prune/volume rm, aws s3 rm --recursive, cloud delete commands, redis FLUSHALL, mongosh dropDatabase, dropdb)",
   networkShell:
     "connects a shell or a program's input and output to the network (/dev/tcp redirects, nc -e, ncat --exec, socat exec:), where commands arrive that the gate never sees",
   syncDelete: "sync or extraction that deletes destination files the source lacks (rsync --delete, rclone sync, tar --recursive-unlink)",
-  toolDelete: "deletes files through a program's own command (cmake -E rm/remove/remove_directory, gio remove/trash, trash-put, rclone delete/purge, ninja -t clean)",
-  gitDiscard: "git command that discards uncommitted work or unreachable history (checkout/switch --force, stash drop/clear, reflog expire/delete, worktree remove --force)",
+  toolDelete: "deletes files through a program's own command (cmake -E rm/remove/remove_directory, gio remove/trash, trash-put, rclone delete/purge, ninja -t clean, rimraf, del-cli, srm, wipe)",
+  replaceDevice: "replaces a device node (mv, ln -f or install onto /dev/…): the device is gone until reboot and the file with it",
+  gitDiscard: "git command that discards uncommitted work or unreachable history (checkout/switch --force, checkout or restore of a directory, a glob or the whole tree, stash drop/clear, reflog expire/delete, worktree remove --force, update-ref -d, filter-branch/filter-repo)",
   truncate: "truncate shrinks or empties a file",
   moveDir: "move a directory out of the way (/, ~, .., .git, a system directory)",
   permsTree: "permission or owner change of /, or recursive of a system directory or the home",

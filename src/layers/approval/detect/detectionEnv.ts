@@ -24,6 +24,11 @@ export interface DetectionEnv {
    * missing from `variables` is unknown rather than unset.
    */
   readonly shellKeepsVariables?: boolean
+  /**
+   * The shell's working directory when the command starts, when the caller knows it: a relative operand of a
+   * deleting command (`rm -rf *` run in `/`) is judged where it lands.
+   */
+  readonly cwd?: string
 }
 
 export interface ResolvedEnv {
@@ -31,6 +36,8 @@ export interface ResolvedEnv {
   readonly hermesHome: string | undefined
   /** Looked up lazily: only the rare `rm -f <tmp>/…` exemption needs it. */
   readonly tmpDir: () => string
+  /** Where the command starts, when known (absolute). */
+  readonly cwd: string | undefined
 }
 
 const nonEmpty = (s: string | undefined): string | undefined => (s !== undefined && s !== "" ? s : undefined)
@@ -52,5 +59,6 @@ export const resolveEnv = (options: DetectionEnv | undefined): ResolvedEnv => {
   // Same lookup order as Python's tempfile.gettempdir (minus the probing I/O).
   const tmpDir = (): string =>
     trimTrailingSeparators(nonEmpty(env["TMPDIR"]) ?? nonEmpty(env["TEMP"]) ?? nonEmpty(env["TMP"]) ?? "/tmp")
-  return { home, hermesHome, tmpDir }
+  const cwd = options?.cwd !== undefined && options.cwd.startsWith("/") ? options.cwd : undefined
+  return { home, hermesHome, tmpDir, cwd }
 }

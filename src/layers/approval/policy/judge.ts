@@ -175,9 +175,19 @@ const judgeShellText = (
   detectors: Detectors
 ): Effect.Effect<Verdict> => {
   const surroundings = request.surroundings
+  // Nothing to look with: the text's own verdict (unknowns already count as dangerous).
+  if (surroundings === undefined) return Effect.succeed({ detection: detectors.inspect(request.command, env).detection })
+  // Where the shell stands decides what a relative operand deletes (`rm -rf *` in `/`).
+  return Effect.flatMap(surroundings.cwd, (cwd) => judgeFrom(request, { ...env, cwd }, detectors, surroundings))
+}
+
+const judgeFrom = (
+  request: CommandApprovalRequest,
+  env: DetectionEnv,
+  detectors: Detectors,
+  surroundings: CommandSurroundings
+): Effect.Effect<Verdict> => {
   const first = detectors.inspect(request.command, env)
-  // Nothing to look at, or nothing to look with: the text's own verdict (unknowns already count as dangerous).
-  if (surroundings === undefined) return Effect.succeed({ detection: first.detection })
   if (first.detection.hardline) return Effect.succeed({ detection: first.detection })
   const nothingToLook = first.unresolved.length === 0 && first.scripts.length === 0 && first.paths.length === 0 &&
     first.runners.length === 0 && first.moves.length === 0 && !first.computedMove && first.programs.length === 0 &&

@@ -17,6 +17,7 @@ import { ruleSet } from "./engine.js"
 import { gitExecRules } from "./gitExec.js"
 import { implicitWriteRules } from "./implicitWrites.js"
 import { infrastructureRules } from "./infrastructure.js"
+import { worldWritableRules } from "./worldWritable.js"
 import { operatorRules } from "./operator.js"
 import { toolRunMarkerRules } from "./toolRunMarker.js"
 import { programOptionRules } from "./programOptions.js"
@@ -37,6 +38,7 @@ export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...gitExecRules,
   ...destructiveRules,
   ...gitDiscardRules,
+  ...worldWritableRules,
   ...remoteShellRules,
   ...networkShellRules,
   ...infrastructureRules,

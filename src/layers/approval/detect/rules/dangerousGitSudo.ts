@@ -9,7 +9,7 @@ import { D } from "../descriptions.js"
 import { gitOptions } from "../gitOptions.js"
 import type { CmdView, View } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
-import { hasFlag } from "./operands.js"
+import { hasFlag, isLong } from "./operands.js"
 import { hasEndingAt, laterSome, restSome, startsTok } from "./tokenMatchers.js"
 
 const RESET_HARD = /^--h(?:a(?:r(?:d)?)?)?(?![\w])/
@@ -32,6 +32,16 @@ const gitSubAt = (c: CmdView, i: number): number =>
 
 const gitSub = (c: CmdView, i: number, sub: string): boolean => c.texts[gitSubAt(c, i)] === sub
 
+/**
+ * A short-option bundle carrying `letter`, or the long option as git's parse-options takes it, abbreviated to any
+ * prefix of at least `shortest` (`--forc`, `--del`): git accepts every unambiguous prefix.
+ */
+const hasOption = (args: ReadonlyArray<string>, letter: string | null, long: string, shortest: string): boolean =>
+  (letter !== null && hasFlag(args, letter, null)) || args.some((a) => a.startsWith("--") && isLong(a, long, shortest))
+
+/** Every word after the subcommand, paths after `--` included. */
+const allArgs = (c: CmdView, i: number): ReadonlyArray<string> => c.texts.slice(gitSubAt(c, i) + 1)
+
 /** The subcommand's arguments up to `--` (after it come paths). */
 const subArgs = (c: CmdView, i: number): ReadonlyArray<string> => {
   const from = gitSubAt(c, i) + 1
@@ -49,25 +59,67 @@ const cleanDeletes = (args: ReadonlyArray<string>): boolean =>
 
 /** A push refspec that forces (`+main`) or deletes (`:main`), or a push that deletes or mirrors remote refs. */
 const pushRewrites = (args: ReadonlyArray<string>): boolean =>
-  hasFlag(args, "d", "--delete") || args.some((a) => /^[+:][^\s]/.test(a) || a === "--mirror" || a === "--prune")
+  hasOption(args, "d", "--delete", "--de") || hasOption(args, null, "--mirror", "--mi") || hasOption(args, null, "--prune", "--pru") ||
+  args.some((a) => /^[+:][^\s]/.test(a))
 
 /** `./script` run right after a separator anywhere after `c`. */
 const runsLocalScriptLater = (v: View, c: CmdView): boolean =>
   v.cmds.some((d) => d.base > c.base && SEPARATORS.has(d.cmd.prevOp) && (d.texts[0] ?? "").startsWith("./"))
 
-/** What `gitDiscards` looks for, by subcommand: the arguments (up to `--`) that make it discard. */
-const DISCARDING: Readonly<Record<string, (args: ReadonlyArray<string>) => boolean>> = {
-  checkout: (args) => hasFlag(args, "f", "--force"),
-  switch: (args) => hasFlag(args, "f", "--force") || args.includes("--discard-changes"),
+/**
+ * A pathspec reaching more than a named file: the whole tree (`.`, `..`), a directory (`src/`), a glob (`*.py`) or
+ * pathspec magic (`:/`, `:(top)`). Restoring one named file (`git checkout -- file.py`) is everyday undo and stays quiet.
+ */
+const widePathspec = (a: string): boolean => /^\.{1,2}\/?$/.test(a) || a.endsWith("/") || /[*?[]/.test(a) || a.startsWith(":")
+
+/** Operands before `--`, and the paths after it. */
+const operandsOf = (all: ReadonlyArray<string>): { readonly before: ReadonlyArray<string>; readonly paths: ReadonlyArray<string> } => {
+  const end = all.indexOf("--")
+  const before = (end < 0 ? all : all.slice(0, end)).filter((a) => !a.startsWith("-"))
+  return { before, paths: end < 0 ? [] : all.slice(end + 1) }
+}
+
+/**
+ * `git checkout [<tree>] [--] <paths>` overwrites those paths' uncommitted changes: it asks when a pathspec
+ * reaches more than a named file. Without `--` the first word may be a branch (a switch keeps changes).
+ */
+const checkoutDiscards = (args: ReadonlyArray<string>, all: ReadonlyArray<string>): boolean => {
+  if (hasOption(args, "f", "--force", "--fo")) return true
+  const { before, paths } = operandsOf(all)
+  const branching = hasFlag(args, "b", null) || hasFlag(args, "B", null) || hasOption(args, null, "--orphan", "--or")
+  if (branching) return false
+  return paths.some(widePathspec) || before.some((a, k) => (k > 0 || a !== "-") && widePathspec(a)) ||
+    hasOption(args, null, "--pathspec-from-file", "--pa")
+}
+
+/** `git restore <paths>` rewrites the working tree unless it only unstages (`--staged` without `--worktree`). */
+const restoreDiscards = (args: ReadonlyArray<string>, all: ReadonlyArray<string>): boolean => {
+  const staged = hasOption(args, "S", "--staged", "--sta")
+  const worktree = hasOption(args, "W", "--worktree", "--w")
+  const { before, paths } = operandsOf(all)
+  return (!staged || worktree) &&
+    (before.some(widePathspec) || paths.some(widePathspec) || hasOption(args, null, "--pathspec-from-file", "--pa"))
+}
+
+/** What `gitDiscards` looks for, by subcommand: the arguments up to `--`, and every word after the subcommand. */
+const DISCARDING: Readonly<Record<string, (args: ReadonlyArray<string>, all: ReadonlyArray<string>) => boolean>> = {
+  checkout: checkoutDiscards,
+  restore: restoreDiscards,
+  switch: (args) => hasOption(args, "f", "--force", "--forc") || hasOption(args, null, "--discard-changes", "--di"),
   stash: (args) => args[0] === "drop" || args[0] === "clear",
   reflog: (args) => args[0] === "expire" || args[0] === "delete",
-  worktree: (args) => args[0] === "remove" && hasFlag(args, "f", "--force")
+  worktree: (args) => args[0] === "remove" && hasOption(args, "f", "--force", "--fo"),
+  // Deleting a ref by hand is `branch -D` without its checks.
+  "update-ref": (args) => hasOption(args, "d", "--delete", "--d"),
+  // Rewrite every commit; filter-repo keeps no backup. Its analysis and dry runs only read.
+  "filter-branch": () => true,
+  "filter-repo": (args) => !hasOption(args, null, "--analyze", "--an") && !hasOption(args, null, "--dry-run", "--dr")
 }
 
 /** Ours, beyond Hermes' table: git commands that throw away work the way `reset --hard` does. */
 const gitDiscards = (c: CmdView, i: number): boolean => {
   const test = DISCARDING[c.texts[gitSubAt(c, i)] ?? ""]
-  return test !== undefined && test(subArgs(c, i))
+  return test !== undefined && test(subArgs(c, i), allArgs(c, i))
 }
 
 export const gitSudoRules: ReadonlyArray<Rule> = [
@@ -111,7 +163,13 @@ export const gitSudoRules: ReadonlyArray<Rule> = [
     on: ["git"],
     at: "end",
     // Hermes matches lower-cased text, so `-d` (merged-only delete) collapses into `-D` here too.
-    test: (_v, c, i) => gitSub(c, i, "branch") && hasFlag(subArgs(c, i), "d", null)
+    test: (_v, c, i) => {
+      if (!gitSub(c, i, "branch")) return false
+      const args = subArgs(c, i)
+      // `--delete` spelled whole with `--force` keeps Hermes' long-flag keys below; alone or abbreviated it is `-d`.
+      const longDelete = args.some((a) => isLong(a, "--delete", "--de"))
+      return hasFlag(args, "d", null) || (longDelete && !(args.includes("--delete") && args.some(FORCE_FLAG)))
+    }
   },
   {
     kind: "word",

@@ -7,7 +7,7 @@ import { D, HL } from "../descriptions.js"
 import { isHomeDir, isRootDir, isSystemDir, pathParts } from "../pathClasses.js"
 import type { CmdView } from "../ruleInput.js"
 import type { Rule, RuleEnv } from "./engine.js"
-import { argumentWrites, argv, hasFlag, isLong, operands, optionValues, redirectWrite, runsAs } from "./operands.js"
+import { argumentWrites, argv, hasFlag, isLong, isOption, operands, optionValues, redirectWrite, runsAs } from "./operands.js"
 
 const TRUNCATE_VALUED = new Set(["-s", "--size", "-r", "--reference"])
 const MV_VALUED = new Set(["-t", "--target-directory", "-S", "--suffix"])
@@ -40,6 +40,42 @@ const syncDeletes = (c: CmdView, i: number): boolean =>
 const RCLONE_DELETING = new Set(["delete", "deletefile", "purge", "rmdirs", "cleanup"])
 const CMAKE_DELETING = new Set(["rm", "remove", "remove_directory"])
 const GIO_DELETING = new Set(["remove", "rm", "trash"])
+/** Programs whose whole job is deleting, recursively (node's rimraf and del-cli, secure-delete's srm, wipe). */
+const DELETERS = new Set(["rimraf", "del-cli", "del", "premove", "srm", "wipe"])
+/** Runners that fetch or find a package's program and run it: `npx rimraf d`, `pnpm dlx rimraf d`, `yarn rimraf d`. */
+const PACKAGE_RUNNERS = new Set(["npx", "pnpx", "bunx"])
+const RUNNER_VERBS: Readonly<Record<string, ReadonlySet<string>>> = {
+  npm: new Set(["exec", "x"]),
+  pnpm: new Set(["dlx", "exec"]),
+  yarn: new Set(["dlx", "exec"]),
+  bun: new Set(["x"])
+}
+const RUNNER_VALUED = new Set(["-p", "--package", "-c", "--call", "-w", "--workspace"])
+
+/** The program a package runner runs (without its `@version`), or null. */
+const runnerProgram = (name: string, args: ReadonlyArray<string>): string | null => {
+  let k = 0
+  if (!PACKAGE_RUNNERS.has(name)) {
+    const verbs = RUNNER_VERBS[name]
+    if (verbs === undefined) return null
+    while (k < args.length && isOption(args[k] ?? "")) k++
+    // yarn runs a package's program by its bare name too (`yarn rimraf d`).
+    if (verbs.has(args[k] ?? "")) k++
+    else if (name !== "yarn") return null
+  }
+  while (k < args.length && (isOption(args[k] ?? "") || args[k] === "--")) k += RUNNER_VALUED.has(args[k] ?? "") ? 2 : 1
+  const word = args[k]
+  return word === undefined ? null : word.replace(/(?<=.)@.*$/, "").replace(/^.*\//, "")
+}
+
+/** A deleting program run directly or through a package runner, with something to delete. */
+const deleterRuns = (c: CmdView, i: number): boolean => {
+  if (i !== c.head) return false
+  const args = argv(c)
+  if (DELETERS.has(c.name)) return runsAs(c, i, [c.name]) && operands(args).length > 0
+  const program = runnerProgram(c.name, args)
+  return program !== null && DELETERS.has(program) && runsAs(c, i, [c.name])
+}
 
 /** The deleting command of a program that has one among others (`cmake -E rm`, `gio trash`, `rclone purge`). */
 const toolDeletes = (c: CmdView, i: number): boolean => {
@@ -52,7 +88,34 @@ const toolDeletes = (c: CmdView, i: number): boolean => {
   if (runsAs(c, i, ["rclone"])) return RCLONE_DELETING.has(operands(args)[0] ?? "")
   // `ninja -t clean`: removes every output the build file names, wherever that is.
   if (runsAs(c, i, ["ninja", "samu"])) return args.some((a, k) => (a === "-t" && /^clean/.test(args[k + 1] ?? "")) || /^-tclean/.test(a))
-  return runsAs(c, i, ["trash-put", "trash", "gtrash", "trash-rm", "trash-empty"])
+  return runsAs(c, i, ["trash-put", "trash", "gtrash", "trash-rm", "trash-empty"]) || deleterRuns(c, i)
+}
+
+/**
+ * A device node, or /dev itself (a file moved into it by its name replaces the node of that name, `mv null /dev/`);
+ * not the tmpfs folders under /dev.
+ */
+const deviceNode = (p: string): boolean => {
+  if (!p.startsWith("/")) return false
+  const parts = pathParts(p)
+  return parts[0] === "dev" && parts[1] !== "shm" && parts[1] !== "mqueue"
+}
+const LN_VALUED = new Set(["-S", "--suffix", "-t", "--target-directory"])
+const INSTALL_VALUED = new Set(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "-t", "--target-directory", "--strip-program", "-Z", "--context"])
+
+/** Where mv, `ln -f` or install puts its file: `-t dir`, else the last operand. */
+const destination = (args: ReadonlyArray<string>, valued: ReadonlySet<string>): string | undefined => {
+  const target = optionValues(args, "-t", "--target-directory")
+  if (target.length > 0) return target[target.length - 1]
+  const ops = operands(args, valued)
+  return ops.length > 1 ? ops[ops.length - 1] : undefined
+}
+
+const replacesDevice = (c: CmdView, i: number): boolean => {
+  const args = argv(c)
+  if (runsAs(c, i, ["mv"])) return deviceNode(destination(args, MV_VALUED) ?? "")
+  if (runsAs(c, i, ["install"])) return deviceNode(destination(args, INSTALL_VALUED) ?? "")
+  return runsAs(c, i, ["ln"]) && hasFlag(args, "f", "--force") && deviceNode(destination(args, LN_VALUED) ?? "")
 }
 
 const recursive = (args: ReadonlyArray<string>): boolean => hasFlag(args, "R", "--recursive")
@@ -97,7 +160,7 @@ export const destructiveRules: ReadonlyArray<Rule> = [
     kind: "word",
     description: D.toolDelete,
     // `any`: a word's tokens split at `-`, so trash-put's first token is `trash`.
-    on: ["cmake", "gio", "rclone", "ninja", "samu", "trash", "gtrash"],
+    on: ["cmake", "gio", "rclone", "ninja", "samu", "trash", "gtrash", "rimraf", "del", "premove", "srm", "wipe", "npx", "pnpx", "bunx", "npm", "pnpm", "yarn", "bun"],
     at: "any",
     test: (_v, c, i) => toolDeletes(c, i)
   },
@@ -137,6 +200,13 @@ export const destructiveRules: ReadonlyArray<Rule> = [
       const grows = sizes.length > 0 && sizes.every((s) => s.startsWith("+") || s.startsWith(">"))
       return !grows && operands(args, TRUNCATE_VALUED).length > 0
     }
+  },
+  {
+    kind: "word",
+    description: D.replaceDevice,
+    on: ["mv", "ln", "install"],
+    at: "end",
+    test: (_v, c, i) => replacesDevice(c, i)
   },
   {
     kind: "word",

@@ -8,7 +8,7 @@ import type { ResolvedEnv } from "../detectionEnv.js"
 import type { CmdView, View } from "../ruleInput.js"
 
 /** Where the paths rules compare against live (the user's and the runtime's home). */
-export type RuleEnv = Pick<ResolvedEnv, "home" | "hermesHome">
+export type RuleEnv = Pick<ResolvedEnv, "home" | "hermesHome"> & { readonly cwd?: string | undefined }
 
 const NO_ENV: RuleEnv = { home: undefined, hermesHome: undefined }
 

@@ -9,8 +9,11 @@ import { D } from "../descriptions.js"
 import type { CmdView, View } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
 import { gitOptions } from "../gitOptions.js"
-import { argv, operands, runsAs } from "./operands.js"
+import { argv, runsAs } from "./operands.js"
 import { plainProgram } from "./programValues.js"
+
+/** Alias expansions that stay plain: commands that only read, or add and commit (no git options before them). */
+const PLAIN_ALIAS = /^(?:status|log|diff|show|add|commit|fetch|blame|shortlog|describe|ls-files|ls-tree|grep|rev-parse|rev-list|cat-file|whatchanged|help|version)(?:\s|$)/
 
 const OFF = new Set(["", "false", "0", "no", "off", "/dev/null"])
 const SHELL_META = /[;&|`$<>(){}\n\\]/
@@ -33,7 +36,9 @@ export const gitExecKey = (key: string, value: string | null): boolean => {
       // The template directory's hooks are copied into every new repository.
       return name === "templatedir"
     case "alias":
-      return value === null || v.startsWith("!")
+      // `!` runs a shell; any other expansion is a git command the gate no longer sees by name (`git co .` after
+      // `alias.co checkout`): only read-only and everyday writing commands are plain.
+      return value === null || v.startsWith("!") || !PLAIN_ALIAS.test(v)
     case "diff":
       return (!sub && name === "external") || (sub && (name === "textconv" || name === "command"))
     case "merge":
@@ -148,9 +153,20 @@ const configSetsExec = (args: ReadonlyArray<string>): boolean => {
   if (rest[0] === "set") rest = rest.slice(1)
   else if (READ_VERBS.has(rest[0] ?? "")) return false
   if (rest.some((a) => READS.has(a.split("=")[0] ?? ""))) return false
-  const ops = operands(rest, CONFIG_VALUED)
-  if (ops.length < 2) return false
-  return gitExecKey(ops[0] ?? "", ops[1] ?? "")
+  // The key is the first operand; the word after it is the value even when it starts with `-` (git takes it so).
+  let k = 0
+  while (k < rest.length) {
+    const a = rest[k] ?? ""
+    if (a === "--") {
+      k++
+      break
+    }
+    if (!a.startsWith("-") || a === "-") break
+    k += CONFIG_VALUED.has(a) ? 2 : 1
+  }
+  const key = rest[k]
+  const value = rest[k + 1]
+  return key !== undefined && value !== undefined && gitExecKey(key, value)
 }
 
 const ASSIGNMENT = /^(GIT_[A-Z0-9_]+)=([\s\S]*)$/

@@ -5,16 +5,43 @@
 import { H, HL } from "../descriptions.js"
 import { isBlockDevice, rmTarget } from "../pathClasses.js"
 import type { RmTarget } from "../pathClasses.js"
-import type { CmdView } from "../ruleInput.js"
-import type { Rule } from "./engine.js"
+import type { CmdView, View } from "../ruleInput.js"
+import type { Rule, RuleEnv } from "./engine.js"
+import { findDeletesAll, protectedTarget, rmOperands, startDirs, syncDestination } from "./protectedTargets.js"
 import { ruleSet } from "./engine.js"
 import { hasForkBomb } from "./dangerousSystem.js"
 import { destructiveHardline } from "./destructive.js"
 import { isDash, skipDashes, startsTok, startsTokAny } from "./tokenMatchers.js"
 
-/** Any rm operand (not only the first, unlike Hermes) naming the protected target. */
-const rmOperand = (c: CmdView, kind: RmTarget): boolean =>
-  c.name === "rm" && c.texts.some((t, j) => j > c.head && !isDash(t) && rmTarget(t) === kind)
+/**
+ * Any operand (not only the first, unlike Hermes) of rm, of a find deleting all it walks, or the destination of a
+ * deleting sync, landing on the protected directory: written plainly, through `..`, a glob, `~user`, the home's
+ * own path, or relative to where the command starts.
+ */
+const DELETERS = new Set(["rm", "busybox", "toybox", "find", "rsync", "rclone"])
+const deletesProtected = (v: View, c: CmdView, env: RuleEnv, kind: RmTarget): boolean => {
+  if (!DELETERS.has(c.name)) return false
+  const rm = rmOperands(c)
+  const words = rm ?? findDeletesAll(c) ?? [syncDestination(c) ?? ""].filter((w) => w !== "")
+  if (words.length === 0) return false
+  // Plain spellings first: the common case needs no directory bookkeeping.
+  if (rm !== null && words.some((t) => rmTarget(t) === kind)) return true
+  const dirs = words.some((t) => !t.startsWith("/") && !t.startsWith("~") && !t.startsWith("$")) ? startDirs(v, c, env) : []
+  return words.some((t) => protectedTarget(t, env, dirs) === kind)
+}
+
+const POWER_TARGET = /^(?:poweroff|reboot|halt|kexec|soft-reboot|rescue|emergency)(?:\.target)?$/
+
+/**
+ * `systemctl poweroff`/`reboot`/`halt`/`kexec` (`loginctl` too), and the same reached through their targets:
+ * `systemctl isolate rescue.target`, `systemctl start reboot.target`.
+ */
+const powersOff = (c: CmdView): boolean => {
+  const verb = c.texts[skipDashes(c, c.head + 1)] ?? ""
+  if (startsTokAny(verb, ["poweroff", "reboot", "halt", "kexec", "soft-reboot"])) return true
+  if (c.name !== "systemctl" || !/^(?:isolate|start|restart|reload-or-restart|try-restart)$/.test(verb)) return false
+  return c.texts.slice(c.head + 1).some((t) => POWER_TARGET.test(t.replace(/^["']|["']$/g, "")))
+}
 
 const DEVICE_OF = /(?:^|[^\w])of=["']?\/dev\/(?:sd|nvme|hd|mmcblk|vd|xvd)/
 const unquote = (t: string): string => t.replace(/^["']|["']$/g, "")
@@ -87,9 +114,9 @@ const writesDisk = (c: CmdView): boolean => {
 }
 
 const HARDLINE_RULES: ReadonlyArray<Rule> = [
-  { kind: "program", description: H.rootDelete, test: (_v, c) => rmOperand(c, "root") },
-  { kind: "program", description: H.systemDelete, test: (_v, c) => rmOperand(c, "system") },
-  { kind: "program", description: H.homeDelete, test: (_v, c) => rmOperand(c, "home") },
+  { kind: "program", description: H.rootDelete, test: (v, c, env) => deletesProtected(v, c, env, "root") },
+  { kind: "program", description: H.systemDelete, test: (v, c, env) => deletesProtected(v, c, env, "system") },
+  { kind: "program", description: H.homeDelete, test: (v, c, env) => deletesProtected(v, c, env, "home") },
   { kind: "program", description: H.mkfs, test: (_v, c) => /^mkfs(?![\w])/.test(c.name) },
   {
     kind: "program",
@@ -109,7 +136,7 @@ const HARDLINE_RULES: ReadonlyArray<Rule> = [
     kind: "program",
     description: H.systemctlPower,
     test: (_v, c) =>
-      c.name === "systemctl" && startsTokAny(c.texts[skipDashes(c, c.head + 1)] ?? "", ["poweroff", "reboot", "halt", "kexec"])
+      (c.name === "systemctl" || c.name === "loginctl") && powersOff(c)
   },
   { kind: "program", description: H.telinit, test: (_v, c) => c.name === "telinit" && /^[06](?![\w])/.test(arg(c, 1)) },
   ...destructiveHardline,

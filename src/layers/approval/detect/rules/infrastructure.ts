@@ -50,6 +50,8 @@ const destroys = (c: CmdView, i: number): boolean => {
   if (runsAs(c, i, ["gcloud", "az"])) return verbs(c, c.name).some((w) => w === "delete" || w === "purge")
   if (runsAs(c, i, ["gsutil"])) return verbs(c, "gsutil")[0] === "rb"
   if (runsAs(c, i, ["redis-cli", "valkey-cli", "keydb-cli"])) return args.some((a) => /^(?:flushall|flushdb)$/i.test(a))
+  // The shell's evaluated script: dropping a database or a collection, or deleting every document.
+  if (runsAs(c, i, ["mongosh", "mongo"])) return args.some((a) => /\.dropDatabase\s*\(|\.drop\s*\(\s*\)|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\)/.test(a))
   return runsAs(c, i, ["dropdb", "dropuser"])
 }
 
@@ -57,7 +59,7 @@ export const infrastructureRules: ReadonlyArray<Rule> = [
   {
     kind: "word",
     description: D.infraDelete,
-    on: ["terraform", "tofu", "terragrunt", "kubectl", "oc", "k3s", "helm", "docker", "podman", "nerdctl", "aws", "gcloud", "az", "gsutil", "redis", "valkey", "keydb", "dropdb", "dropuser"],
+    on: ["terraform", "tofu", "terragrunt", "kubectl", "oc", "k3s", "helm", "docker", "podman", "nerdctl", "aws", "gcloud", "az", "gsutil", "redis", "valkey", "keydb", "mongosh", "mongo", "dropdb", "dropuser"],
     at: "any",
     test: (_v, c, i) => destroys(c, i)
   }
