@@ -255,6 +255,55 @@ describe("hardline operations spelled another way stay hardline", () => {
     for (const command of ["kill -9 1234", "kill -l", "kill %1", "kill -s TERM 4321"]) expect([command, hardline(command)]).toEqual([command, null])
   })
 
+  it("every process killed by name: a pattern matching any name, or pkill -v", () => {
+    for (const command of ["pkill -9 .", "pkill -f ''", "pkill -9 -f '.*'", "pkill -v python", "killall -r '.*'", "killall -9 -r .", "pkill -u bob '^'"]) {
+      expect([command, hardline(command)]).toEqual([command, "kill all processes"])
+    }
+    for (const command of ["pkill python", "pkill -f 'node server.js'", "killall firefox", "pkill -u bob node", "killall -r 'fire.*'"]) {
+      expect([command, hardline(command)]).toEqual([command, null])
+    }
+  })
+
+  it("pid 1 sent a signal that reboots, powers off or halts it, or ends a container's init", () => {
+    for (const command of ["kill 1", "kill -INT 1", "kill -s SIGRTMIN+15 1", "kill -SIGRTMIN+4 1", "kill -n 2 1", "kill -9 1", "kill -TERM 1", "kill --signal=38 1"]) {
+      expect([command, hardline(command)]).toEqual([command, "system shutdown/reboot"])
+    }
+    for (const command of ["kill -HUP 1", "kill -0 1", "kill -USR1 1", "kill 12345", "kill -9 1234"]) expect([command, hardline(command)]).toEqual([command, null])
+  })
+
+  it("block devices by every name: device mapper, udev links, RAID, LVM, network and loop devices", () => {
+    const rows: ReadonlyArray<readonly [string, string]> = [
+      ["dd if=/dev/zero of=/dev/mapper/root", "dd to raw block device"], ["dd if=/dev/zero of=/dev/disk/by-id/ata-x", "dd to raw block device"],
+      ["dd if=/dev/zero of=/dev/md0", "dd to raw block device"], ["dd if=/dev/zero of=/dev/dm-0", "dd to raw block device"],
+      ["dd if=/dev/zero of=/dev/vg0/root", "dd to raw block device"], ["dd if=x of=/dev/root", "dd to raw block device"],
+      ["dd of=/dev/nbd0 if=x", "dd to raw block device"], ["cat x > /dev/mapper/root", "redirect to raw block device"],
+      ["cp x /dev/disk/by-uuid/abc", HL.diskWrite], ["wipefs -a /dev/mapper/vg-root", HL.diskWrite], ["mkswap /dev/dm-1", HL.diskWrite]
+    ]
+    for (const [command, description] of rows) expect([command, hardline(command)]).toEqual([command, description])
+    for (const command of ["echo x > /dev/fd/1", "echo hi > /dev/tty", "echo x > /dev/shm/x", "echo x > /dev/pts/0", "cat /dev/mapper/root > img", "dd if=/dev/sda of=backup.img", "dd if=x of=/dev/null"]) {
+      expect([command, hardline(command)]).toEqual([command, null])
+    }
+  })
+
+  it("a fork bomb without a pipe: a function calling itself twice, one call in the background", () => {
+    for (const command of ["f(){ f & f; }; f", "f(){ f& f& }; f", "boom() { boom & boom & wait; }; boom"]) {
+      expect([command, hardline(command)]).toEqual([command, "fork bomb"])
+    }
+    for (const command of ["f(){ f; f; }; f", "retry() { sleep 1; retry & }; true", "f(){ echo a & echo b; }; f"]) {
+      expect([command, hardline(command)]).toEqual([command, null])
+    }
+  })
+
+  it("busybox and toybox applets are the programs they name", () => {
+    const rows: ReadonlyArray<readonly [string, string]> = [
+      ["busybox reboot", "system shutdown/reboot"], ["toybox poweroff -f", "system shutdown/reboot"],
+      ["busybox mkfs.ext2 /dev/sda1", "format filesystem (mkfs)"], ["busybox dd if=/dev/zero of=/dev/sda", "dd to raw block device"],
+      ["busybox kill -9 -1", "kill all processes"], ["busybox rm -rf /", "recursive delete of root filesystem"]
+    ]
+    for (const [command, description] of rows) expect([command, hardline(command)]).toEqual([command, description])
+    for (const command of ["busybox --list", "busybox ls -la", "toybox echo hi"]) expect([command, detectCommand(command, AGENT).dangerous]).toEqual([command, false])
+  })
+
   it("a raw disk formatted, partitioned, wiped or overwritten by any tool, not only mkfs and dd", () => {
     for (const command of [
       "wipefs -a /dev/sda", "blkdiscard /dev/nvme0n1", "sgdisk --zap-all /dev/sda", "parted -s /dev/sda mklabel gpt", "sfdisk /dev/sda < t",

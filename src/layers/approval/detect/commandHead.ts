@@ -15,7 +15,9 @@ const WRAPPERS = new Set([
   "taskset", "chrt", "flock", "unshare", "nsenter", "setpriv", "chroot", "prlimit", "numactl", "firejail", "fakeroot",
   "eatmydata", "nocache", "catchsegv", "xvfb-run", "faketime", "proxychains", "proxychains4", "torsocks", "strace",
   "ltrace", "valgrind", "setarch", "linux32", "linux64", "coproc", "pkexec", "systemd-run", "ssh-agent",
-  "dbus-run-session", "dbus-launch", "tini", "dumb-init", "envdir"
+  "dbus-run-session", "dbus-launch", "tini", "dumb-init", "envdir",
+  // Multi-call binaries: the applet named next is the program (`busybox reboot`, `toybox rm -rf /`).
+  "busybox", "toybox"
 ])
 /** Wrappers that take positional words before the command (`timeout 5 cmd`, `taskset -c 0 cmd`, `flock /tmp/l cmd`). */
 const POSITIONAL: Readonly<Record<string, number>> = { timeout: 1, taskset: 1, chrt: 1, flock: 1, chroot: 1, faketime: 1, setarch: 1, envdir: 1 }

@@ -89,7 +89,16 @@ export const projectDestination = (t: string): boolean => PROJECT_TAIL.test(t)
 export const mentionsProjectFile = (t: string): boolean =>
   (t.includes(".env") || t.includes("config.yaml")) && PROJECT_ANYWHERE.test(t)
 
-const BLOCK_DEVICE = /^\/dev\/(?:sd|nvme|hd|mmcblk|vd|xvd)[a-z0-9]*(?![\w])/
+/**
+ * A block device however it is named: the kernel's names (disks, RAID, device mapper, network and loop devices),
+ * the udev links (`/dev/disk/by-id/…`, `/dev/mapper/…`, `/dev/block/8:0`), `/dev/root`, and LVM's `/dev/<vg>/<lv>`
+ * (any two-level path but the character-device folders).
+ */
+const BLOCK_DEVICE = new RegExp(
+  String.raw`^/dev/(?:(?:sd|nvme|hd|mmcblk|vd|xvd|md|nbd|rbd|zd|bcache|loop)[a-z0-9]*(?![\w])|dm-\d+$|root$|` +
+    String.raw`(?:disk|mapper|block)/[^/\s]|` +
+    String.raw`(?!(?:pts|shm|mqueue|fd|input|snd|net|bus|char|dri|hugepages|cpu|usb|vfio|serial|v4l|bsg|hidraw|dma_heap|cpuset|tty|vhost-net)/)[a-z0-9_.-]+/[a-z0-9_.+:-]+$)`
+)
 export const isBlockDevice = (t: string): boolean => BLOCK_DEVICE.test(t)
 
 const unquote = (t: string): string => {

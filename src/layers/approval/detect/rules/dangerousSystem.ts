@@ -8,17 +8,26 @@ import { hasTok, isDash, laterSome, skipDashes, startsTok, startsTokAny } from "
 const calls = (t: string | undefined, name: string): boolean =>
   t !== undefined && (t === name || t.replace(/^\{+/, "").replace(/\}+$/, "") === name)
 
-/** A function whose body pipes itself into itself (`:(){ :|:& };:` and any renamed twin). */
+/**
+ * A function whose body pipes itself into itself (`:(){ :|:& };:` and any renamed twin), or calls itself twice with
+ * one call in the background (`f(){ f & f; }`): either way the processes double at every level.
+ */
 export const hasForkBomb = (v: View, execOnly: boolean): boolean =>
   v.funcs.some((f) => {
     if (execOnly && f.cls !== "exec") return false
     const name = f.name.toLowerCase()
+    let selfCalls = 0
+    let background = false
     for (let s = f.from; s < f.to; s++) {
       const c = v.bySeq[s]
       const next = c?.cmd.pipeNext
       if (calls(c?.texts[0], name) && next !== null && next !== undefined && calls(v.bySeq[next.seq]?.texts[0], name)) return true
+      if (c !== undefined && calls(c.texts[0], name)) {
+        selfCalls++
+        if (c.cmd.nextOp === "&" || c.cmd.bgEnd || c.cmd.ampSemi) background = true
+      }
     }
-    return false
+    return selfCalls >= 2 && background
   })
 
 /** Options after killall, scanned for one matching `pred` (optionally looking at the next word). */

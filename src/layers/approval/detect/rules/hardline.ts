@@ -43,7 +43,11 @@ const powersOff = (c: CmdView): boolean => {
   return c.texts.slice(c.head + 1).some((t) => POWER_TARGET.test(t.replace(/^["']|["']$/g, "")))
 }
 
-const DEVICE_OF = /(?:^|[^\w])of=["']?\/dev\/(?:sd|nvme|hd|mmcblk|vd|xvd)/
+/** dd's `of=` naming a block device. */
+const ddOutputDevice = (t: string): boolean => {
+  const m = /(?:^|[^\w])of=["']?([^"'\s]+)/.exec(t)
+  return m !== null && isBlockDevice(m[1] ?? "")
+}
 const unquote = (t: string): string => t.replace(/^["']|["']$/g, "")
 const arg = (c: CmdView, k: number): string => c.texts[c.head + k] ?? ""
 
@@ -62,6 +66,53 @@ const killsAll = (c: CmdView): boolean => {
     else if (startsTok(t, "-1")) return true
   }
   return false
+}
+
+/** A pattern every process name or command line matches. */
+const MATCH_ALL = /^(?:|\.|\.\*|\.\+|\^|\$|\^\.\*\$?|\.\*\$|\[\^\]\]|\w\*)$/
+const PKILL_VALUED = new Set(["-u", "-U", "-g", "-G", "-P", "-s", "-t", "-F", "--signal", "--euid", "--uid", "--pgroup", "--group", "--parent", "--session", "--terminal", "--pidfile", "--ns", "--nslist", "-e", "--echo"])
+
+/**
+ * Every process killed by name: `pkill`/`killall -r` with a pattern that matches any name (`.`, `.*`, `^`, an empty
+ * one), or pkill's `-v` (every process the pattern does not match).
+ */
+const killsEveryName = (c: CmdView): boolean => {
+  if (c.name !== "pkill" && c.name !== "killall") return false
+  const args = c.texts.slice(c.head + 1).map(unquote)
+  if (c.name === "killall") {
+    const regex = args.some((a) => a === "-r" || a === "--regexp" || /^-[a-z]*r[a-z]*$/.test(a))
+    return regex && args.some((a) => !a.startsWith("-") && MATCH_ALL.test(a))
+  }
+  let pattern: string | undefined
+  let invert = false
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k] ?? ""
+    if (a === "-v" || a === "--inverse" || /^-[a-z]*v[a-z]*$/.test(a)) invert = true
+    else if (PKILL_VALUED.has(a)) k++
+    else if (!a.startsWith("-") || a === "") pattern ??= a
+  }
+  return pattern !== undefined && (invert || MATCH_ALL.test(pattern))
+}
+
+/** Signals that make pid 1 reboot, power off or halt (systemd: SIGINT, SIGRTMIN+3…6, +13…16), or end a container's init. */
+const INIT_STOPPING = /^(?:(?:sig)?(?:int|term|kill)|2|9|15|(?:sig)?rtmin\+(?:[3-6]|1[3-6])|3[7-9]|40|4[7-9]|50)$/
+
+/** `kill` of pid 1 with a signal that shuts the system (or the container) down; the default is TERM. */
+const signalsInit = (c: CmdView): boolean => {
+  if (c.name !== "kill") return false
+  let signal = "term"
+  let options = true
+  let initNamed = false
+  const args = c.texts.slice(c.head + 1).map(unquote)
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k] ?? ""
+    if (options && (a === "-s" || a === "-n" || a === "--signal")) signal = args[++k] ?? ""
+    else if (options && a.startsWith("--signal=")) signal = a.slice(9)
+    else if (options && a === "--") options = false
+    else if (options && a.startsWith("-") && a !== "-1") signal = a.slice(1)
+    else if (a === "1") initNamed = true
+  }
+  return initNamed && INIT_STOPPING.test(signal)
 }
 
 /**
@@ -121,7 +172,7 @@ const HARDLINE_RULES: ReadonlyArray<Rule> = [
   {
     kind: "program",
     description: H.ddDevice,
-    test: (_v, c) => c.name === "dd" && c.texts.some((t, j) => j > c.head && DEVICE_OF.test(t))
+    test: (_v, c) => c.name === "dd" && c.texts.some((t, j) => j > c.head && ddOutputDevice(t))
   },
   {
     kind: "redirect",
@@ -129,7 +180,8 @@ const HARDLINE_RULES: ReadonlyArray<Rule> = [
     test: (_v, c, r) => (c.cmd.redirs[r]?.op.endsWith(">") ?? false) && isBlockDevice(unquote(c.redirectTexts[r] ?? ""))
   },
   { kind: "view", description: H.forkBomb, test: (v) => hasForkBomb(v, true) },
-  { kind: "program", description: H.killAll, test: (_v, c) => killsAll(c) },
+  { kind: "program", description: H.killAll, test: (_v, c) => killsAll(c) || killsEveryName(c) },
+  { kind: "program", description: H.shutdown, test: (_v, c) => signalsInit(c) },
   { kind: "program", description: H.shutdown, test: (_v, c) => /^(?:shutdown|reboot|halt|poweroff)(?![\w])/.test(c.name) },
   { kind: "program", description: H.init, test: (_v, c) => c.name === "init" && /^[06](?![\w])/.test(arg(c, 1)) },
   {
