@@ -97,7 +97,7 @@ describe("git's destructive operations, however the line is arranged", () => {
       ["git filter-repo --path secrets --invert-paths", D.gitDiscard]
     ])
     expectQuiet([
-      "git restore --staged .", "git restore file.py", "git checkout -- file.py", "git checkout HEAD~1 file.py", "git checkout -",
+      "git restore --staged .", "git restore -S .", "git restore -S -- src/", "git restore file.py", "git checkout -- file.py", "git checkout HEAD~1 file.py", "git checkout -",
       "git checkout -b feat .", "git update-ref refs/heads/x HEAD", "git filter-repo --analyze", "git log -- .", "git diff -- src/"
     ])
   })

@@ -39,9 +39,6 @@ const gitSub = (c: CmdView, i: number, sub: string): boolean => c.texts[gitSubAt
 const hasOption = (args: ReadonlyArray<string>, letter: string | null, long: string, shortest: string): boolean =>
   (letter !== null && hasFlag(args, letter, null)) || args.some((a) => a.startsWith("--") && isLong(a, long, shortest))
 
-/** Every word after the subcommand, paths after `--` included. */
-const allArgs = (c: CmdView, i: number): ReadonlyArray<string> => c.texts.slice(gitSubAt(c, i) + 1)
-
 /** The subcommand's arguments up to `--` (after it come paths). */
 const subArgs = (c: CmdView, i: number): ReadonlyArray<string> => {
   const from = gitSubAt(c, i) + 1
@@ -116,10 +113,17 @@ const DISCARDING: Readonly<Record<string, (args: ReadonlyArray<string>, all: Rea
   "filter-repo": (args) => !hasOption(args, null, "--analyze", "--an") && !hasOption(args, null, "--dry-run", "--dr")
 }
 
-/** Ours, beyond Hermes' table: git commands that throw away work the way `reset --hard` does. */
+/**
+ * Ours, beyond Hermes' table: git commands that throw away work the way `reset --hard` does. Read with their case
+ * kept, where Hermes' lower-casing would merge options (`git restore -S` only unstages; `-s` names a source).
+ */
 const gitDiscards = (c: CmdView, i: number): boolean => {
-  const test = DISCARDING[c.texts[gitSubAt(c, i)] ?? ""]
-  return test !== undefined && test(subArgs(c, i), allArgs(c, i))
+  const sub = gitSubAt(c, i)
+  const test = DISCARDING[c.texts[sub] ?? ""]
+  if (test === undefined) return false
+  const all = c.cmd.words.slice(sub + 1).map((w) => w.value)
+  const end = all.indexOf("--")
+  return test(end < 0 ? all : all.slice(0, end), all)
 }
 
 export const gitSudoRules: ReadonlyArray<Rule> = [
