@@ -13,12 +13,13 @@ import { hasForkBomb } from "./dangerousSystem.js"
 import { destructiveHardline } from "./destructive.js"
 import { isDash, skipDashes, startsTok, startsTokAny } from "./tokenMatchers.js"
 
+const DELETERS = new Set(["rm", "busybox", "toybox", "find", "rsync", "rclone"])
+
 /**
  * Any operand (not only the first, unlike Hermes) of rm, of a find deleting all it walks, or the destination of a
- * deleting sync, landing on the protected directory: written plainly, through `..`, a glob, `~user`, the home's
- * own path, or relative to where the command starts.
+ * deleting sync, landing on the protected directory: written plainly, through `..`, a glob, the home's own path,
+ * or relative to where the command starts.
  */
-const DELETERS = new Set(["rm", "busybox", "toybox", "find", "rsync", "rclone"])
 const deletesProtected = (v: View, c: CmdView, env: RuleEnv, kind: RmTarget): boolean => {
   if (!DELETERS.has(c.name)) return false
   const rm = rmOperands(c)
