@@ -232,7 +232,7 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
       Effect.gen(function*() {
         const { context } = request
         const env = yield* environments.get(context.taskId)
-        const approved = yield* approveCommand(approval, env, context, request.command, request.pty === true ? "pty" : "background")
+        const approved = yield* approveCommand(approval, env, context, request.command, request.pty === true ? "pty" : "background", undefined, request.cwd)
         yield* reserve(context.taskId)
         return yield* Effect.ensuring(launch(request, env, approved), unreserve(context.taskId))
       })

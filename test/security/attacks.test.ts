@@ -123,4 +123,13 @@ describe("approval check rates each single-line attack", () => {
       .map((l) => JSON.parse(l) as { command: string; hardline: boolean })
     expect(fromRoot.map((row) => [row.command, row.hardline])).toEqual([["rm -rf *", true], ["find . -delete", true], ["rm -rf ./build", false]])
   })
+
+  it("program names Object.prototype answers are names like any other: judged, never an internal error", () => {
+    const commands = ["constructor -qc x", "toString -qc 'rm -rf /'", "git __proto__", "sudo __proto__", "[[ valueOf -eq 1 ]]"]
+    const r = run(["approval", "check", "--json", ...commands])
+    expect(r.stderr).not.toMatch(/internal error|TypeError/)
+    const rows = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { command: string; description: string | null; hardline_description: string | null })
+    expect(rows.map((row) => row.command)).toEqual(commands)
+    expect(rows.filter((row) => row.hardline_description === "the approval gate failed to read this command")).toEqual([])
+  })
 })

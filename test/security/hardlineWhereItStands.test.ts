@@ -2,7 +2,7 @@
  * The hardline floor judged where the command lands, end to end through the
  * built CLI's `batch` with approvals turned off (only the floor stands): a
  * relative delete after the shell moved into the home, in an earlier call or
- * the same line, and the home spelled through `.`, `..` or its own path. The
+ * the same line, or in the workdir the call names, and the home spelled through `.`, `..` or its own path. The
  * user's home is a temporary folder with files in it; they must all remain.
  * Run on a process per command and on the persistent local shell.
  */
@@ -15,6 +15,8 @@ import { BIN } from "../support/cli.js"
 
 interface Call {
   readonly command: string
+  /** The terminal call's own `workdir` (where the command starts, apart from its text). */
+  readonly workdir?: string
 }
 
 const TASKS: Readonly<Record<string, ReadonlyArray<Call>>> = {
@@ -24,7 +26,9 @@ const TASKS: Readonly<Record<string, ReadonlyArray<Call>>> = {
   "cd by the home's own path, rm -rf * after a failing cd": [{ command: "cd <HOME> && cd /nonexistent-dir; rm -rf *" }],
   "the home spelled ~/.": [{ command: "rm -rf ~/." }],
   "the home spelled through a subfolder's ..": [{ command: "rm -rf <HOME>/proj/.." }],
-  "busybox rm of the home": [{ command: "busybox rm -rf \"$HOME\" 2>/dev/null || rm -rf \"$HOME/\"" }]
+  "busybox rm of the home": [{ command: "busybox rm -rf \"$HOME\" 2>/dev/null || rm -rf \"$HOME/\"" }],
+  "rm -rf ./* in a workdir that is the home": [{ command: "rm -rf ./*", workdir: "<HOME>" }],
+  "find . -delete in a workdir reached through ..": [{ command: "find . -delete", workdir: "<HOME>/proj/.." }]
 }
 
 const runBatch = (home: string, userHome: string, lines: ReadonlyArray<string>) =>
@@ -65,7 +69,10 @@ for (const [mode, persistent] of [["a process per command", false], ["the persis
           lines.push(JSON.stringify({
             id: `t${n}#${k}`,
             tool: "terminal",
-            args: { command: call.command.replaceAll("<HOME>", userHome) },
+            args: {
+              command: call.command.replaceAll("<HOME>", userHome),
+              ...(call.workdir === undefined ? {} : { workdir: call.workdir.replaceAll("<HOME>", userHome) })
+            },
             task_id: `t${n}`
           }))
         )

@@ -7,8 +7,9 @@
 // A once-per-process probe of fixed marker files inside synchronous predicates (catalog filtering): no Effect to run FileSystem in.
 import { existsSync } from "node:fs"
 import type { Frontmatter } from "./frontmatter.js"
+import { lookupTable } from "../../lib/lookupTable.js"
 
-const PLATFORM_MAP: Readonly<Record<string, string>> = { macos: "darwin", linux: "linux", windows: "win32" }
+const PLATFORM_MAP: Readonly<Record<string, string>> = lookupTable({ macos: "darwin", linux: "linux", windows: "win32" })
 
 const asList = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ? value : [value])
 

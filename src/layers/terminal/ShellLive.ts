@@ -33,7 +33,8 @@ export const ShellLive: Layer.Layer<Shell, never, Environments | Approval | Conf
     const run = Effect.fn("Shell.run")(function*(context: ToolCallContext, command: string, options: ShellRunOptions = {}) {
       const { env, workdir } = yield* target(context, options.workdir)
       const pty = options.pty === true
-      const approved = yield* approveCommand(approval, env, context, command, pty ? "pty" : "foreground")
+      // Judged where it runs: relative paths in it (a script read, a file written) mean files in the workdir.
+      const approved = yield* approveCommand(approval, env, context, command, pty ? "pty" : "foreground", undefined, workdir)
       const timeoutSeconds = options.timeoutSeconds ?? (yield* settings).timeoutSeconds
       const ran = yield* env.run(approved, { cwd: workdir, timeoutMs: timeoutSeconds * 1000, maxOutputBytes: MAX_OUTPUT_CHARS, pty })
       let output = capOutput(ran.output, MAX_OUTPUT_CHARS)

@@ -15,8 +15,9 @@ const HOST_FILES = new Set(["local", "sandbox"])
 
 const isEnvironment = (target: TerminalEnvironment | BackendInfo): target is TerminalEnvironment => "readFile" in target
 
-export const surroundingsOf = (env: TerminalEnvironment): CommandSurroundings => ({
-  cwd: env.cwd,
+/** What Approval may look at; `cwd`: where the command will start when the caller chose it (a `workdir`). */
+export const surroundingsOf = (env: TerminalEnvironment, cwd?: string): CommandSurroundings => ({
+  cwd: cwd === undefined ? env.cwd : Effect.succeed(cwd),
   variables: env.variables,
   shellFunctions: env.shellFunctions,
   readText: (path, maxBytes) =>
@@ -44,7 +45,9 @@ export const approveCommand = (
   context: ToolCallContext,
   text: string,
   path: CommandPath,
-  language?: InputReader
+  language?: InputReader,
+  /** The directory the command will run in when it is not the environment's own (`terminal(workdir=…)`): judged there. */
+  cwd?: string
 ): Effect.Effect<ApprovedCommand, CommandDenied> =>
   Effect.map(
     approval.check({
@@ -53,7 +56,7 @@ export const approveCommand = (
       backend: { kind: target.kind, isolated: target.isolated },
       path,
       language,
-      surroundings: isEnvironment(target) ? surroundingsOf(target) : undefined
+      surroundings: isEnvironment(target) ? surroundingsOf(target, cwd) : undefined
     }),
     // The brand is declared, never constructed: this cast is the approval boundary.
     (grant) => ({ text, path, grant }) as unknown as ApprovedCommand

@@ -4,6 +4,7 @@
  * first snapshot. Approval uses it to resolve a command word held in a
  * variable exported by an earlier call of the same task.
  */
+import { inputRecord } from "../../lib/lookupTable.js"
 
 const LINE = /^(?:declare -[a-zA-Z-]*x[a-zA-Z-]*|export) ([A-Za-z_][A-Za-z0-9_]*)(?:=(.*))?$/
 
@@ -32,7 +33,8 @@ const unSingle = (quoted: string): string => {
 }
 
 export const parseExportSnapshot = (text: string): Record<string, string> => {
-  const vars: Record<string, string> = {}
+  // No prototype: an exported `__proto__` is stored as a key, not swallowed as the object's prototype.
+  const vars = inputRecord<string>()
   // A value may span lines (a quoted newline): join continuation lines until the quote closes.
   const lines = text.split("\n")
   for (let i = 0; i < lines.length; i++) {

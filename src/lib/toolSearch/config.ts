@@ -4,6 +4,7 @@
  * definitions must reach before `auto` activates, and the search limits. A
  * typo never breaks a run: every field falls back to its default, clamped.
  */
+import { lookupTable } from "../lookupTable.js"
 export type ToolSearchMode = "auto" | "on" | "off"
 
 export interface ToolSearchConfig {
@@ -23,7 +24,7 @@ export const DEFAULT_TOOL_SEARCH: ToolSearchConfig = Object.freeze({
   maxSearchLimit: 20
 })
 
-const ALIASES: Readonly<Record<string, ToolSearchMode>> = { true: "on", "1": "on", yes: "on", false: "off", "0": "off", no: "off" }
+const ALIASES: Readonly<Record<string, ToolSearchMode>> = lookupTable({ true: "on", "1": "on", yes: "on", false: "off", "0": "off", no: "off" })
 
 const modeOf = (value: unknown): ToolSearchMode => {
   const text = String(value ?? "auto").trim().toLowerCase()

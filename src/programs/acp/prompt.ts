@@ -8,6 +8,7 @@ import { open } from "node:fs/promises"
 import { basename, extname, isAbsolute } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { ContentBlock } from "@agentclientprotocol/sdk/unstable"
+import { lookupTable } from "../../lib/lookupTable.js"
 
 export interface PromptInput {
   /** The message text (what the session stores). */
@@ -21,13 +22,13 @@ export const TEXT_ATTACHMENT_BYTES = 512 * 1024
 /** An image larger than this is named, not sent (providers refuse bigger ones: OpenAI's limit is 20 MB). */
 export const IMAGE_ATTACHMENT_BYTES = 20 * 1024 * 1024
 
-const IMAGE_TYPES: Readonly<Record<string, string>> = {
+const IMAGE_TYPES: Readonly<Record<string, string>> = lookupTable({
   ".png": "image/png",
   ".jpg": "image/jpeg",
   ".jpeg": "image/jpeg",
   ".gif": "image/gif",
   ".webp": "image/webp"
-}
+})
 
 const NO_VISION = "(not sent: the configured model does not accept images; set model.vision: true if it does)"
 

@@ -6,8 +6,9 @@
 import { readFileSync } from "node:fs"
 import { isAbsolute, resolve } from "node:path"
 import type { SessionUpdate, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk"
+import { lookupTable } from "../../lib/lookupTable.js"
 
-const KINDS: Readonly<Record<string, ToolKind>> = {
+const KINDS: Readonly<Record<string, ToolKind>> = lookupTable({
   read_file: "read",
   search_files: "search",
   write_file: "edit",
@@ -31,7 +32,7 @@ const KINDS: Readonly<Record<string, ToolKind>> = {
   browser_get_images: "read",
   browser_vision: "read",
   vision_analyze: "read"
-}
+})
 
 export const kindOf = (tool: string): ToolKind => KINDS[tool] ?? "other"
 

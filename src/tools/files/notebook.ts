@@ -8,8 +8,9 @@ import { Effect } from "effect"
 import type { TerminalEnvironment } from "../../services/TerminalBackend.js"
 import { redactFileLines } from "../../lib/text.js"
 import { clampLine } from "./linePager.js"
+import { lookupTable } from "../../lib/lookupTable.js"
 
-const LABELS: Record<string, string> = { markdown: "Markdown", code: "Code", raw: "Raw" }
+const LABELS: Record<string, string> = lookupTable({ markdown: "Markdown", code: "Code", raw: "Raw" })
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 

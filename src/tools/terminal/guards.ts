@@ -2,6 +2,7 @@
  * Checks the terminal tool makes before running anything, and the note it
  * adds after: Hermes' rules, in our words.
  */
+import { lookupTable } from "../../lib/lookupTable.js"
 
 /** Characters a working directory may contain: no shell metacharacters. */
 const WORKDIR_SAFE = /^[A-Za-z0-9/\\:_\-.~ +@=,]+$/
@@ -70,7 +71,7 @@ const FILES_DIFFER = "Files differ (expected, not an error)"
 const CONDITION_FALSE = "Condition evaluated to false (expected, not an error)"
 
 /** Exit codes that are not failures, by the command that decides the exit code. */
-const BENIGN_EXIT_CODES: Readonly<Record<string, Readonly<Record<number, string>>>> = {
+const BENIGN_EXIT_CODES: Readonly<Record<string, Readonly<Record<number, string>>>> = lookupTable({
   grep: { 1: NO_MATCHES },
   egrep: { 1: NO_MATCHES },
   fgrep: { 1: NO_MATCHES },
@@ -89,7 +90,7 @@ const BENIGN_EXIT_CODES: Readonly<Record<string, Readonly<Record<number, string>
     28: "Operation timed out"
   },
   git: { 1: "Non-zero exit (often normal, e.g. 'git diff' exits 1 when files differ)" }
-}
+})
 
 /** What a non-zero exit code means when it is not really an error, judged by the last command of a pipeline or list. */
 export const exitCodeMeaning = (command: string, exitCode: number): string | undefined => {

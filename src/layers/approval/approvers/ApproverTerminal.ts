@@ -5,8 +5,9 @@ import { createInterface } from "node:readline"
 import { Effect, Layer } from "effect"
 import { Approver } from "../../../services/Approver.js"
 import type { ApprovalChoice, ApprovalPrompt, ApproverAnswer } from "../../../services/Approver.js"
+import { lookupTable } from "../../../lib/lookupTable.js"
 
-const CHOICES: Record<string, ApprovalChoice> = {
+const CHOICES: Record<string, ApprovalChoice> = lookupTable({
   o: "once",
   once: "once",
   s: "session",
@@ -17,7 +18,7 @@ const CHOICES: Record<string, ApprovalChoice> = {
   deny: "deny",
   n: "deny",
   no: "deny"
-}
+})
 
 /** One question on the terminal; interruption (the timeout) closes it, which answers deny. */
 const askOnTerminal = (prompt: ApprovalPrompt): Effect.Effect<ApproverAnswer> =>

@@ -7,6 +7,7 @@
 import { basename } from "../shell/words.js"
 import { gitBisectRun } from "./inputCommands.js"
 import { consoleOf } from "./consoleCommands.js"
+import { lookupTable } from "../../../lib/lookupTable.js"
 
 const WRAPPERS = new Set([
   "sudo", "env", "exec", "nohup", "setsid", "time", "command", "builtin", "timeout", "nice", "stdbuf", "ionice", "doas",
@@ -20,10 +21,10 @@ const WRAPPERS = new Set([
   "busybox", "toybox"
 ])
 /** Wrappers that take positional words before the command (`timeout 5 cmd`, `taskset -c 0 cmd`, `flock /tmp/l cmd`). */
-const POSITIONAL: Readonly<Record<string, number>> = { timeout: 1, taskset: 1, chrt: 1, flock: 1, chroot: 1, faketime: 1, setarch: 1, envdir: 1 }
+const POSITIONAL: Readonly<Record<string, number>> = lookupTable({ timeout: 1, taskset: 1, chrt: 1, flock: 1, chroot: 1, faketime: 1, setarch: 1, envdir: 1 })
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/
 
-const OPTIONS_WITH_VALUE: Readonly<Record<string, ReadonlySet<string>>> = {
+const OPTIONS_WITH_VALUE: Readonly<Record<string, ReadonlySet<string>>> = lookupTable({
   sudo: new Set([
     "-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-c", "--close-from",
     "-C", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"
@@ -62,7 +63,7 @@ const OPTIONS_WITH_VALUE: Readonly<Record<string, ReadonlySet<string>>> = {
   pkexec: new Set(["--user", "-u"]),
   "ssh-agent": new Set(["-a", "-E", "-P", "-t"]),
   tini: new Set(["-p", "-e"])
-}
+})
 
 export interface Head {
   /** Index of the program word, or -1 (no command, or a query such as `command -v`). */

@@ -17,10 +17,11 @@ import type { ConsoleName } from "../../../services/Approval.js"
 import { asRedirect, type ExCommands } from "./editorCommands.js"
 import type { InputCommands } from "./inputCommands.js"
 import { readsCode } from "./resolve/codeSources.js"
+import { lookupTable } from "../../../lib/lookupTable.js"
 
 export type Console = ConsoleName
 
-const NAMES: Readonly<Record<string, Console>> = {
+const NAMES: Readonly<Record<string, Console>> = lookupTable({
   sqlite3: "sqlite3",
   sqlite: "sqlite3",
   gdb: "gdb",
@@ -28,7 +29,7 @@ const NAMES: Readonly<Record<string, Console>> = {
   psql: "psql",
   mysql: "mysql",
   mariadb: "mysql"
-}
+})
 
 const CONSOLES: ReadonlySet<string> = new Set(Object.values(NAMES))
 export const isConsole = (reader: string | undefined): reader is Console => reader !== undefined && CONSOLES.has(reader)

@@ -5,6 +5,8 @@
  */
 
 export const PARSER_LIMIT_DESCRIPTION = "command parser limit exceeded"
+/** The detector itself failed on the text (a bug): the command is refused rather than let through unjudged. */
+export const DETECTOR_FAILURE_DESCRIPTION = "the approval gate failed to read this command"
 export const MALFORMED_DESCRIPTION = "command parser limit or malformed executable payload"
 export const SHELL_FLAG_DESCRIPTION = "shell command via -c/-lc flag"
 export const INTERPRETER_FLAG_DESCRIPTION = "script execution via -e/-c flag"

@@ -16,6 +16,7 @@ import {
   INTERPRETER_HEREDOC_DESCRIPTION,
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION,
+  DETECTOR_FAILURE_DESCRIPTION,
   PROGRAM_OPTION_DESCRIPTIONS,
   SHELL_FLAG_DESCRIPTION
 } from "./descriptions.js"
@@ -43,7 +44,8 @@ export { normalizeCommand } from "./normalize.js"
 export const HARDLINE_DESCRIPTIONS: ReadonlyArray<string> = [
   ...HARDLINE_RULE_DESCRIPTIONS,
   PARSER_LIMIT_DESCRIPTION,
-  MALFORMED_DESCRIPTION
+  MALFORMED_DESCRIPTION,
+  DETECTOR_FAILURE_DESCRIPTION
 ]
 
 /** Dangerous rule descriptions (Hermes order, de-duplicated), then the structural findings. */
@@ -67,8 +69,16 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   D.promptExpansion,
   D.heldArithmetic,
   MALFORMED_DESCRIPTION,
-  PARSER_LIMIT_DESCRIPTION
+  PARSER_LIMIT_DESCRIPTION,
+  DETECTOR_FAILURE_DESCRIPTION
 ]
+
+const FAILURE: Detection = {
+  dangerous: true,
+  description: DETECTOR_FAILURE_DESCRIPTION,
+  hardline: true,
+  hardline_description: DETECTOR_FAILURE_DESCRIPTION
+}
 
 const LIMIT: Detection = {
   dangerous: true,
@@ -101,6 +111,8 @@ export interface Inspection {
   readonly moves: ReadonlyArray<string>
   /** Relative files written where the command starts (before a `cd` of its own): judged against the real cwd. */
   readonly startWrites: ReadonlyArray<string>
+  /** Every file the command writes, placed after the line's own `cd`s: judged where its symlinks lead. */
+  readonly writes: ReadonlyArray<string>
   /** An archive extracted, or a download named by the server, where the command starts: every name may land there. */
   readonly startFills: boolean
   /** An `mv` source is computed at run time. */
@@ -126,6 +138,7 @@ const limit = (): Inspection => ({
   runners: [],
   moves: [],
   startWrites: [],
+  writes: [],
   startFills: false,
   computedMove: false,
   programs: [],
@@ -141,9 +154,9 @@ const guarded = (command: string, options: DetectionEnv | undefined, collect: bo
   try {
     return inspectWithinLimits(command, options, collect)
   } catch (error) {
-    // Only resource exhaustion is expected here (deep recursion); anything else is a bug worth surfacing.
-    if (error instanceof RangeError) return limit()
-    throw error
+    // Resource exhaustion (deep recursion) is the parser limit; anything else is a bug, and a bug must not open the
+    // gate nor reach the model as an exception: the command is refused with a verdict that says so.
+    return error instanceof RangeError ? limit() : { ...limit(), detection: FAILURE }
   }
 }
 
@@ -190,6 +203,7 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
     runners: locals?.runners ?? [],
     moves: locals?.moves ?? [],
     startWrites: locals?.startWrites ?? [],
+    writes: locals?.writes ?? [],
     startFills: locals?.startFills ?? false,
     computedMove: locals?.computedMove ?? false,
     programs: locals?.programs ?? [],

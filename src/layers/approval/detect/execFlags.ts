@@ -11,6 +11,7 @@ import {
   SHELL_FLAG_DESCRIPTION,
   programOptionDescription
 } from "./descriptions.js"
+import { lookupTable } from "../../../lib/lookupTable.js"
 
 export interface ExecFinding {
   readonly description: string
@@ -109,16 +110,16 @@ const shellPayload = (args: ReadonlyArray<string>): { found: boolean; payload: n
   return { found: false, payload: -1 }
 }
 
-const TOOL_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = {
+const TOOL_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = lookupTable({
   sort: new Set(["--compress-program"]),
   rg: new Set(["--pre", "--hostname-bin"]),
   ag: new Set(["--pager"]),
   man: new Set(["--pager", "--html", "-P", "-H"]),
   // `split --filter=CMD` runs CMD through $SHELL for every piece.
   split: new Set(["--filter"])
-}
+})
 
-const TOOL_LONG_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
+const TOOL_LONG_VALUES: Readonly<Record<string, ReadonlySet<string>>> = lookupTable({
   rg: new Set([
     "--after-context", "--before-context", "--color", "--colors", "--context", "--context-separator",
     "--dfa-size-limit", "--encoding", "--engine", "--field-context-separator", "--field-match-separator", "--file",
@@ -140,15 +141,15 @@ const TOOL_LONG_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
     "--file-search-regex", "--ignore", "--ignore-dir", "--max-count", "--pager", "--path-to-ignore", "--width",
     "--workers"
   ])
-}
+})
 
-const TOOL_SHORT_VALUES: Readonly<Record<string, string>> = {
+const TOOL_SHORT_VALUES: Readonly<Record<string, string>> = lookupTable({
   rg: "efEmjgdtTABCMr",
   sort: "koStT",
   man: "CRLmMSserEPp",
   split: "abClnt",
   ag: "gGmpW"
-}
+})
 
 const toolProgram = (tool: string, args: ReadonlyArray<string>): { option: string; payload: string; arg: number } | null => {
   const flags = TOOL_FLAGS[tool]
@@ -195,7 +196,7 @@ const toolProgram = (tool: string, args: ReadonlyArray<string>): { option: strin
 }
 
 /** Programs that hand one of their arguments to a shell, and the options that carry it. */
-const SHELL_STRING_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+const SHELL_STRING_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = lookupTable({
   flock: new Set(["-c", "--command"]),
   script: new Set(["-c", "--command"]),
   su: new Set(["-c", "--command", "--session-command"]),
@@ -203,7 +204,7 @@ const SHELL_STRING_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   npx: new Set(["-c", "--call"]),
   npm: new Set(["-c", "--call"]),
   pnpm: new Set(["-c", "--shell-mode"])
-}
+})
 
 /**
  * The shell text such a program runs: `flock f -c 'cmd'`, `script -c 'cmd'`,

@@ -12,6 +12,7 @@
  */
 
 import { gitOptions } from "./gitOptions.js"
+import { lookupTable } from "../../../lib/lookupTable.js"
 
 export interface InputCommands {
   /** Runs text it reads or computes as commands. */
@@ -157,7 +158,7 @@ const awk = (args: ReadonlyArray<string>): InputCommands => {
 const gitSubcommand = (args: ReadonlyArray<string>): number => gitOptions(args).sub
 
 /** Options of git subcommands whose value is a shell command git runs. */
-const GIT_COMMAND_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+const GIT_COMMAND_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = lookupTable({
   rebase: new Set(["-x", "--exec"]),
   difftool: new Set(["-x", "--extcmd"]),
   mergetool: new Set(["--tool-cmd"]),
@@ -168,7 +169,7 @@ const GIT_COMMAND_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   "ls-remote": new Set(["--upload-pack"]),
   push: new Set(["--receive-pack", "--exec"]),
   archive: new Set(["--exec"])
-}
+})
 
 const git = (args: ReadonlyArray<string>): InputCommands => {
   const sub = gitSubcommand(args)

@@ -101,7 +101,8 @@ const BLOCK_DEVICE = new RegExp(
 )
 export const isBlockDevice = (t: string): boolean => BLOCK_DEVICE.test(t)
 
-const unquote = (t: string): string => {
+/** The word without one pair of matching quotes around it. */
+export const unquote = (t: string): string => {
   const q = t.charCodeAt(0)
   return t.length >= 2 && (q === 34 || q === 39) && t.charCodeAt(t.length - 1) === q ? t.slice(1, -1) : t
 }

@@ -330,6 +330,21 @@ const judgeWith = (
         break
       }
     }
+    // A write through a symlink lands where the link points: `notes.txt` linked to ~/.bashrc by an earlier call,
+    // or `cd h && … > pre-push` with h linked to .git/hooks. The rules only ever see the names as written.
+    if (!verdict.detection.dangerous) {
+      for (const written of inspection.writes) {
+        if (written.includes("$") || written.includes("`")) continue
+        const lexical = normalize(joinPath(cwd, written, env.home))
+        const real = normalize(yield* surroundings.realPath(lexical))
+        if (real === lexical) continue
+        const description = implicitlyExecuted(real, { home: env.home, hermesHome: env.hermesHome })
+        if (description !== null && !otherUsersHome(real, env.home)) {
+          verdict = stronger(verdict, { detection: dangerous(description), note: `${written} → ${real}` })
+          break
+        }
+      }
+    }
     if (surroundings.sharesHostFiles && env.hermesHome !== undefined) {
       const home = normalize(env.hermesHome)
       for (const path of inspection.paths) {

@@ -8,6 +8,7 @@
  * `npm test` run anything, so approval judges the text they would run.
  * Pure: the caller reads the files.
  */
+import { lookupTable } from "../../../lib/lookupTable.js"
 
 export type Runner =
   | {
@@ -91,17 +92,17 @@ export const INSTALL_SCRIPTS: ReadonlyArray<string> = ["preinstall", "install", 
  * runs pretest, test, posttest; an install (and what reifies the tree: ci, update, uninstall, rebuild, link…) the
  * install hooks and prepare; pack, publish and version their own.
  */
-const LIFECYCLES: Readonly<Record<string, ReadonlyArray<string>>> = {
+const LIFECYCLES: Readonly<Record<string, ReadonlyArray<string>>> = lookupTable({
   install: INSTALL_SCRIPTS,
   rebuild: INSTALL_SCRIPTS,
   pack: ["prepack", "prepare", "postpack"],
   publish: ["prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"],
   version: ["preversion", "version", "postversion"],
   restart: ["prerestart", "restart", "postrestart", "prestop", "stop", "poststop", "prestart", "start", "poststart"]
-}
+})
 const lifecycle = (name: string): ReadonlyArray<string> => LIFECYCLES[name] ?? [`pre${name}`, name, `post${name}`]
 
-const NPM_ALIASES: Readonly<Record<string, string>> = {
+const NPM_ALIASES: Readonly<Record<string, string>> = lookupTable({
   t: "test", tst: "test", rum: "run", "run-script": "run", it: "install-test", cit: "install-ci-test",
   i: "install", in: "install", ins: "install", inst: "install", insta: "install", instal: "install", isnt: "install",
   isnta: "install", isntal: "install", isntall: "install", add: "install", ci: "install", "clean-install": "install",
@@ -109,14 +110,14 @@ const NPM_ALIASES: Readonly<Record<string, string>> = {
   upgrade: "install", udpate: "install", dedupe: "install", ddp: "install", uninstall: "install", remove: "install",
   rm: "install", r: "install", un: "install", unlink: "install", prune: "install", link: "install", ln: "install",
   rb: "rebuild"
-}
+})
 
 /** yarn's, pnpm's and bun's own verbs that reify the tree: every other first word names a script. */
-const OTHER_ALIASES: Readonly<Record<string, string>> = {
+const OTHER_ALIASES: Readonly<Record<string, string>> = lookupTable({
   t: "test", "run-script": "run", i: "install", add: "install", remove: "install", rm: "install", up: "install",
   update: "install", upgrade: "install", rebuild: "rebuild", rb: "rebuild", link: "install", ln: "install",
   unlink: "install", prune: "install", dedupe: "install", ci: "install"
-}
+})
 
 /** Verbs of npm itself (not scripts): anything else, for npm, runs no project script. */
 const NPM_VERBS = new Set(["test", "start", "stop", "restart", "install", "rebuild", "pack", "publish", "version"])
@@ -464,10 +465,10 @@ export const packageScriptText = (packageJson: string, names: ReadonlyArray<stri
 const CMAKE_REGENERATE = /^(?:cd [^\s;&|`$()<>]+ && )?[^\s;&|`$()<>]*cmake(?: [^;&|`$()<>\n]*)? --(?:check-build-system|regenerate-during-build)(?: [^;&|`$()<>\n]*)?$/
 const notCMakeRegeneration = (line: string): boolean => !CMAKE_REGENERATE.test(line.trim())
 
-const BUILTIN_VARS: Readonly<Record<string, string>> = {
+const BUILTIN_VARS: Readonly<Record<string, string>> = lookupTable({
   CC: "cc", CXX: "g++", CPP: "cc -E", LD: "ld", AR: "ar", AS: "as", RM: "rm -f", MAKE: "make", SHELL: "/bin/sh",
   INSTALL: "install", MKDIR_P: "mkdir -p", LN_S: "ln -s", PYTHON: "python3", FC: "f77", YACC: "yacc", LEX: "lex"
-}
+})
 
 const RULE = /^([^\s:=#][^:=#]*?)\s*::?\s*(?![=])([^;#]*)(?:;(.*))?$/
 const ASSIGN = /^(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*(?::{1,3}|\?|\+|!)?=\s*(.*)$/
@@ -554,7 +555,7 @@ const expand = (text: string, vars: ReadonlyMap<string, string>, depth: number):
     .replace(/\u0000/g, "$")
 
 /** `.npmrc` settings that name a program npm runs, or code node loads, as the variables they stand for. */
-const NPMRC_VARIABLES: Readonly<Record<string, string>> = {
+const NPMRC_VARIABLES: Readonly<Record<string, string>> = lookupTable({
   "script-shell": "npm_config_script_shell",
   "node-options": "NODE_OPTIONS",
   shell: "SHELL",
@@ -562,7 +563,7 @@ const NPMRC_VARIABLES: Readonly<Record<string, string>> = {
   browser: "BROWSER",
   userconfig: "npm_config_userconfig",
   globalconfig: "npm_config_globalconfig"
-}
+})
 
 const singleQuoted = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`
 

@@ -7,13 +7,14 @@ import type { Part, Word } from "./ast.js"
 import {
   BQ, BSL, DOLLAR, DQ, GT, LBRACE, LPAR, LT, NL, RBRACE, RPAR, SQ, isDigit, isMeta, isNameChar, isNameStart
 } from "./charCodes.js"
+import { lookupTable } from "../../../lib/lookupTable.js"
 
 /** Undo the backslash escaping that applies inside backticks. */
 const unescapeBackticks = (s: string): string => (s.includes("\\") ? s.replace(/\\([`\\$])/g, "$1") : s)
 
 const isWordCode = (c: number): boolean => isNameChar(c) || c > 127
 
-const ANSI_C: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", f: "\f", v: "\v" }
+const ANSI_C: Readonly<Record<string, string>> = lookupTable({ n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", f: "\f", v: "\v" })
 
 export abstract class ShellLexer {
   protected pos = 0

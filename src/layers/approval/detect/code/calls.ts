@@ -5,6 +5,7 @@
  * with the root name resolved through the file's imports.
  */
 import type { Language, Tok } from "./lexer.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 export interface Call {
   /** Dotted name, root resolved through imports (`s.rmtree` after `import shutil as s` → `shutil.rmtree`). */
@@ -22,7 +23,7 @@ export interface Call {
 }
 
 const CHAIN_OPS = new Set([".", "->", "::", "?."])
-const OPENERS: Readonly<Record<string, string>> = { "(": ")", "[": "]", "{": "}" }
+const OPENERS: Readonly<Record<string, string>> = lookupTable({ "(": ")", "[": "]", "{": "}" })
 
 /** Index of the token closing the bracket opened at `open`. */
 export const closing = (toks: ReadonlyArray<Tok>, open: number): number => {

@@ -10,7 +10,7 @@
 import type { CodeLanguage, Detection } from "../../../../services/Approval.js"
 import { detectCommand } from "../detect.js"
 import type { CodeKind } from "../descriptions.js"
-import { codeDescription, PARSER_LIMIT_DESCRIPTION } from "../descriptions.js"
+import { codeDescription, DETECTOR_FAILURE_DESCRIPTION, PARSER_LIMIT_DESCRIPTION } from "../descriptions.js"
 import type { DetectionEnv } from "../detectionEnv.js"
 import { resolveEnv } from "../detectionEnv.js"
 import type { RuleEnv } from "../rules/engine.js"
@@ -28,6 +28,12 @@ const PRIORITY: ReadonlyArray<CodeKind> = ["home", "run", "load", "unpickle", "d
 const CAPABLE = new Set(["os", "subprocess", "pty", "ctypes", "commands", "pexpect", "posix", "child_process", "Open3", "Kernel", "IO", "Process", "PTY"])
 
 const NONE: Detection = { dangerous: false, description: null, hardline: false, hardline_description: null }
+const FAILURE: Detection = {
+  dangerous: true,
+  description: DETECTOR_FAILURE_DESCRIPTION,
+  hardline: true,
+  hardline_description: DETECTOR_FAILURE_DESCRIPTION
+}
 const LIMIT: Detection = {
   dangerous: true,
   description: PARSER_LIMIT_DESCRIPTION,
@@ -105,7 +111,7 @@ export const detectCode = (language: CodeLanguage, text: string, options?: Detec
   try {
     return detect(language, text, options, { home: resolved.home, hermesHome: resolved.hermesHome }, 0)
   } catch (error) {
-    if (error instanceof RangeError) return LIMIT
-    throw error
+    // As for shell text: a bug in the detector refuses the code instead of letting it through or throwing.
+    return error instanceof RangeError ? LIMIT : FAILURE
   }
 }

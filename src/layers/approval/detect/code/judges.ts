@@ -10,7 +10,10 @@ import { closing, literal, scanCalls, splitArgs, strings } from "./calls.js"
 import type { Imports } from "./imports.js"
 import { nodeImports, pythonImports } from "./imports.js"
 import type { Language, Tok } from "./lexer.js"
+import { perlByName, perlName, phpByName, rubyByName } from "./callsByName.js"
+import { pythonNamespaceFindings } from "./pythonNamespaces.js"
 import { sensitiveWrite } from "./sensitivePaths.js"
+import { PATH_LIKE, unpacksWhereFilesRun, writeChecker } from "./writeTargets.js"
 
 export interface Finding {
   /** null: nothing by itself (`eval("1+1")`: only what the evaluated code does counts). */
@@ -56,12 +59,17 @@ const argLiteral = (parts: ReadonlyArray<ReadonlyArray<Tok>>, pos: number, name:
 
 const PY_DELETE = new Set([
   "shutil.rmtree", "shutil.move", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.rename", "os.renames",
-  "os.replace", "os.truncate"
+  "os.replace", "os.truncate", "distutils.dir_util.remove_tree", "send2trash.send2trash"
 ])
-const PY_RUN = /^(?:subprocess\.|commands\.|pty\.spawn$|os\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?|startfile|forkpty)$|platform\.popen$|asyncio\.create_subprocess_\w+$|pexpect\.|sh\.)/
+const PY_RUN = /^(?:subprocess\.|commands\.|pty\.spawn$|os\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?|startfile|forkpty)$|platform\.popen$|asyncio\.create_subprocess_\w+$|pexpect\.|sh\.|webbrowser\.open(?:_new|_new_tab)?$)/
 const PY_RUN_MEMBERS = new Set(["popen", "check_output", "check_call", "Popen", "getoutput", "getstatusoutput", "posix_spawn", "posix_spawnp", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "create_subprocess_exec", "create_subprocess_shell"])
 const PY_PROCESS = new Set(["os.chmod", "os.chown", "os.lchown", "os.fchmod", "os.kill", "os.killpg", "shutil.chown", "signal.pthread_kill"])
-const PY_LOADERS = new Set(["ctypes.CDLL", "ctypes.cdll.LoadLibrary", "ctypes.PyDLL", "ctypes.WinDLL", "cdll.LoadLibrary", "runpy.run_path", "runpy.run_module", "importlib.__import__", "builtins.__import__"])
+const PY_LOADERS = new Set(["ctypes.CDLL", "ctypes.cdll.LoadLibrary", "ctypes.PyDLL", "ctypes.WinDLL", "cdll.LoadLibrary", "runpy.run_path", "runpy.run_module", "importlib.__import__", "builtins.__import__",
+  "importlib.util.spec_from_file_location", "importlib.machinery.SourceFileLoader", "importlib.machinery.SourcelessFileLoader",
+  "importlib.machinery.ExtensionFileLoader", "imp.load_source", "imp.load_module", "imp.load_dynamic", "imp.load_compiled",
+  "zipimport.zipimporter"])
+/** Methods that load code whatever object they are called on (a spec's loader, a cffi FFI). */
+const PY_LOAD_MEMBERS = new Set(["exec_module", "load_module", "dlopen"])
 /**
  * Loaders of data that can run code: a pickle names any function to call with any arguments, and so do unsafe YAML
  * tags (`!!python/object/apply:os.system`). A planted data file is then a planted script.
@@ -77,8 +85,11 @@ const PY_RISKY_MODULES = new Set(["os", "subprocess", "shutil", "pty", "builtins
 /** Attribute names fetched with getattr that run programs or delete files on any object that has them. */
 const PY_ATTR_RUN = new Set(["system", "popen", "spawnv", "spawnvp", "spawnl", "spawnlp", "startfile"])
 const PY_ATTR_DELETE = new Set(["rmtree", "remove", "unlink", "rmdir", "removedirs", "truncate"])
-const PY_WRITERS = new Set(["write_text", "write_bytes", "symlink_to", "hardlink_to", "touch", "copy", "copy2", "copyfile", "copytree", "copymode", "link_to"])
-
+const PY_WRITERS = new Set([
+  "write_text", "write_bytes", "symlink_to", "hardlink_to", "touch", "copy", "copy2", "copyfile", "copytree", "copymode", "link_to",
+  "symlink", "link", "extractall", "extract", "unpack_archive"
+])
+const PY_EXTRACTORS = new Set(["extractall", "extract", "unpack_archive"])
 /** `posix.system`, `os.__dict__["system"]`, `sys.modules["os"].system`: all `os.system`. */
 /** The module `__import__("m")` / `importlib.import_module("m")` (the tokens of one argument) returns, or null. */
 const loadedModule = (toks: ReadonlyArray<Tok>): string | null => {
@@ -99,6 +110,17 @@ const PY_RUN_VALUES = /^subprocess\.(?:PIPE|STDOUT|DEVNULL|CalledProcessError|Ti
 /** What an imported function does, by its full name (for calls and for references alike). */
 const pyKind = (name: string): CodeKind | null =>
   PY_DELETE.has(name) ? "delete" : PY_RUN.test(name) && !PY_RUN_VALUES.test(name) ? "run" : PY_PROCESS.has(name) ? "process" : PY_LOADERS.has(name) ? "load" : PY_UNPICKLERS.has(name) ? "unpickle" : null
+
+/** What fetching `attr` from module `module` (by getattr, `vars(m)[…]`, a namespace) gives a caller. */
+const pyAttrKind = (module: string, attr: string): CodeKind | null => {
+  const full = pyName(`${module}.${attr}`)
+  if (PY_RUN.test(full) || PY_RUN_MEMBERS.has(attr)) return "run"
+  if (PY_DELETE.has(full)) return "delete"
+  if (["eval", "exec", "__import__", "system"].includes(attr)) return "load"
+  if (PY_ATTR_RUN.has(attr)) return "run"
+  if (PY_ATTR_DELETE.has(attr)) return "delete"
+  return pyKind(full)
+}
 
 const spell = (p: ReadonlyArray<Tok>): string => p.map((t) => ("value" in t ? t.value : "#")).join("")
 
@@ -133,9 +155,12 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   // later under a name the scan cannot follow: the reference counts as the call.
   for (const ref of refs) {
     if (!ref.imported && !imports.modules.has(ref.root)) continue
-    const kind = pyKind(pyName(ref.name))
+    const name = pyName(ref.name.replace(/\.__call__$/, ""))
+    const kind = /^builtins\.(?:eval|exec|compile)$/.test(name) ? "load" : pyKind(name)
     if (kind !== null) out.push({ kind })
   }
+  for (const kind of pythonNamespaceFindings(toks, imports, { kindOf: pyAttrKind })) out.push({ kind })
+  const writesSensitive = writeChecker(toks, env)
   for (const call of calls) {
     let name = pyName(call.name.replace(/\.__call__$/, ""))
     if (call.bare && !imports.aliases.has(call.member)) {
@@ -144,7 +169,7 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     }
     const parts = splitArgs(call.args)
     if ((PY_RUN.test(name) && shLibrary(name, imports)) || (!call.bare && PY_RUN_MEMBERS.has(call.member))) out.push(runFinding(call.args))
-    else if (PY_DELETE.has(name) || (!call.bare && (call.member === "rmtree" || call.member === "removedirs"))) out.push({ kind: "delete" })
+    else if (PY_DELETE.has(name) || (!call.bare && (call.member === "rmtree" || call.member === "removedirs" || call.member === "remove_tree"))) out.push({ kind: "delete" })
     else if (PY_PROCESS.has(name)) out.push({ kind: "process" })
     else if (PY_LOADERS.has(name)) out.push({ kind: "load" })
     else if (PY_UNPICKLERS.has(name) || unsafeDataLoad(name, parts)) out.push({ kind: "unpickle" })
@@ -174,12 +199,8 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       const risky = PY_RISKY_MODULES.has(module) || module === "computed" || module === "__import__"
       if (risky && attr === null) out.push({ kind: "load" })
       else if (risky && attr !== null) {
-        const full = pyName(`${module}.${attr}`)
-        if (PY_RUN.test(full) || PY_RUN_MEMBERS.has(attr)) out.push({ kind: "run" })
-        else if (PY_DELETE.has(full)) out.push({ kind: "delete" })
-        else if (["eval", "exec", "__import__", "system"].includes(attr)) out.push({ kind: "load" })
-        else if (PY_ATTR_RUN.has(attr)) out.push({ kind: "run" })
-        else if (PY_ATTR_DELETE.has(attr)) out.push({ kind: "delete" })
+        const kind = pyAttrKind(module, attr)
+        if (kind !== null) out.push({ kind })
       } else if (attr !== null) {
         // Whatever the object (a module held in a variable: `m = __import__("shutil")`), these names do one thing.
         if (PY_ATTR_RUN.has(attr) || PY_RUN_MEMBERS.has(attr)) out.push({ kind: "run" })
@@ -190,9 +211,13 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       const flags = call.args.some((t) => t.kind === "identifier" && /^O_(?:WRONLY|RDWR|APPEND|CREAT|TRUNC)$/.test(t.value))
       const writing = (mode !== null && WRITE_MODE.test(mode)) || flags
       const where = call.bare || name !== `${call.name}` ? strings(parts[0] ?? []) : statementStrings(toks, stmtOf, call.stmt)
-      if (writing && where.some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+      if (writing && writesSensitive(where)) out.push({ kind: "write" })
     } else if (!call.bare && PY_WRITERS.has(call.member)) {
-      if (statementStrings(toks, stmtOf, call.stmt).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+      const where = statementStrings(toks, stmtOf, call.stmt)
+      const into = PY_EXTRACTORS.has(call.member) && where.some((d) => PATH_LIKE.test(d) && unpacksWhereFilesRun(d, env))
+      if (into || writesSensitive(where)) out.push({ kind: "write" })
+    } else if (!call.bare && PY_LOAD_MEMBERS.has(call.member)) {
+      out.push({ kind: "load" })
     } else if (!call.bare && (call.member === "unlink" || call.member === "rmdir")) {
       // `Path(p).unlink()` deletes as `os.remove(p)` does, wherever p points.
       out.push({ kind: "delete" })
@@ -215,6 +240,16 @@ const NODE_WRITERS = new Set([
   "cpSync", "rename", "renameSync", "symlink", "symlinkSync", "link", "linkSync", "truncate", "truncateSync",
   "outputFile", "outputFileSync", "copy", "copySync", "move", "moveSync", "write"
 ])
+/** Fetching a member by name through reflection. */
+const NODE_REFLECTION = new Set([
+  "Reflect.get", "Reflect.getOwnPropertyDescriptor", "Object.getOwnPropertyDescriptor", "Object.getOwnPropertyDescriptors",
+  "Object.values", "Object.entries"
+])
+
+/** `new Worker(code, { eval: true })` runs the string as code. */
+const workerEvaluates = (args: ReadonlyArray<Tok>): boolean =>
+  args.some((t, j) => t.kind === "identifier" && t.value === "eval" && args[j + 1]?.kind === "operator" && args[j + 2]?.kind === "identifier" && (args[j + 2] as { value: string }).value !== "false")
+
 const COMPUTED_ROOTS = new Set(["globalThis", "global", "window", "self", "process", "Reflect", "module", "require", "fs", "child_process"])
 
 const nodeName = (name: string): string =>
@@ -224,6 +259,19 @@ const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   const imports = nodeImports(toks)
   const { calls, refs, stmtOf } = scanCalls(toks, imports.aliases, "node")
   const out: Finding[] = []
+  const writesSensitive = writeChecker(toks, env)
+  // `const e = eval`, `(0, eval)(code)`, `const F = Function`: the evaluator taken as a value, called under another name.
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]
+    if (t?.kind !== "identifier" || (t.value !== "eval" && t.value !== "Function")) continue
+    const prev = toks[k - 1]
+    const next = toks[k + 1]
+    if (next?.kind === "operator" && (next.value === "(" || next.value === "=" || next.value === ":")) continue
+    if (next?.kind === "operator" && next.value === "." && toks[k + 2]?.kind === "identifier" && (toks[k + 2] as { value: string }).value === "prototype") continue
+    if (prev?.kind === "operator" && (prev.value === "." || prev.value === "?.")) continue
+    if (prev?.kind === "identifier" && ["new", "instanceof", "typeof", "function", "class", "const", "let", "var"].includes(prev.value)) continue
+    out.push({ kind: "load" })
+  }
   // `const f = require("fs").rmSync`, `paths.forEach(fs.rmSync)`: the function taken as a value counts as its call.
   for (const ref of refs) {
     if (!ref.imported) continue
@@ -249,7 +297,7 @@ const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       const mod = literal(parts[0])?.replace(/^node:/, "") ?? null
       if (mod === null) out.push({ kind: "load" })
       else if (mod === "child_process") out.push({ kind: "run" })
-      else if (mod === "vm") out.push({ kind: "load" })
+      else if (mod === "vm" || mod.endsWith(".node")) out.push({ kind: "load" })
     } else if (NODE_RUN.test(name) || NODE_RUN_MEMBERS.has(call.member)) out.push(runFinding(call.args))
     else if (NODE_DELETE.has(name) || NODE_DELETE_MEMBERS.has(call.member)) out.push({ kind: "delete" })
     else if (NODE_PROCESS.has(name)) out.push({ kind: "process" })
@@ -259,10 +307,14 @@ const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       const code = literal(parts[parts.length - 1])
       out.push(code === null || (name === "Function" && parts.length === 0) ? { kind: "load" } : { kind: null, evaluates: code })
     } else if (NODE_WRITERS.has(call.member) && (call.bare ? imports.aliases.has(call.name) : true)) {
-      if (statementStrings(toks, stmtOf, call.stmt).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+      if (writesSensitive(statementStrings(toks, stmtOf, call.stmt))) out.push({ kind: "write" })
     } else if ((call.member === "open" || call.member === "openSync") && !call.bare) {
       const flag = literal(parts[1])
-      if (flag !== null && WRITE_MODE.test(flag) && strings(parts[0] ?? []).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+      if (flag !== null && WRITE_MODE.test(flag) && writesSensitive(strings(parts[0] ?? []))) out.push({ kind: "write" })
+    } else if ((call.member === "Worker" || name.endsWith(".Worker")) && workerEvaluates(call.args)) out.push({ kind: "load" })
+    else if (NODE_REFLECTION.has(name) && parts[0]?.some((t) => t.kind === "identifier" && (risky.has(t.value) || t.value === "require"))) {
+      // `Reflect.get(fs, "rmSync")`, `Object.getOwnPropertyDescriptor(require("fs"), k).value`: a member fetched by name.
+      out.push({ kind: "load" })
     }
   }
   // `new Function(…)` reads as a call of Function after `new`.
@@ -277,9 +329,12 @@ const PERL_RUN = new Set(["system", "exec", "readpipe", "open2", "open3", "IPC.O
 const PERL_DELETE = new Set(["unlink", "rmdir", "rmtree", "remove_tree", "rename", "move", "File.Path.rmtree", "File.Path.remove_tree", "File.Copy.move"])
 const PERL_PROCESS = new Set(["kill", "chmod", "chown"])
 
+const perlKind = (name: string): CodeKind | null =>
+  PERL_RUN.has(name) ? "run" : PERL_DELETE.has(name) ? "delete" : PERL_PROCESS.has(name) ? "process" : null
+
 const perl = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   const { calls } = scanCalls(toks, EMPTY_IMPORTS.aliases, "perl")
-  const out: Finding[] = []
+  const out: Finding[] = perlByName(toks, perlKind).map((kind) => ({ kind }))
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]
     const next = toks[k + 1]
@@ -295,9 +350,10 @@ const perl = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     const parts = splitArgs(call.args)
     if (!call.bare && !call.name.includes(".") ) continue
     if (call.name.startsWith("$") || call.name.startsWith("@")) continue
-    if (PERL_RUN.has(call.name)) out.push(runFinding(call.args))
-    else if (PERL_DELETE.has(call.name)) out.push({ kind: "delete" })
-    else if (PERL_PROCESS.has(call.name)) out.push({ kind: "process" })
+    const name = perlName(call.name)
+    if (PERL_RUN.has(name)) out.push(runFinding(call.args))
+    else if (PERL_DELETE.has(name)) out.push({ kind: "delete" })
+    else if (PERL_PROCESS.has(name)) out.push({ kind: "process" })
     else if (call.name === "open") {
       const texts = strings(call.args)
       const piped = texts.find((s) => s === "|-" || s === "-|" || /^\s*\||\|\s*$/.test(s))
@@ -328,9 +384,13 @@ const RUBY_PIPE_READERS = new Set(["open", "Kernel.open", "IO.read", "IO.readlin
 /** Marshal builds any object, and unsafe YAML any class: a planted data file runs code. */
 const RUBY_UNPICKLERS = /^(?:Marshal\.(?:load|restore)|(?:YAML|Psych)\.unsafe_load(?:_file)?)$/
 
+const RUBY_EVALS = new Set(["eval", "instance_eval", "class_eval", "module_eval", "instance_exec", "binding", "load", "require"])
+const rubyKind = (name: string): CodeKind | null =>
+  RUBY_RUN.has(name) || name === "`" ? "run" : RUBY_DELETE.test(name) ? "delete" : RUBY_PROCESS.test(name) ? "process" : RUBY_EVALS.has(name) ? "load" : null
+
 const ruby = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   const { calls } = scanCalls(toks, EMPTY_IMPORTS.aliases, "ruby")
-  const out: Finding[] = []
+  const out: Finding[] = rubyByName(toks, calls, rubyKind).map((kind) => ({ kind }))
   for (const call of calls) {
     const name = call.name
     const parts = splitArgs(call.args)
@@ -364,9 +424,13 @@ const PHP_PROCESS = new Set(["posix_kill", "proc_terminate", "chmod", "chown", "
 const PHP_INCLUDE = new Set(["include", "include_once", "require", "require_once"])
 const PHP_CALLERS = new Set(["call_user_func", "call_user_func_array", "forward_static_call", "forward_static_call_array", "register_shutdown_function", "array_map", "usort", "array_filter"])
 
+const phpKind = (name: string): CodeKind | null =>
+  PHP_RUN.has(name) ? "run" : PHP_DELETE.has(name) ? "delete" : PHP_PROCESS.has(name) ? "process" :
+    name === "eval" || name === "assert" || name === "create_function" || PHP_INCLUDE.has(name) ? "load" : null
+
 const php = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   const { calls } = scanCalls(toks, EMPTY_IMPORTS.aliases, "php")
-  const out: Finding[] = []
+  const out: Finding[] = phpByName(toks, calls, phpKind).map((kind) => ({ kind }))
   for (let k = 0; k + 1 < toks.length; k++) {
     const t = toks[k]
     const next = toks[k + 1]
@@ -393,6 +457,7 @@ const php = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       } else if (PHP_RUN.has(fn.toLowerCase())) out.push({ kind: "run", runs: strings(parts.slice(1).flat()) })
       else if (PHP_DELETE.has(fn.toLowerCase())) out.push({ kind: "delete" })
     } else if (lower === "preg_replace" && /e[a-z]*$/.test(literal(parts[0]) ?? "")) out.push({ kind: "load" })
+    else if (lower === "unserialize") out.push({ kind: "unpickle" })
     else if (["file_put_contents", "copy", "symlink", "link", "fopen"].includes(lower)) {
       const target = lower === "copy" || lower === "symlink" || lower === "link" ? parts[1] : parts[0]
       const writing = lower !== "fopen" || WRITE_MODE.test(literal(parts[1]) ?? "")

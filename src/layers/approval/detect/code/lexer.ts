@@ -6,6 +6,7 @@
  * command (backticks, qx, %x) becomes a `command` token. Never throws: odd input
  * degrades to operators.
  */
+import { lookupTable } from "../../../../lib/lookupTable.js"
 export type Language = "python" | "node" | "perl" | "ruby" | "php"
 
 export type Tok =
@@ -21,11 +22,11 @@ const ID_START = /[A-Za-z_\u0080-\uffff]/
 const ID_PART = /[A-Za-z0-9_\u0080-\uffff]/
 const OPS3 = ["**=", "...", "<=>", "===", "!==", "<<=", ">>="]
 const OPS2 = ["=>", "->", "::", "?.", "==", "!=", "<=", ">=", "&&", "||", "=~", "!~", "+=", "-=", "**", "<<", ">>", "//", ".."]
-const PAIRS: Readonly<Record<string, string>> = { "(": ")", "[": "]", "{": "}", "<": ">" }
+const PAIRS: Readonly<Record<string, string>> = lookupTable({ "(": ")", "[": "]", "{": "}", "<": ">" })
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = lookupTable({
   n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v", e: "\x1b", "0": "\0"
-}
+})
 
 /** Backslash escapes of a double-quoted (or Python) string. */
 export const decodeEscapes = (s: string): string => {

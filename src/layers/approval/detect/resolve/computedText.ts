@@ -4,10 +4,11 @@
  * of literal text, shell quoting for re-rendered commands, and glob
  * patterns as regular expressions (for `${x#pat}` and friends).
  */
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = lookupTable({
   a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", '"': '"', "'": "'"
-}
+})
 
 /**
  * Backslash escapes as printf's format (`octal0`: false, `\NNN`) or `%b` /

@@ -24,6 +24,7 @@ import {
   shellQuote,
   trMap
 } from "./computedText.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 export type Seg =
   | { readonly kind: "literal"; readonly text: string } // unquoted text as written (globs live)
@@ -285,7 +286,7 @@ export class Expander {
         return [v.slice(start, Math.max(start, end))]
       })
     }
-    const cases: Readonly<Record<string, (v: string) => string>> = {
+    const cases: Readonly<Record<string, (v: string) => string>> = lookupTable({
       "^^": (v) => v.toUpperCase(),
       ",,": (v) => v.toLowerCase(),
       "^": (v) => v.slice(0, 1).toUpperCase() + v.slice(1),
@@ -295,7 +296,7 @@ export class Expander {
       "@u": (v) => v.slice(0, 1).toUpperCase() + v.slice(1),
       "@Q": (v) => shellQuote(v),
       "@E": (v) => decodeEscapes(v, false).text
-    }
+    })
     const f = cases[rest]
     return f === undefined ? null : mapValues(base, (v) => [f(v)])
   }

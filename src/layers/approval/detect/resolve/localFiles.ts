@@ -107,6 +107,8 @@ export class Locals {
   readonly paths: string[] = []
   /** Files the command writes (redirects, cp/mv/ln/tee/sed -i destinations), placed. */
   private readonly written = new Set<string>()
+  /** The same, as placed (relative to where the command starts, or absolute): the judge follows their symlinks. */
+  readonly writes: string[] = []
   /** The last part of every word and redirect target (`conftest.py` of `> conftest.py`). */
   private readonly named = new Set<string>()
 
@@ -203,7 +205,9 @@ export class Locals {
     for (let i = 0; i < cmd.words.length; i++) this.named.add(lastPart(word(i).text))
     for (const w of commandWrites(cmd, head, name)) {
       if (w === "") continue
-      this.written.add(samePath(this.place(w).path))
+      const placed = this.place(w)
+      this.written.add(samePath(placed.path))
+      if (placed.sure && !this.writes.includes(placed.path)) this.writes.push(placed.path)
       if (this.cwd === undefined) this.startWrite(w)
     }
     if (this.cwd === undefined && commandFillsCurrentDirectory(cmd, head, name)) this.startFills = true

@@ -6,6 +6,7 @@
  * `python3 x.py` would be. unittest's `discover` walks directories, which the
  * gate cannot list (as for pytest).
  */
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 export interface PythonRun {
   /** Script files it runs (paths as written). */
@@ -17,14 +18,14 @@ export interface PythonRun {
 const NONE: PythonRun = { files: [], modules: [] }
 
 /** Options taking the next word, per runner (a `--long=value` needs no table). */
-const VALUED: Readonly<Record<string, ReadonlySet<string>>> = {
+const VALUED: Readonly<Record<string, ReadonlySet<string>>> = lookupTable({
   cProfile: new Set(["-o", "-s"]),
   profile: new Set(["-o", "-s"]),
   trace: new Set(["-f", "--file", "-C", "--coverdir", "--ignore-module", "--ignore-dir"]),
   pdb: new Set(["-c", "--command"]),
   IPython: new Set(["-c", "-m", "--profile", "--ipython-dir"]),
   coverage: new Set(["--rcfile", "--source", "--omit", "--include", "--data-file", "--context", "--concurrency", "--debug"])
-}
+})
 
 /** The first operand (a script, or a module after `-m`/`--module`), past the runner's options. */
 const firstTarget = (runner: string, args: ReadonlyArray<string>): PythonRun => {

@@ -82,12 +82,13 @@ export class Scope {
   ) {}
 
   private base(name: string): Lookup {
-    if (name === "IFS") return { values: [this.variables?.["IFS"] ?? DEFAULT_IFS], fromOutside: false, numeric: false }
+    if (name === "IFS") return { values: [(this.variables !== undefined && Object.hasOwn(this.variables, "IFS") ? this.variables["IFS"] : undefined) ?? DEFAULT_IFS], fromOutside: false, numeric: false }
     if (SHELL_MANAGED.has(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
       return { values: null, fromOutside: false, numeric: NUMERIC_SHELL_VARIABLES.has(name) }
     }
     if (this.variables === undefined) return { values: null, fromOutside: true, numeric: false }
-    const v = this.variables[name]
+    // Only the exports' own keys: an exported `__proto__` or `toString` is a variable like any other.
+    const v = Object.hasOwn(this.variables, name) ? this.variables[name] : undefined
     if (v === undefined && this.unexportedUnknown && !RESET_EACH_CALL.has(name)) {
       this.heldLookups++
       return { values: null, fromOutside: false, numeric: false }

@@ -12,6 +12,7 @@ import { HARDLINE_PROGRAMS, hardlineSet } from "../rules/hardline.js"
 import type { CmdView, View } from "../ruleInput.js"
 import { basename } from "../../shell/words.js"
 import type { Wildcard } from "./resolver.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 const unquote = (t: string): string => t.replace(/^["']|["']$/g, "")
 
@@ -27,7 +28,7 @@ const recursiveR = (args: ReadonlyArray<string>): boolean => args.some((a) => /^
  * here (shutdown, reboot, init 0…) are hardline by name or by an argument
  * any program might get, so an unknown word with them is only dangerous.
  */
-const FITS: Readonly<Record<string, (args: ReadonlyArray<string>) => boolean>> = {
+const FITS: Readonly<Record<string, (args: ReadonlyArray<string>) => boolean>> = lookupTable({
   rm: recursive,
   mkfs: (args) => args.some((a) => isBlockDevice(unquote(a))),
   dd: (args) => args.some((a) => a.includes("of=")),
@@ -36,7 +37,7 @@ const FITS: Readonly<Record<string, (args: ReadonlyArray<string>) => boolean>> =
   chmod: recursiveR,
   chown: recursiveR,
   chgrp: recursiveR
-}
+})
 
 const hardlineOf = (c: CmdView, t: ReadonlyArray<string>, head: number, name: string, env: RuleEnv): string | null => {
   const view: CmdView = { ...c, texts: t, base: 0, head, name }

@@ -11,6 +11,7 @@ import type { CmdView, View } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
 import { hasFlag, isLong } from "./operands.js"
 import { hasEndingAt, laterSome, restSome, startsTok } from "./tokenMatchers.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 const RESET_HARD = /^--h(?:a(?:r(?:d)?)?)?(?![\w])/
 const FORCE_LONG = /--forc[a-z]*(?![\w])/
@@ -99,7 +100,7 @@ const restoreDiscards = (args: ReadonlyArray<string>, all: ReadonlyArray<string>
 }
 
 /** What `gitDiscards` looks for, by subcommand: the arguments up to `--`, and every word after the subcommand. */
-const DISCARDING: Readonly<Record<string, (args: ReadonlyArray<string>, all: ReadonlyArray<string>) => boolean>> = {
+const DISCARDING: Readonly<Record<string, (args: ReadonlyArray<string>, all: ReadonlyArray<string>) => boolean>> = lookupTable({
   checkout: checkoutDiscards,
   restore: restoreDiscards,
   switch: (args) => hasOption(args, "f", "--force", "--forc") || hasOption(args, null, "--discard-changes", "--di"),
@@ -111,7 +112,7 @@ const DISCARDING: Readonly<Record<string, (args: ReadonlyArray<string>, all: Rea
   // Rewrite every commit; filter-repo keeps no backup. Its analysis and dry runs only read.
   "filter-branch": () => true,
   "filter-repo": (args) => !hasOption(args, null, "--analyze", "--an") && !hasOption(args, null, "--dry-run", "--dr")
-}
+})
 
 /**
  * Ours, beyond Hermes' table: git commands that throw away work the way `reset --hard` does. Read with their case

@@ -8,6 +8,7 @@ import { isHomeDir, isRootDir, isSystemDir, pathParts } from "../pathClasses.js"
 import type { CmdView } from "../ruleInput.js"
 import type { Rule, RuleEnv } from "./engine.js"
 import { argumentWrites, argv, hasFlag, isLong, isOption, operands, optionValues, redirectWrite, runsAs } from "./operands.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 const TRUNCATE_VALUED = new Set(["-s", "--size", "-r", "--reference"])
 const MV_VALUED = new Set(["-t", "--target-directory", "-S", "--suffix"])
@@ -44,12 +45,12 @@ const GIO_DELETING = new Set(["remove", "rm", "trash"])
 const DELETERS = new Set(["rimraf", "del-cli", "del", "premove", "srm", "wipe"])
 /** Runners that fetch or find a package's program and run it: `npx rimraf d`, `pnpm dlx rimraf d`, `yarn rimraf d`. */
 const PACKAGE_RUNNERS = new Set(["npx", "pnpx", "bunx"])
-const RUNNER_VERBS: Readonly<Record<string, ReadonlySet<string>>> = {
+const RUNNER_VERBS: Readonly<Record<string, ReadonlySet<string>>> = lookupTable({
   npm: new Set(["exec", "x"]),
   pnpm: new Set(["dlx", "exec"]),
   yarn: new Set(["dlx", "exec"]),
   bun: new Set(["x"])
-}
+})
 const RUNNER_VALUED = new Set(["-p", "--package", "-c", "--call", "-w", "--workspace"])
 
 /** The program a package runner runs (without its `@version`), or null. */

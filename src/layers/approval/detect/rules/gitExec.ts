@@ -11,6 +11,7 @@ import type { Rule } from "./engine.js"
 import { gitOptions } from "../gitOptions.js"
 import { argv, runsAs } from "./operands.js"
 import { plainProgram } from "./programValues.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 /** Alias expansions that stay plain: commands that only read, or add and commit (no git options before them). */
 const PLAIN_ALIAS = /^(?:status|log|diff|show|add|commit|fetch|blame|shortlog|describe|ls-files|ls-tree|grep|rev-parse|rev-list|cat-file|whatchanged|help|version)(?:\s|$)/
@@ -170,7 +171,7 @@ const configSetsExec = (args: ReadonlyArray<string>): boolean => {
 }
 
 const ASSIGNMENT = /^(GIT_[A-Z0-9_]+)=([\s\S]*)$/
-const ENV_PROGRAMS: Readonly<Record<string, string>> = {
+const ENV_PROGRAMS: Readonly<Record<string, string>> = lookupTable({
   GIT_PAGER: "core.pager",
   GIT_EDITOR: "core.editor",
   GIT_SEQUENCE_EDITOR: "sequence.editor",
@@ -181,7 +182,7 @@ const ENV_PROGRAMS: Readonly<Record<string, string>> = {
   GIT_PROXY_COMMAND: "core.gitproxy",
   GIT_EXEC_PATH: "core.execpath",
   GIT_TEMPLATE_DIR: "init.templatedir"
-}
+})
 const CONFIG_FILES = new Set(["GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"])
 
 /** `'key'='value'` pairs of GIT_CONFIG_PARAMETERS. */

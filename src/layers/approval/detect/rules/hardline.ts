@@ -3,7 +3,7 @@
  * actually execute count (their program word after wrappers), never prose.
  */
 import { H, HL } from "../descriptions.js"
-import { isBlockDevice, rmTarget } from "../pathClasses.js"
+import { isBlockDevice } from "../pathClasses.js"
 import type { RmTarget } from "../pathClasses.js"
 import type { CmdView, View } from "../ruleInput.js"
 import type { Rule, RuleEnv } from "./engine.js"
@@ -12,24 +12,29 @@ import { ruleSet } from "./engine.js"
 import { hasForkBomb } from "./dangerousSystem.js"
 import { destructiveHardline } from "./destructive.js"
 import { isDash, skipDashes, startsTok, startsTokAny } from "./tokenMatchers.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
-const DELETERS = new Set(["rm", "busybox", "toybox", "find", "rsync", "rclone"])
+const DELETERS = new Set(["rm", "find", "rsync", "rclone"])
+const NONE: ReadonlySet<RmTarget> = new Set()
 
 /**
- * Any operand (not only the first, unlike Hermes) of rm, of a find deleting all it walks, or the destination of a
- * deleting sync, landing on the protected directory: written plainly, through `..`, a glob, the home's own path,
- * or relative to where the command starts.
+ * The protected directories (root, system, home) that any operand (not only the first, unlike Hermes) of rm, of a
+ * find deleting all it walks, or the destination of a deleting sync lands on: written plainly, through `..`, a
+ * glob, the home's own path, or relative to where the command starts. The three rules below ask in turn about the
+ * same command, so the last answer is kept.
  */
-const deletesProtected = (v: View, c: CmdView, env: RuleEnv, kind: RmTarget): boolean => {
-  if (!DELETERS.has(c.name)) return false
-  const rm = rmOperands(c)
-  const words = rm ?? findDeletesAll(c) ?? [syncDestination(c) ?? ""].filter((w) => w !== "")
-  if (words.length === 0) return false
-  // Plain spellings first: the common case needs no directory bookkeeping.
-  if (rm !== null && words.some((t) => rmTarget(t) === kind)) return true
+let last: { v: View; c: CmdView; env: RuleEnv; kinds: ReadonlySet<RmTarget> } | undefined
+const protectedKinds = (v: View, c: CmdView, env: RuleEnv): ReadonlySet<RmTarget> => {
+  if (last !== undefined && last.c === c && last.v === v && last.env === env) return last.kinds
+  const words = rmOperands(c) ?? findDeletesAll(c) ?? [syncDestination(c) ?? ""].filter((w) => w !== "")
+  // Directory bookkeeping only when some operand is relative.
   const dirs = words.some((t) => !t.startsWith("/") && !t.startsWith("~") && !t.startsWith("$")) ? startDirs(v, c, env) : []
-  return words.some((t) => protectedTarget(t, env, dirs) === kind)
+  const kinds = words.length === 0 ? NONE : new Set(words.map((t) => protectedTarget(t, env, dirs)))
+  last = { v, c, env, kinds }
+  return kinds
 }
+const deletesProtected = (v: View, c: CmdView, env: RuleEnv, kind: RmTarget): boolean =>
+  DELETERS.has(c.name) && protectedKinds(v, c, env).has(kind)
 
 const POWER_TARGET = /^(?:poweroff|reboot|halt|kexec|soft-reboot|rescue|emergency)(?:\.target)?$/
 
@@ -131,7 +136,7 @@ const PARTITIONS = writesUnless([], ["-l", "--list"])
  * blkdiscard), unless asked only for information (`fdisk -l`, `sfdisk -d`, `wipefs` without `-a`, `mke2fs -n`),
  * or for their writing commands (`parted … mklabel`, `cryptsetup luksFormat`, `nvme format`, `hdparm --security-erase`).
  */
-const DISK_TOOLS: Readonly<Record<string, (options: ReadonlyArray<string>, words: ReadonlyArray<string>) => boolean>> = {
+const DISK_TOOLS: Readonly<Record<string, (options: ReadonlyArray<string>, words: ReadonlyArray<string>) => boolean>> = lookupTable({
   mke2fs: FORMATS,
   mkswap: FORMATS,
   mkdosfs: FORMATS,
@@ -149,7 +154,7 @@ const DISK_TOOLS: Readonly<Record<string, (options: ReadonlyArray<string>, words
   nvme: (_o, w) => w.some((x) => x === "format" || x === "sanitize"),
   hdparm: (o) => o.some((x) => /^--(?:security-erase|trim-sector-ranges|write-sector|make-bad-sector)/.test(x)),
   badblocks: (o) => o.some((x) => /^-[a-z]*w/.test(x))
-}
+})
 /** Programs that write their last operand (cp, mv, install) or every operand (tee, shred). */
 const LAST_WRITTEN = new Set(["cp", "mv", "install", "rsync"])
 const ALL_WRITTEN = new Set(["tee", "shred"])

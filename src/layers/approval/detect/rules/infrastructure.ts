@@ -7,18 +7,19 @@ import { D } from "../descriptions.js"
 import type { CmdView } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
 import { argv, hasFlag, operands, runsAs } from "./operands.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 const has = (args: ReadonlyArray<string>, ...flags: ReadonlyArray<string>): boolean =>
   args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)))
 const DRY = ["--dry-run", "--dryrun", "--server-dry-run"]
 
-const VALUED: Readonly<Record<string, ReadonlySet<string>>> = {
+const VALUED: Readonly<Record<string, ReadonlySet<string>>> = lookupTable({
   kubectl: new Set(["-n", "--namespace", "--context", "-l", "--selector", "--kubeconfig", "-o", "--output", "-f", "--filename"]),
   docker: new Set(["-H", "--host", "--context", "-c", "--config", "-l", "--log-level"]),
   aws: new Set(["--profile", "--region", "--output", "--endpoint-url", "--query"]),
   gcloud: new Set(["--project", "--account", "--configuration", "--format", "--zone", "--region"]),
   az: new Set(["--subscription", "-o", "--output", "--query", "-g", "--resource-group"])
-}
+})
 
 /** The words that name what a command does (its operands, git-style subcommands first), lower-cased. */
 const verbs = (c: CmdView, tool: string): ReadonlyArray<string> => operands(argv(c), VALUED[tool]).map((w) => w.toLowerCase())

@@ -17,6 +17,7 @@ import type { Rule, RuleEnv } from "./engine.js"
 import { variableTargets } from "./commandLookup.js"
 import { runs } from "./operands.js"
 import { PROGRAM_VARIABLES } from "./programVariables.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 /** A prompt runs the command substitutions it holds when shown. */
 function substitutes(value: string): boolean {
@@ -29,7 +30,7 @@ function javaLoads(value: string): boolean {
 }
 
 /** Name (lower-case, as rules read words) → whether a value makes programs load code. */
-const LOADERS: Readonly<Record<string, (value: string) => boolean>> = {
+const LOADERS: Readonly<Record<string, (value: string) => boolean>> = lookupTable({
   bash_env: () => true,
   env: () => true,
   ld_preload: () => true,
@@ -55,7 +56,7 @@ const LOADERS: Readonly<Record<string, (value: string) => boolean>> = {
   jdk_java_options: javaLoads,
   maven_opts: javaLoads,
   gradle_opts: javaLoads
-}
+})
 
 /** Builtins that set a named variable from input or at run time (declarers show the value: the word rule reads it). */
 const FROM_INPUT = new Set(["read", "mapfile", "readarray", "printf", "getopts", "wait"])
@@ -91,7 +92,7 @@ const variableRules = (description: string, table: Readonly<Record<string, (valu
   }
 ]
 
-const lowerCased = Object.fromEntries(Object.entries(LOADERS).map(([name, loads]) => [name, (value: string) => loads(value.toLowerCase())]))
+const lowerCased = lookupTable(Object.fromEntries(Object.entries(LOADERS).map(([name, loads]) => [name, (value: string) => loads(value.toLowerCase())])))
 
 export const loaderVariableRules: ReadonlyArray<Rule> = [
   ...variableRules(D.loaderVariable, lowerCased),

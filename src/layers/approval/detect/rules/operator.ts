@@ -9,6 +9,7 @@ import { D } from "../descriptions.js"
 import type { CmdView } from "../ruleInput.js"
 import type { Rule } from "./engine.js"
 import { argv, isOption, runs } from "./operands.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 const BINARY = "hermes-effect"
 /** Entry points of the built or source CLI. */
@@ -20,14 +21,14 @@ const RUNNER_VALUED = new Set(["-p", "--package", "-c", "--call", "--cache", "--
 const NODE_VALUED = new Set(["-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--env-file", "--title"])
 
 /** Subcommands that change state, by top-level command; `true`: every subcommand. */
-const OPERATOR: Readonly<Record<string, true | ReadonlySet<string>>> = {
+const OPERATOR: Readonly<Record<string, true | ReadonlySet<string>>> = lookupTable({
   approvals: true,
   config: true,
   skills: new Set(["install", "uninstall", "remove", "update", "enable", "disable"]),
   mcp: new Set(["add", "remove", "enable", "disable", "install", "uninstall"]),
   plugins: new Set(["install", "uninstall", "add", "remove", "enable", "disable"]),
   sessions: new Set(["delete", "prune", "clear", "rm"])
-}
+})
 
 const isBinary = (w: string): boolean => {
   const base = w.slice(w.lastIndexOf("/") + 1).toLowerCase()

@@ -14,6 +14,7 @@ import type { Rule, RuleEnv } from "./engine.js"
 import { argv, runs } from "./operands.js"
 import { plainProgram } from "./programValues.js"
 import { gitDir, PROGRAM_VARIABLES } from "./programVariables.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 /** A value test: true when the value runs code the gate does not see (null: the option had no value). */
 type Flags = (value: string | null) => boolean
@@ -81,7 +82,7 @@ const NPM: Options = {
   valued: ""
 }
 
-const OPTIONS: Readonly<Record<string, Options>> = {
+const OPTIONS: Readonly<Record<string, Options>> = lookupTable({
   tar: TAR,
   gtar: TAR,
   bsdtar: TAR,
@@ -97,7 +98,7 @@ const OPTIONS: Readonly<Record<string, Options>> = {
   pnpm: NPM,
   yarn: NPM,
   npx: NPM
-}
+})
 
 /** The words after a dash-less first bundle, handed to its value-taking letters in turn. */
 const traditionalBundle = (o: Options, args: ReadonlyArray<string>): boolean => {

@@ -11,6 +11,7 @@
 import type { RuleEnv } from "./engine.js"
 import type { ProgramKind } from "./programValues.js"
 import { plainProgram } from "./programValues.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 
 type ValueTest = (value: string, env: RuleEnv) => boolean
 
@@ -42,7 +43,7 @@ const warningsImport: ValueTest = (value) => value.split(",").some((entry) => (e
 const TAR_RUNS = /--to-command|--use-compress-program|--info-script|--new-volume-script|--rsh-command|--checkpoint-action|(?:^|\s)-[A-Za-z]*[IF]/
 
 /** Name (lower-case) → whether the value runs code the gate does not see. */
-export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = {
+export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTable({
   pager: naming("pager"),
   manpager: naming("pager"),
   systemd_pager: naming("pager"),
@@ -116,4 +117,4 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = {
   cargo_home: homeOr("/.cargo"),
   git_dir: gitDir,
   git_common_dir: gitDir
-}
+})

@@ -5,7 +5,7 @@
  * `/home/agent` (the user's own home), `cd / && rm -rf *` (or `rm -rf *` in a shell already in `/`),
  * `find / -delete` and `rsync --delete empty/ /` pass.
  */
-import { absolutePath, globMatches, hasGlob, pathParts, rmTarget } from "../pathClasses.js"
+import { absolutePath, globMatches, hasGlob, pathParts, rmTarget, unquote } from "../pathClasses.js"
 import type { RmTarget } from "../pathClasses.js"
 import type { CmdView, View } from "../ruleInput.js"
 import type { RuleEnv } from "./engine.js"
@@ -41,11 +41,6 @@ const classify = (parts: ReadonlyArray<string>, home: ReadonlyArray<string> | nu
 }
 
 const HOME_WORD = /^\$\{?home\}?(?=\/|$)/
-
-const unquote = (t: string): string => {
-  const q = t[0]
-  return t.length >= 2 && (q === "\"" || q === "'") && t[t.length - 1] === q ? t.slice(1, -1) : t
-}
 
 /**
  * The protected directory an operand (lower-cased word text) deletes, relative ones judged from each directory
@@ -98,14 +93,9 @@ export const startDirs = (v: View, c: CmdView, env: RuleEnv): ReadonlyArray<stri
   return dirs
 }
 
-/** The operands of rm at `c` (also `busybox rm`, `toybox rm`). */
-export const rmOperands = (c: CmdView): ReadonlyArray<string> | null => {
-  if (c.name === "rm") return c.texts.slice(c.head + 1).filter((t) => !isDash(t))
-  if ((c.name === "busybox" || c.name === "toybox") && c.texts[c.head + 1] === "rm") {
-    return c.texts.slice(c.head + 2).filter((t) => !isDash(t))
-  }
-  return null
-}
+/** The operands of rm at `c` (`busybox rm` too: busybox is a wrapper, its applet is the program). */
+export const rmOperands = (c: CmdView): ReadonlyArray<string> | null =>
+  c.name === "rm" ? c.texts.slice(c.head + 1).filter((t) => !isDash(t)) : null
 
 /** Tests that pick some files out of the tree: with one, `find / … -delete` is selective, not the whole tree. */
 const SELECTIVE = new Set([

@@ -1,0 +1,39 @@
+/**
+ * Where a write in interpreter code lands, when the call does not spell it plainly: a path held in a variable, a
+ * name joined to the home, an archive unpacked into a directory where files run.
+ */
+import type { RuleEnv } from "../rules/engine.js"
+import { PLANTABLE, PLANTABLE_HOME } from "../rules/operands.js"
+import { strings } from "./calls.js"
+import type { Tok } from "./lexer.js"
+import { plantingWrite, sensitiveWrite } from "./sensitivePaths.js"
+
+/** An archive unpacked into `dir` can plant the files programs run there (a hook, a config, an autostart entry). */
+export const unpacksWhereFilesRun = (dir: string, env: RuleEnv): boolean => {
+  const d = dir.replace(/\/+$/, "")
+  const names = d === "~" || d === env.home ? PLANTABLE_HOME : PLANTABLE
+  return names.some((n) => sensitiveWrite(`${d}/${n}`, env))
+}
+/** A string that names a file rather than being data. */
+export const PATH_LIKE = /[/~]|^\.|\.\w+$/
+/** The code builds paths from the home directory (`os.homedir()`, `expanduser`, `$HOME`). */
+const HOME_SOURCES = new Set(["homedir", "expanduser", "HOME", "USERPROFILE", "home"])
+
+/**
+ * Whether a write given the strings of its call (`where`) lands somewhere sensitive: a path spelled there, one of its
+ * names joined to the home when the code reads the home (`path.join(os.homedir(), ".bashrc")`), or, when the call
+ * spells no path at all (`open(p, "a")`), any sensitive path the file spells, since the variable may hold it.
+ */
+export const writeChecker = (toks: ReadonlyArray<Tok>, env: RuleEnv): ((where: ReadonlyArray<string>) => boolean) => {
+  let everyString: ReadonlyArray<string> | undefined
+  let readsHome: boolean | undefined
+  const inHome = (p: string): boolean => {
+    readsHome ??= toks.some((t) => (t.kind === "identifier" || t.kind === "string") && HOME_SOURCES.has(t.value))
+    // A name or suffix joined to the home: `".bashrc"`, `"/.bashrc"` after `expanduser("~") +`.
+    return readsHome && !p.startsWith("~") && PATH_LIKE.test(p) && plantingWrite(`~/${p.replace(/^\.?\/+/, "")}`, env)
+  }
+  // Spelled elsewhere in the file, only paths where a write plants code count: system paths are mostly read there.
+  const elsewhere = (p: string): boolean => plantingWrite(p, env) || inHome(p)
+  return (where) =>
+    where.some((p) => sensitiveWrite(p, env) || inHome(p)) || (!where.some((p) => PATH_LIKE.test(p)) && (everyString ??= strings(toks)).some(elsewhere))
+}
