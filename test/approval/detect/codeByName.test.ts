@@ -89,7 +89,13 @@ describe("python: functions reached through a namespace", () => {
       ["p = '/home/agent/.bash' + 'rc'\nopen(p, 'a').write('x')", "write"],
       ["import os\np = os.path.expanduser('~/.bashrc')\nwith open(p, 'a') as f: f.write('x')", "write"],
       ["import os\np = os.path.expanduser('~') + '/.profile'\nopen(p, 'w').write('x')", "write"],
-      ["import os, pathlib\npathlib.Path(os.environ['HOME'], '.bashrc').write_text('x')", "write"]
+      ["import os, pathlib\npathlib.Path(os.environ['HOME'], '.bashrc').write_text('x')", "write"],
+      ["m = 'a'\nopen('/home/agent/.bashrc', m).write('x')", "write"],
+      ["import pathlib\npathlib.Path('.git/hooks/pre-commit').open('w').write('x')", "write"],
+      ["import pathlib\n(pathlib.Path.home() / '.profile').open('a').write('x')", "write"],
+      ["from shutil import copyfile\ncopyfile('x', '.git/hooks/pre-commit')", "write"],
+      ["from os import symlink\nsymlink('/tmp/x', '.git/hooks/pre-commit')", "write"],
+      ["from shutil import unpack_archive\nunpack_archive('a.zip', '.git/hooks')", "write"]
     ])
   })
 
@@ -123,7 +129,13 @@ describe("node: functions reached without their name", () => {
       ["const fs = require('fs'); Object.getOwnPropertyDescriptor(fs, k).value('d')", "load"],
       ["const { Worker } = require('worker_threads'); new Worker(code, { eval: true })", "load"],
       ["require('./addon.node')", "load"],
-      ["const p = require('path').join(require('os').homedir(), '.bashrc'); require('fs').appendFileSync(p, 'x')", "write"]
+      ["const p = require('path').join(require('os').homedir(), '.bashrc'); require('fs').appendFileSync(p, 'x')", "write"],
+      ["const { writeFile } = require('fs/promises'); writeFile('.git/hooks/pre-commit', 'x')", "write"],
+      ["import { writeFileSync } from 'node:fs';\nwriteFileSync('.git/hooks/pre-commit', 'x')", "write"],
+      ["const f = [].constructor.constructor; f(code)()", "load"],
+      ["({}).constructor.constructor('return process')()", "load"],
+      ["require('inspector').open()", "load"],
+      ["const { Worker } = require('worker_threads'); new Worker(process.argv[2])", "load"]
     ])
   })
 
@@ -135,6 +147,8 @@ describe("node: functions reached without their name", () => {
       "if (f instanceof Function) f()",
       "const opts = { eval: false }",
       "const { Worker } = require('worker_threads'); new Worker('./w.js')",
+      "class A { constructor() { this.x = 1 } }\nconsole.log(new A().constructor.name)",
+      "function writeFile(p) { return p }\nwriteFile('.git/hooks/pre-commit')",
       "require('fs').writeFileSync('out.json', '{}')",
       "Object.entries({ a: 1 }).forEach(([k, v]) => console.log(k, v))"
     ])

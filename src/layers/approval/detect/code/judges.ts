@@ -122,6 +122,12 @@ const pyAttrKind = (module: string, attr: string): CodeKind | null => {
   return pyKind(full)
 }
 
+/** The function's own name: a call of an imported name (`from shutil import copy`, `const { writeFile } = …`) has
+ * the import's dotted name as its only part. */
+const lastName = (member: string): string => member.slice(member.lastIndexOf(".") + 1)
+/** A bare call of a name the file imported (its name resolved to `module.function`). */
+const imported = (call: Call): boolean => call.bare && call.name.includes(".")
+
 const spell = (p: ReadonlyArray<Tok>): string => p.map((t) => ("value" in t ? t.value : "#")).join("")
 
 const isKeyword = (p: ReadonlyArray<Tok>): boolean => p[0]?.kind === "identifier" && p[1]?.kind === "operator" && p[1].value === "="
@@ -207,14 +213,19 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
         else if (PY_ATTR_DELETE.has(attr)) out.push({ kind: "delete" })
       }
     } else if (name === "open" || name === "io.open" || name === "codecs.open" || name === "os.open" || (!call.bare && call.member === "open")) {
-      const mode = argLiteral(parts, 1, "mode")
+      // `open(path, mode)`, but a method `open` on a path object (`Path(p).open("a")`) takes the mode first.
+      const method = !["open", "io.open", "codecs.open", "os.open", "builtins.open"].includes(name)
+      const modeAt = method ? 0 : 1
+      const mode = argLiteral(parts, modeAt, "mode")
+      // A mode given but computed (`open(p, m)`) may be a write.
+      const modeComputed = mode === null && (argText(parts, modeAt, "mode") ?? "") !== ""
       const flags = call.args.some((t) => t.kind === "identifier" && /^O_(?:WRONLY|RDWR|APPEND|CREAT|TRUNC)$/.test(t.value))
-      const writing = (mode !== null && WRITE_MODE.test(mode)) || flags
+      const writing = (mode !== null && WRITE_MODE.test(mode)) || flags || (modeComputed && name !== "os.open")
       const where = call.bare || name !== `${call.name}` ? strings(parts[0] ?? []) : statementStrings(toks, stmtOf, call.stmt)
       if (writing && writesSensitive(where)) out.push({ kind: "write" })
-    } else if (!call.bare && PY_WRITERS.has(call.member)) {
+    } else if ((!call.bare || imported(call)) && PY_WRITERS.has(lastName(call.member))) {
       const where = statementStrings(toks, stmtOf, call.stmt)
-      const into = PY_EXTRACTORS.has(call.member) && where.some((d) => PATH_LIKE.test(d) && unpacksWhereFilesRun(d, env))
+      const into = PY_EXTRACTORS.has(lastName(call.member)) && where.some((d) => PATH_LIKE.test(d) && unpacksWhereFilesRun(d, env))
       if (into || writesSensitive(where)) out.push({ kind: "write" })
     } else if (!call.bare && PY_LOAD_MEMBERS.has(call.member)) {
       out.push({ kind: "load" })
@@ -246,6 +257,10 @@ const NODE_REFLECTION = new Set([
   "Object.values", "Object.entries"
 ])
 
+/** `new Worker(file)` with the file held in a name or read from the command line: a script chosen at run time. */
+const workerFileComputed = (arg: ReadonlyArray<Tok> | undefined): boolean =>
+  arg !== undefined && arg[0]?.kind === "identifier" && arg[0].value !== "new" && (arg.length === 1 || arg[0].value === "process")
+
 /** `new Worker(code, { eval: true })` runs the string as code. */
 const workerEvaluates = (args: ReadonlyArray<Tok>): boolean =>
   args.some((t, j) => t.kind === "identifier" && t.value === "eval" && args[j + 1]?.kind === "operator" && args[j + 2]?.kind === "identifier" && (args[j + 2] as { value: string }).value !== "false")
@@ -263,6 +278,13 @@ const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   // `const e = eval`, `(0, eval)(code)`, `const F = Function`: the evaluator taken as a value, called under another name.
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]
+    // `x.constructor.constructor` (Function, reached from any object), `f.constructor("…")`: the same evaluator.
+    if (t?.kind === "identifier" && t.value === "constructor" && toks[k - 1]?.kind === "operator" && (toks[k - 1] as { value: string }).value === ".") {
+      const next = toks[k + 1]
+      const again = next?.kind === "operator" && next.value === "." && toks[k + 2]?.kind === "identifier" && (toks[k + 2] as { value: string }).value === "constructor"
+      if (again || (next?.kind === "operator" && next.value === "(")) out.push({ kind: "load" })
+      continue
+    }
     if (t?.kind !== "identifier" || (t.value !== "eval" && t.value !== "Function")) continue
     const prev = toks[k - 1]
     const next = toks[k + 1]
@@ -297,7 +319,8 @@ const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       const mod = literal(parts[0])?.replace(/^node:/, "") ?? null
       if (mod === null) out.push({ kind: "load" })
       else if (mod === "child_process") out.push({ kind: "run" })
-      else if (mod === "vm" || mod.endsWith(".node")) out.push({ kind: "load" })
+      // vm evaluates strings, an addon is compiled code, inspector opens a debugger anyone local can drive, repl reads code.
+      else if (mod === "vm" || mod.endsWith(".node") || mod === "inspector" || mod === "repl") out.push({ kind: "load" })
     } else if (NODE_RUN.test(name) || NODE_RUN_MEMBERS.has(call.member)) out.push(runFinding(call.args))
     else if (NODE_DELETE.has(name) || NODE_DELETE_MEMBERS.has(call.member)) out.push({ kind: "delete" })
     else if (NODE_PROCESS.has(name)) out.push({ kind: "process" })
@@ -306,12 +329,14 @@ const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     else if (call.bare && (name === "eval" || name === "Function")) {
       const code = literal(parts[parts.length - 1])
       out.push(code === null || (name === "Function" && parts.length === 0) ? { kind: "load" } : { kind: null, evaluates: code })
-    } else if (NODE_WRITERS.has(call.member) && (call.bare ? imports.aliases.has(call.name) : true)) {
+    } else if (NODE_WRITERS.has(lastName(call.member)) && (!call.bare || imported(call))) {
       if (writesSensitive(statementStrings(toks, stmtOf, call.stmt))) out.push({ kind: "write" })
     } else if ((call.member === "open" || call.member === "openSync") && !call.bare) {
       const flag = literal(parts[1])
       if (flag !== null && WRITE_MODE.test(flag) && writesSensitive(strings(parts[0] ?? []))) out.push({ kind: "write" })
-    } else if ((call.member === "Worker" || name.endsWith(".Worker")) && workerEvaluates(call.args)) out.push({ kind: "load" })
+    } else if ((call.member === "Worker" || name.endsWith(".Worker")) && (workerEvaluates(call.args) || workerFileComputed(parts[0]))) {
+      out.push({ kind: "load" })
+    }
     else if (NODE_REFLECTION.has(name) && parts[0]?.some((t) => t.kind === "identifier" && (risky.has(t.value) || t.value === "require"))) {
       // `Reflect.get(fs, "rmSync")`, `Object.getOwnPropertyDescriptor(require("fs"), k).value`: a member fetched by name.
       out.push({ kind: "load" })
