@@ -98,6 +98,24 @@ export const stripAnsi = (s: string): string => {
   return out + s.slice(from)
 }
 
+/** Characters that redraw or reorder what a screen shows: C0/C1 controls but tab and newline, DEL, bidi and invisible marks. */
+const HIDING = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+const BLANK_RUN = /[ \t]{16,}/g
+
+/**
+ * Text as an approver must see it: a command (or a note naming files) whose ESC sequences, carriage returns,
+ * backspaces, bidirectional overrides or zero-width characters would redraw the line or reorder it on a terminal or
+ * in an editor shows them as escapes instead, so `rm -rf ~\r\x1b[2Kls` cannot pass for `ls`; a long run of blanks
+ * that would push the rest off the visible line is shown by its length.
+ */
+export const displayText = (text: string): string =>
+  text
+    .replace(HIDING, (c) => {
+      const code = c.charCodeAt(0)
+      return code === 13 ? "\\r" : code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`
+    })
+    .replace(BLANK_RUN, (run) => ` ⟨${run.length} blanks⟩ `)
+
 /** `stripAnsi` for command output, which also turns `\r\n` (PTY line ends) into `\n`. */
 export const stripAnsiOutput = (text: string): string => stripAnsi(text).replace(/\r\n/g, "\n")
 

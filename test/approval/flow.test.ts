@@ -145,6 +145,29 @@ describe("approval flow", () => {
       expect(records[1]?.key).toBe("git reset --hard (destroys uncommitted changes)")
     }).pipe(Effect.provide(flow(ApproverNonInteractive))))
 
+  it.effect("the person asked sees the command as it would run: nothing in it can redraw or reorder the prompt", () =>
+    Effect.gen(function*() {
+      const shown = yield* Ref.make<ReadonlyArray<string>>([])
+      const approver = ApproverCallback((prompt) => Effect.as(Ref.update(shown, (xs) => [...xs, prompt.command]), "deny" as const))
+      const spoofs = [
+        "git reset --hard\r\u001b[2Kls -la",
+        "git reset --hard #\u202e dl- sl",
+        "git reset --hard\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\becho ok",
+        `git reset --hard ${" ".repeat(400)}# echo ok`
+      ]
+      yield* Effect.forEach(spoofs, (command) => decide(command)).pipe(Effect.provide(flow(approver)))
+      expect(yield* Ref.get(shown)).toEqual([
+        "git reset --hard\\r\\x1b[2Kls -la",
+        "git reset --hard #\\u202e dl- sl",
+        `git reset --hard${"\\x08".repeat(17)}echo ok`,
+        "git reset --hard ⟨401 blanks⟩ # echo ok"
+      ])
+      // Ordinary commands are shown as they are, lines and tabs kept.
+      yield* Ref.set(shown, [])
+      yield* decide("git reset --hard &&\n\tgit clean -fd").pipe(Effect.provide(flow(approver)))
+      expect(yield* Ref.get(shown)).toEqual(["git reset --hard &&\n\tgit clean -fd"])
+    }))
+
   it.effect("concurrent approvals in two sessions are independent", () =>
     Effect.gen(function*() {
       const gates = { a: yield* Deferred.make<"session">(), b: yield* Deferred.make<"deny">() }

@@ -21,7 +21,7 @@ import { ApprovalAudit } from "../../services/ApprovalAudit.js"
 import type { ApprovalRecord } from "../../services/ApprovalAudit.js"
 import { Approver } from "../../services/Approver.js"
 import { Config } from "../../services/Config.js"
-import { redactAuditText } from "../../lib/text.js"
+import { displayText, redactAuditText } from "../../lib/text.js"
 import { detectCode } from "./detect/code/detectCode.js"
 import { localImportCandidates, searchPathCandidates } from "./detect/code/localImports.js"
 import { detectCommand, inspectCommand, normalizeCommand } from "./detect/detect.js"
@@ -139,7 +139,8 @@ export const ApprovalLive = Layer.effect(
       }
       const seconds = approvals.timeout_seconds
       const answer = yield* approver
-        .ask({ command: redactAuditText(subject.command), description, key, allowPermanent: true, context: subject.context })
+        // What the person sees must be what would run: nothing in the text may redraw or reorder the prompt.
+        .ask({ command: displayText(redactAuditText(subject.command)), description: displayText(description), key, allowPermanent: true, context: subject.context })
         .pipe(Effect.timeoutOption(seconds * 1000))
       if (Option.isNone(answer) || answer.value.via === "timeout") return yield* deny("timeout", key, timeoutMessage(description))
       const { choice, reason, via } = answer.value

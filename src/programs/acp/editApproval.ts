@@ -11,6 +11,7 @@ import { ApprovalAudit } from "../../services/ApprovalAudit.js"
 import { Approver } from "../../services/Approver.js"
 import { Config } from "../../services/Config.js"
 import { ACP_EDIT_KEY } from "./editModes.js"
+import { displayText } from "../../lib/text.js"
 
 export const EDIT_DENIED = "Edit approval denied by the editor; the file was not modified. Do not retry it unless the user asks."
 
@@ -26,7 +27,7 @@ export const ApprovalAcp = Layer.effect(
       checkFileWrite: (request) =>
         Effect.flatMap(usual.checkFileWrite(request), (granted) => {
           if (granted.decidedBy !== "not-dangerous") return Effect.succeed(granted)
-          const command = `${request.tool} ${request.path}`
+          const command = displayText(`${request.tool} ${request.path}`)
           return Effect.gen(function*() {
             const seconds = (yield* config.current).approvals.timeout_seconds
             const answer = yield* approver
