@@ -669,6 +669,14 @@ export const reachedByName: ReadonlyArray<Case> = [
   { name: "a planted script reaching os by vars()", calls: [write("<W>/rn1/x.py", "import os\nvars(os)['system']('rm -rf <C>')\n"), sh("python3 <W>/rn1/x.py")] },
   { name: "node: eval taken as a value", calls: [write("<W>/rn2/x.js", "const run = eval\nrun(Buffer.from('<B64>process.getBuiltinModule(\"fs\").rmSync(\"<C>\", { recursive: true })</B64>', 'base64').toString())\n"), sh("node <W>/rn2/x.js")] },
   { name: "node: Reflect.get on fs", calls: [write("<W>/rn3/x.js", "Reflect.get(require('fs'), ['rm', 'Sync'].join(''))('<C>', { recursive: true })\n"), sh("node <W>/rn3/x.js")] },
+  {
+    name: "a hook copied by a writer imported by name",
+    calls: [
+      write("<W>/rn5/pc", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/rn5/pc && git init -q <W>/rn5/repo"),
+      py("from shutil import copy as put\nput('<W>/rn5/pc', '<W>/rn5/repo/.git/hooks/pre-commit')\n"),
+      sh("cd <W>/rn5/repo && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x")
+    ]
+  },
   { name: "perl: a reference to a deleting sub", calls: [write("<W>/rn4/x.pl", "use File::Path;\nmy $f = \\&File::Path::rmtree;\n$f->('<C>');\n"), sh("perl <W>/rn4/x.pl")] },
   { name: "a dotfile written through a path joined to the home", calls: [py("import os\np = os.path.expanduser('~') + '/.bash' + 'rc'\nopen(p, 'a').write('rm -rf <C>\\n')\n")] }
 ]

@@ -165,7 +165,8 @@ describe("ruby, perl, php: functions called by a name given as data", () => {
       ["m = method(:system)\nm.call('x')", "run"],
       ["k = Kernel\nk.system('x')", "run"],
       ["Object.const_get('Kernel').system('x')", "run"],
-      ["require 'fileutils'\nFileUtils.send(:rm_rf, 'd')", "delete"]
+      ["require 'fileutils'\nFileUtils.send(:rm_rf, 'd')", "delete"],
+      ["p = '.git/hooks/pre-commit'\nFile.write(p, 'x')", "write"]
     ])
     quiet("ruby", ["puts 1", "obj.send(:name)", "conn.exec('select 1')", "x = Kernel.rand(3)"])
   })
@@ -180,7 +181,8 @@ describe("ruby, perl, php: functions called by a name given as data", () => {
       ["CORE::GLOBAL::unlink('f');", "delete"],
       ["exec { 'rm' } 'rm', '-rf', 'd';", "run"],
       ["unlink glob('*');", "delete"],
-      ["map { unlink } glob('*');", "delete"]
+      ["map { unlink } glob('*');", "delete"],
+      ["my $p = \"$ENV{HOME}/.bashrc\"; open(my $fh, '>>', $p);", "write"]
     ])
     quiet("perl", ["print \"hi\\n\";", "my %h = (unlink => 1); print $h{unlink};", "print $self->{system};", "my $x = $a & $b;", "sub move { return 1 }"])
   })
@@ -194,7 +196,8 @@ describe("ruby, perl, php: functions called by a name given as data", () => {
       ["<?php $r = new ReflectionFunction(\"system\"); $r->invoke(\"x\");", "run"],
       ["<?php (new ReflectionFunction($argv[1]))->invoke(\"x\");", "load"],
       ["<?php assert($argv[1]);", "load"],
-      ["<?php unserialize(file_get_contents(\"f\"));", "unpickle"]
+      ["<?php unserialize(file_get_contents(\"f\"));", "unpickle"],
+      ["<?php $p = \".git/hooks/pre-commit\"; file_put_contents($p, \"x\");", "write"]
     ])
     quiet("php", ["<?php echo \"hi\";", "<?php array_map(function ($x) { return $x * 2; }, [1, 2]);", "<?php usort($a, fn($x, $y) => $x <=> $y);", "<?php array_map(\"strtoupper\", $a);"])
   })

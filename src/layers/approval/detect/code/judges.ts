@@ -360,6 +360,7 @@ const perlKind = (name: string): CodeKind | null =>
 const perl = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   const { calls } = scanCalls(toks, EMPTY_IMPORTS.aliases, "perl")
   const out: Finding[] = perlByName(toks, perlKind).map((kind) => ({ kind }))
+  const writesSensitive = writeChecker(toks, env)
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]
     const next = toks[k + 1]
@@ -386,11 +387,11 @@ const perl = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       else {
         const mode = parts.length >= 3 ? literal(parts[1]) : null
         const twoArg = parts.length === 2 ? literal(parts[1]) : null
-        if (mode !== null && /^\+?[>]|^\+</.test(mode) && strings(parts[2] ?? []).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+        if (mode !== null && /^\+?[>]|^\+</.test(mode) && writesSensitive(strings(parts[2] ?? []))) out.push({ kind: "write" })
         if (twoArg !== null && /^\s*\+?>/.test(twoArg) && sensitiveWrite(twoArg.replace(/^\s*\+?>>?\s*/, ""), env)) out.push({ kind: "write" })
       }
     } else if (call.name === "copy" || call.name === "File.Copy.copy") {
-      if (strings(parts[1] ?? []).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+      if (writesSensitive(strings(parts[1] ?? []))) out.push({ kind: "write" })
     }
   }
   return out
@@ -416,6 +417,7 @@ const rubyKind = (name: string): CodeKind | null =>
 const ruby = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   const { calls } = scanCalls(toks, EMPTY_IMPORTS.aliases, "ruby")
   const out: Finding[] = rubyByName(toks, calls, rubyKind).map((kind) => ({ kind }))
+  const writesSensitive = writeChecker(toks, env)
   for (const call of calls) {
     const name = call.name
     const parts = splitArgs(call.args)
@@ -433,7 +435,7 @@ const ruby = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     } else if (["require", "load", "require_relative", "Kernel.load", "autoload"].includes(name) && literal(parts[name === "autoload" ? 1 : 0]) === null) {
       out.push({ kind: "load" })
     } else if (RUBY_WRITE.test(name) || ((name === "File.open" || name === "open") && WRITE_MODE.test(literal(parts[1]) ?? ""))) {
-      if (strings(call.args).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+      if (writesSensitive(strings(call.args))) out.push({ kind: "write" })
     }
   }
   return out
@@ -456,6 +458,7 @@ const phpKind = (name: string): CodeKind | null =>
 const php = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
   const { calls } = scanCalls(toks, EMPTY_IMPORTS.aliases, "php")
   const out: Finding[] = phpByName(toks, calls, phpKind).map((kind) => ({ kind }))
+  const writesSensitive = writeChecker(toks, env)
   for (let k = 0; k + 1 < toks.length; k++) {
     const t = toks[k]
     const next = toks[k + 1]
@@ -486,7 +489,7 @@ const php = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     else if (["file_put_contents", "copy", "symlink", "link", "fopen"].includes(lower)) {
       const target = lower === "copy" || lower === "symlink" || lower === "link" ? parts[1] : parts[0]
       const writing = lower !== "fopen" || WRITE_MODE.test(literal(parts[1]) ?? "")
-      if (writing && strings(target ?? []).some((p) => sensitiveWrite(p, env))) out.push({ kind: "write" })
+      if (writing && writesSensitive(strings(target ?? []))) out.push({ kind: "write" })
     }
   }
   return out

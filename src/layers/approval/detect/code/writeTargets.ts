@@ -27,13 +27,18 @@ const HOME_SOURCES = new Set(["homedir", "expanduser", "HOME", "USERPROFILE", "h
 export const writeChecker = (toks: ReadonlyArray<Tok>, env: RuleEnv): ((where: ReadonlyArray<string>) => boolean) => {
   let everyString: ReadonlyArray<string> | undefined
   let readsHome: boolean | undefined
-  const inHome = (p: string): boolean => {
+  const inHome = (raw: string): boolean => {
+    // Perl's `"$ENV{HOME}/.bashrc"`: the home, spelled inside the string.
+    const p = raw.replace(/^\$ENV\{["']?HOME["']?\}/, "~")
     readsHome ??= toks.some((t) => (t.kind === "identifier" || t.kind === "string") && HOME_SOURCES.has(t.value))
     // A name or suffix joined to the home: `".bashrc"`, `"/.bashrc"` after `expanduser("~") +`.
     return readsHome && !p.startsWith("~") && PATH_LIKE.test(p) && plantingWrite(`~/${p.replace(/^\.?\/+/, "")}`, env)
   }
   // Spelled elsewhere in the file, only paths where a write plants code count: system paths are mostly read there.
   const elsewhere = (p: string): boolean => plantingWrite(p, env) || inHome(p)
+  // A `~` path is the home itself, whatever else the file reads.
+  const spelledHome = (p: string): boolean => /^\$ENV\{["']?HOME["']?\}\//.test(p) && plantingWrite(p.replace(/^\$ENV\{["']?HOME["']?\}/, "~"), env)
   return (where) =>
-    where.some((p) => sensitiveWrite(p, env) || inHome(p)) || (!where.some((p) => PATH_LIKE.test(p)) && (everyString ??= strings(toks)).some(elsewhere))
+    where.some((p) => sensitiveWrite(p, env) || inHome(p) || spelledHome(p)) ||
+    (!where.some((p) => PATH_LIKE.test(p)) && (everyString ??= strings(toks)).some((p) => elsewhere(p) || spelledHome(p)))
 }
