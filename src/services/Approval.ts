@@ -43,7 +43,7 @@ export interface CommandSurroundings {
    * in (it keeps their plain variables too, so a name not exported may hold anything); undefined otherwise.
    */
   readonly shellFunctions?: Effect.Effect<ReadonlyArray<string> | undefined> | undefined
-  /** A file's text as the command would read it; none when absent, not a regular file, or larger than `maxBytes`. */
+  /** A file's text as the command would read it (`..` climbing from where a symlink points); none when absent, not a regular file, or larger than `maxBytes`. */
   readonly readText: (path: string, maxBytes: number) => Effect.Effect<Option.Option<string>>
   /** The path with symlinks resolved, as the command would see it (never fails). */
   readonly realPath: (path: string) => Effect.Effect<string>
@@ -54,6 +54,11 @@ export interface CommandSurroundings {
   readonly listDir?: ((path: string) => Effect.Effect<ReadonlyArray<{ readonly name: string; readonly type: "file" | "directory" | "symlink" | "other" }>>) | undefined
   /** What the path is, as the command would see it, following symlinks (never fails: "missing" when unknown). */
   readonly fileKind: (path: string) => Effect.Effect<"file" | "directory" | "other" | "missing">
+  /**
+   * How many names (hard links) the regular file at the path has, following symlinks; 1 when it is missing, not a
+   * regular file, or the backend cannot tell. A write through one name changes the file under every other.
+   */
+  readonly linkCount?: ((path: string) => Effect.Effect<number>) | undefined
   /** Commands see the host's own filesystem (local, pty; not ssh/container/sandbox-with-private-root). */
   readonly sharesHostFiles: boolean
 }

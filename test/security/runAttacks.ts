@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { expect, it } from "@effect/vitest"
 import { BIN } from "../support/cli.js"
 import type { Case } from "./cases.js"
@@ -36,7 +36,7 @@ export const foldersUnder = (root: string): AttackFolders => ({
 
 /** The placeholders filled in, then `<B64>…</B64>` encoded: an attack's hidden text names the real canary. */
 export const fillPlaceholders = (folders: AttackFolders) => (text: string, canary: string): string =>
-  text.replaceAll("<C>", canary).replaceAll("<H>", folders.home).replaceAll("<U>", folders.userHome)
+  text.replaceAll("<C>", canary).replaceAll("<CN>", basename(canary)).replaceAll("<H>", folders.home).replaceAll("<U>", folders.userHome)
     .replaceAll("<W>", folders.work).replaceAll("<R>", folders.root)
     .replace(/<B64>([\s\S]*?)<\/B64>/g, (_m, inner: string) => Buffer.from(inner).toString("base64"))
 

@@ -22,7 +22,7 @@ import type { ApprovalRecord } from "../../services/ApprovalAudit.js"
 import { Approver } from "../../services/Approver.js"
 import { Config } from "../../services/Config.js"
 import { displayText, redactAuditText } from "../../lib/text.js"
-import { detectCode } from "./detect/code/detectCode.js"
+import { codePathLiterals, detectCode } from "./detect/code/detectCode.js"
 import { localImportCandidates, searchPathCandidates } from "./detect/code/localImports.js"
 import { detectCommand, inspectCommand, normalizeCommand } from "./detect/detect.js"
 import { implicitlyExecuted } from "./detect/implicitExec.js"
@@ -53,6 +53,7 @@ export const ApprovalLive = Layer.effect(
     const detectors = {
       inspect: inspectCommand,
       detectCode,
+      codePaths: codePathLiterals,
       localImports: localImportCandidates,
       searchPathModules: searchPathCandidates,
       trustedPathDirs: trustedPathDirs(process.env["PATH"])

@@ -9,6 +9,7 @@ import { Effect, Option } from "effect"
 import type { ApprovalService, CommandDenied, CommandPath, CommandSurroundings, InputReader } from "../../services/Approval.js"
 import type { ApprovedCommand, BackendInfo, TerminalEnvironment } from "../../services/TerminalBackend.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
+import { hasTraversalComponent } from "../../lib/pathSafety.js"
 
 /** Backends whose commands see the host's own files (so a host path means the same file to both). */
 const HOST_FILES = new Set(["local", "sandbox"])
@@ -16,28 +17,42 @@ const HOST_FILES = new Set(["local", "sandbox"])
 const isEnvironment = (target: TerminalEnvironment | BackendInfo): target is TerminalEnvironment => "readFile" in target
 
 /** What Approval may look at; `cwd`: where the command will start when the caller chose it (a `workdir`). */
-export const surroundingsOf = (env: TerminalEnvironment, cwd?: string): CommandSurroundings => ({
-  cwd: cwd === undefined ? env.cwd : Effect.succeed(cwd),
-  variables: env.variables,
-  shellFunctions: env.shellFunctions,
-  readText: (path, maxBytes) =>
-    env.stat(path).pipe(
-      Effect.flatMap((st) =>
-        st.type === "file" && st.size <= maxBytes
-          ? Effect.map(env.readFile(path), (bytes) => Option.some(Buffer.from(bytes).toString("utf8")))
-          : Effect.succeed(Option.none<string>())
+export const surroundingsOf = (env: TerminalEnvironment, cwd?: string): CommandSurroundings => {
+  // The environment's file operations fold `..` by the text (`i/..` is the folder holding `i`); the kernel climbs from
+  // where `i` points. A path with `..` is resolved first, so what is read is the file the command will open.
+  const asOpened = (path: string): Effect.Effect<string> => (hasTraversalComponent(path) ? env.realPath(path) : Effect.succeed(path))
+  return {
+    cwd: cwd === undefined ? env.cwd : Effect.succeed(cwd),
+    variables: env.variables,
+    shellFunctions: env.shellFunctions,
+    readText: (path, maxBytes) =>
+      asOpened(path).pipe(
+        Effect.flatMap((opened) =>
+          Effect.flatMap(env.stat(opened), (st) =>
+            st.type === "file" && st.size <= maxBytes
+              ? Effect.map(env.readFile(opened), (bytes) => Option.some(Buffer.from(bytes).toString("utf8")))
+              : Effect.succeed(Option.none<string>())
+          )
+        ),
+        Effect.orElseSucceed(() => Option.none<string>())
       ),
-      Effect.orElseSucceed(() => Option.none<string>())
-    ),
-  realPath: env.realPath,
-  listDir: (path) => env.readDir(path).pipe(Effect.orElseSucceed(() => [])),
-  fileKind: (path) =>
-    env.stat(path).pipe(
-      Effect.map((st) => st.type),
-      Effect.orElseSucceed(() => "missing" as const)
-    ),
-  sharesHostFiles: HOST_FILES.has(env.kind)
-})
+    realPath: env.realPath,
+    listDir: (path) => asOpened(path).pipe(Effect.flatMap(env.readDir), Effect.orElseSucceed(() => [])),
+    fileKind: (path) =>
+      asOpened(path).pipe(
+        Effect.flatMap(env.stat),
+        Effect.map((st) => st.type),
+        Effect.orElseSucceed(() => "missing" as const)
+      ),
+    linkCount: (path) =>
+      asOpened(path).pipe(
+        Effect.flatMap(env.stat),
+        Effect.map((st) => (st.type === "file" ? st.links ?? 1 : 1)),
+        Effect.orElseSucceed(() => 1)
+      ),
+    sharesHostFiles: HOST_FILES.has(env.kind)
+  }
+}
 
 export const approveCommand = (
   approval: ApprovalService,

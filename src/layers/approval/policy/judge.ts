@@ -35,6 +35,7 @@ import { inputCommands } from "../detect/inputCommands.js"
 import { implicitlyExecuted, otherUsersHome } from "../detect/implicitExec.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
 import { codeSearchDirs, MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
+import { hasTraversalComponent } from "../../../lib/pathSafety.js"
 
 export type { Inspection } from "../detect/detect.js"
 export type { ScriptRef } from "../detect/resolve/resolver.js"
@@ -43,6 +44,8 @@ export type { ScriptRef } from "../detect/resolve/resolver.js"
 export interface Detectors {
   readonly inspect: (command: string, env: DetectionEnv & { readonly variables?: Readonly<Record<string, string>> }) => Inspection
   readonly detectCode: (language: CodeLanguage, text: string, env: DetectionEnv) => Detection
+  /** The file paths a program spells as literals: the judge looks where they lead. */
+  readonly codePaths: (language: CodeLanguage, text: string) => ReadonlyArray<string>
   /** Files a python/node program loads from beside itself (relative candidates). */
   readonly localImports: (language: CodeLanguage, text: string) => ReadonlyArray<string>
   /** Files a program loads by module name from a directory of its module search path (relative candidates). */
@@ -65,6 +68,8 @@ export const UNINSTALLED_BINARY_DESCRIPTION = "runs a compiled program that is n
 export const PLANTED_PROGRAM_DESCRIPTION = "runs a program from a directory the task put on PATH"
 export const UNKNOWN_SCRIPT_DIR_DESCRIPTION = "runs a script by a relative path from a directory not known before it runs"
 export const UNKNOWN_PROJECT_DIR_DESCRIPTION = "runs project scripts (make, npm) in a directory not known before it runs"
+export const HARD_LINKED_WRITE_DESCRIPTION =
+  "writes a file that has other names (hard links): what else the write changes cannot be seen"
 export const PLANTED_REPOSITORY_DESCRIPTION =
   "runs git in a repository whose configuration is not under a .git directory (a bare repository or a .git file pointing elsewhere)"
 
@@ -76,6 +81,8 @@ const MAX_SCRIPT_DEPTH = 3
 const MAX_LOOKS = 32
 /** At most this many files are read for one request; past that, what is left counts as unreadable. */
 const MAX_FILES = 64
+/** Path literals looked up for one request (a test suite's files included); past that, the request needs approval. */
+const MAX_CODE_PATH_LOOKS = 2048
 /** A test runner's walk reads at most this many test files and conftests; a larger suite needs approval. */
 const MAX_TEST_FILES = 400
 /** And lists at most this many directories, this deep. */
@@ -134,6 +141,13 @@ const joinPath = (cwd: string, path: string, home: string | undefined): string =
 
 /** Absolute, `.`/`..` folded, no trailing slash (a relative path counts from `/`). */
 const normalize = (path: string): string => posix.resolve("/", path)
+
+/**
+ * Where the kernel lands on a path, normalised: `..` after a symlink climbs from where the link points (`i/..` with
+ * `i` → `/x/y` is `/x`), which folding the text would put beside `i`. Only a path with `..` costs a look-up.
+ */
+const landing = (surroundings: CommandSurroundings, path: string): Effect.Effect<string> =>
+  hasTraversalComponent(path) ? Effect.map(surroundings.realPath(path), normalize) : Effect.succeed(normalize(path))
 
 const under = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`)
 
@@ -225,21 +239,23 @@ const addedPathDirs = (
   lineDirs: ReadonlyArray<string>,
   cwd: string,
   env: DetectionEnv,
-  trusted: ReadonlyArray<string>
-): ReadonlyArray<string> => {
-  const out: Array<string> = []
-  for (const raw of [...lineDirs, ...(path ?? "").split(":")]) {
-    const entry = raw.replace(/\$\{?PWD\}?(?![A-Za-z0-9_])/g, cwd)
-    // Still holding an expansion: a directory only known when the command runs (a variable an earlier call left).
-    if (entry.includes("$")) {
-      if (!out.includes(UNKNOWN_DIR)) out.push(UNKNOWN_DIR)
-      continue
+  trusted: ReadonlyArray<string>,
+  surroundings: CommandSurroundings
+): Effect.Effect<ReadonlyArray<string>> =>
+  Effect.gen(function*() {
+    const out: Array<string> = []
+    for (const raw of [...lineDirs, ...(path ?? "").split(":")]) {
+      const entry = raw.replace(/\$\{?PWD\}?(?![A-Za-z0-9_])/g, cwd)
+      // Still holding an expansion: a directory only known when the command runs (a variable an earlier call left).
+      if (entry.includes("$")) {
+        if (!out.includes(UNKNOWN_DIR)) out.push(UNKNOWN_DIR)
+        continue
+      }
+      const dir = yield* landing(surroundings, joinPath(cwd, entry === "" ? "." : entry, env.home))
+      if (!trusted.includes(dir) && !out.includes(dir)) out.push(dir)
     }
-    const dir = normalize(joinPath(cwd, entry === "" ? "." : entry, env.home))
-    if (!trusted.includes(dir) && !out.includes(dir)) out.push(dir)
-  }
-  return out
-}
+    return out
+  })
 
 /**
  * Directories each language searches for modules before its own library:
@@ -250,23 +266,25 @@ const moduleSearchDirs = (
   inspection: Inspection,
   variables: Readonly<Record<string, string>> | undefined,
   cwd: string,
-  env: DetectionEnv
-): ReadonlyMap<CodeLanguage, ReadonlyArray<string>> => {
-  const out = new Map<CodeLanguage, ReadonlyArray<string>>()
-  for (const [language, names] of Object.entries(MODULE_PATH_VARIABLES) as Array<[CodeLanguage, ReadonlyArray<string>]>) {
-    const dirs: Array<string> = []
-    for (const name of names) {
-      const entries = [...inspection.moduleDirs.filter((m) => m.variable === name).map((m) => m.dir), ...(variables?.[name] ?? "").split(":")]
-      for (const entry of entries) {
-        if (entry === "" || entry.includes("$")) continue
-        const dir = normalize(joinPath(cwd, entry, env.home))
-        if (!dirs.includes(dir)) dirs.push(dir)
+  env: DetectionEnv,
+  surroundings: CommandSurroundings
+): Effect.Effect<ReadonlyMap<CodeLanguage, ReadonlyArray<string>>> =>
+  Effect.gen(function*() {
+    const out = new Map<CodeLanguage, ReadonlyArray<string>>()
+    for (const [language, names] of Object.entries(MODULE_PATH_VARIABLES) as Array<[CodeLanguage, ReadonlyArray<string>]>) {
+      const dirs: Array<string> = []
+      for (const name of names) {
+        const entries = [...inspection.moduleDirs.filter((m) => m.variable === name).map((m) => m.dir), ...(variables?.[name] ?? "").split(":")]
+        for (const entry of entries) {
+          if (entry === "" || entry.includes("$")) continue
+          const dir = yield* landing(surroundings, joinPath(cwd, entry, env.home))
+          if (!dirs.includes(dir)) dirs.push(dir)
+        }
       }
+      if (dirs.length > 0) out.set(language, dirs)
     }
-    if (dirs.length > 0) out.set(language, dirs)
-  }
-  return out
-}
+    return out
+  })
 
 const judgeWith = (
   command: string,
@@ -288,12 +306,12 @@ const judgeWith = (
     if (looks > MAX_LOOKS) {
       return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: "too many scripts and paths to look at" })
     }
-    const look = new Looker(scriptEnv, detectors, surroundings, moduleSearchDirs(inspection, variables, cwd, env))
+    const look = new Looker(scriptEnv, detectors, surroundings, yield* moduleSearchDirs(inspection, variables, cwd, env, surroundings))
     verdict = stronger(verdict, yield* look.scripts(inspection.scripts, cwd, 1))
     if (verdict.detection.hardline) return verdict
     verdict = stronger(verdict, yield* look.loadedModules(inspection.loadedModules))
     if (verdict.detection.hardline) return verdict
-    const added = addedPathDirs(variables?.["PATH"], inspection.pathDirs, cwd, env, detectors.trustedPathDirs)
+    const added = yield* addedPathDirs(variables?.["PATH"], inspection.pathDirs, cwd, env, detectors.trustedPathDirs, surroundings)
     verdict = stronger(verdict, yield* look.planted(inspection.programs, added))
     // Programs the look above could not cover: too many to list, or a directory only known at run time.
     if (added.length > 0 && (inspection.programsCapped || (added.includes(UNKNOWN_DIR) && inspection.programs.length > 0))) {
@@ -312,8 +330,11 @@ const judgeWith = (
       verdict = stronger(verdict, { detection: dangerous(MOVE_DIRECTORY_DESCRIPTION), note: "what it moves is computed at run time" })
     }
     for (const source of inspection.moves) {
-      const path = normalize(joinPath(cwd, source, env.home))
-      if (under(path, normalize(cwd))) continue
+      const raw = joinPath(cwd, source, env.home)
+      const path = yield* landing(surroundings, raw)
+      // Climbed through a link: compared with where the working directory really is.
+      const inside = hasTraversalComponent(raw) ? normalize(yield* surroundings.realPath(cwd)) : normalize(cwd)
+      if (under(path, inside)) continue
       if ((yield* surroundings.fileKind(path)) === "directory") {
         verdict = stronger(verdict, { detection: dangerous(MOVE_DIRECTORY_DESCRIPTION), note: `${source} is a directory` })
         break
@@ -323,37 +344,65 @@ const judgeWith = (
     // a hook, which the rules (that never know the directory) cannot see.
     const fills = !inspection.startFills ? [] : env.home !== undefined && normalize(cwd) === normalize(env.home) ? PLANTABLE_HOME : PLANTABLE
     for (const written of [...inspection.startWrites, ...fills]) {
-      const path = normalize(joinPath(cwd, written, env.home))
+      const path = yield* landing(surroundings, joinPath(cwd, written, env.home))
       const description = implicitlyExecuted(path, { home: env.home, hermesHome: env.hermesHome })
       if (description !== null && !otherUsersHome(path, env.home)) {
         verdict = stronger(verdict, { detection: dangerous(description), note: `${written} in ${cwd}` })
         break
       }
     }
-    // A write through a symlink lands where the link points: `notes.txt` linked to ~/.bashrc by an earlier call,
-    // or `cd h && … > pre-push` with h linked to .git/hooks. The rules only ever see the names as written.
-    if (!verdict.detection.dangerous) {
-      for (const written of inspection.writes) {
-        if (written.includes("$") || written.includes("`")) continue
-        const lexical = normalize(joinPath(cwd, written, env.home))
-        const real = normalize(yield* surroundings.realPath(lexical))
-        if (real === lexical) continue
-        const description = implicitlyExecuted(real, { home: env.home, hermesHome: env.hermesHome })
-        if (description !== null && !otherUsersHome(real, env.home)) {
-          verdict = stronger(verdict, { detection: dangerous(description), note: `${written} → ${real}` })
-          break
-        }
-      }
-    }
-    if (surroundings.sharesHostFiles && env.hermesHome !== undefined) {
+    // Writes through another name: a symlink an earlier call made, `..` after one, a hard link.
+    if (!verdict.detection.dangerous) verdict = stronger(verdict, yield* linkedWrites(surroundings, env, cwd, inspection.writes, "writes"))
+    // On a backend sharing the host's files, a path may lead into the runtime's home through a symlink.
+    if (surroundings.sharesHostFiles && env.hermesHome !== undefined && inspection.paths.length > 0) {
       const home = normalize(env.hermesHome)
-      for (const path of inspection.paths) {
-        const real = normalize(yield* surroundings.realPath(joinPath(cwd, path, env.home)))
-        if (under(real, home)) {
-          verdict = stronger(verdict, { detection: dangerous(RUNTIME_HOME_LINK_DESCRIPTION), note: `${path} → ${real}` })
-          break
-        }
+      const reals = yield* Effect.forEach(inspection.paths, (path) => surroundings.realPath(joinPath(cwd, path, env.home)), { batching: true })
+      const k = reals.findIndex((real) => under(normalize(real), home))
+      if (k >= 0) verdict = stronger(verdict, { detection: dangerous(RUNTIME_HOME_LINK_DESCRIPTION), note: `${inspection.paths[k]} → ${normalize(reals[k] ?? "")}` })
+    }
+    return verdict
+  })
+
+/** Device and kernel files: written all the time (`> /dev/null`), never a second name of a file that runs. */
+const KERNEL_FILES = /^\/(?:dev|proc|sys)(?:\/|$)/
+/**
+ * The operating system's own trees: code naming `/bin/sh` or `/etc/localtime` names the system's links, not ones a
+ * task made (a task's write there needs approval already).
+ */
+const SYSTEM_NAMES = /^\/(?:usr|bin|sbin|lib\d*|etc|dev|proc|sys|snap)(?:\/|$)/
+
+/**
+ * Files written (or named by code) through another name. A symlink an earlier call made (`notes.txt` →
+ * `.git/hooks/pre-commit`), or `..` after one, lands elsewhere than the text says: judged where it lands. A regular
+ * file with other names (hard links: `ln .git/config notes.txt`) changes under names nothing here spells: it needs
+ * approval. Every look-up of one request is made together (one round trip on ssh and containers).
+ */
+const linkedWrites = (
+  surroundings: CommandSurroundings,
+  env: DetectionEnv,
+  cwd: string,
+  written: ReadonlyArray<string>,
+  verb: "writes" | "names"
+): Effect.Effect<Verdict> =>
+  Effect.gen(function*() {
+    const targets = [...new Set(written.filter((w) => w !== "" && !w.includes("$") && !w.includes("`") && !(verb === "names" && SYSTEM_NAMES.test(w))))]
+    if (targets.length === 0) return { detection: SAFE }
+    const count = surroundings.linkCount
+    const looked = yield* Effect.forEach(targets, (target) => {
+      // Resolved as written: `i/../hooks/x` climbs from where `i` points.
+      const raw = joinPath(cwd, target, env.home)
+      const links = count === undefined || KERNEL_FILES.test(normalize(raw)) ? Effect.succeed(1) : count(raw)
+      return Effect.all([surroundings.realPath(raw), links], { concurrency: 2, batching: true })
+    }, { concurrency: "unbounded", batching: true })
+    let verdict: Verdict = { detection: SAFE }
+    for (const [k, target] of targets.entries()) {
+      const [realPath, links] = looked[k] ?? ["", 1]
+      const real = normalize(realPath)
+      const description = real === normalize(joinPath(cwd, target, env.home)) ? null : implicitlyExecuted(real, { home: env.home, hermesHome: env.hermesHome })
+      if (description !== null && !otherUsersHome(real, env.home)) {
+        return stronger(verdict, { detection: dangerous(description), note: `${verb} ${target} → ${real}` })
       }
+      if (links > 1) verdict = stronger(verdict, { detection: dangerous(HARD_LINKED_WRITE_DESCRIPTION), note: `${verb} ${target}, a file with ${links} names` })
     }
     return verdict
   })
@@ -374,6 +423,8 @@ const family = (name: string): string => name.replace(/[\d.-]+$/, "")
 /** Reads files through the task's environment and judges the code in them; at most MAX_FILES reads per request. */
 class Looker {
   private reads = 0
+  /** Path literals of the code read so far, each looked up on the filesystem. */
+  private pathLooks = 0
   /** Raised by a test walk for the files it found (up to MAX_TEST_FILES). */
   private readLimit = MAX_FILES
   constructor(
@@ -393,7 +444,7 @@ class Looker {
     const self = this
     return Effect.gen(function*() {
       const trusted = self.detectors.trustedPathDirs
-      const lexical = normalize(path)
+      const lexical = yield* landing(self.surroundings, path)
       if (trusted.includes(posix.dirname(lexical))) return true
       const real = normalize(yield* self.surroundings.realPath(path))
       return real !== lexical && trusted.includes(posix.dirname(real)) && family(posix.basename(real)) === family(posix.basename(lexical))
@@ -446,7 +497,7 @@ class Looker {
         if (ref.reader === "pytest-config") {
           const plugins = pytestConfigPlugins(text.value).flatMap((mod) => moduleFileCandidates("python", mod))
           const refs = plugins.map((p): ScriptRef => ({ path: p, language: "python", optional: true }))
-          if (refs.length > 0 && depth < MAX_SCRIPT_DEPTH) verdict = stronger(verdict, yield* self.scripts(refs, posix.dirname(path), depth + 1))
+          if (refs.length > 0 && depth < MAX_SCRIPT_DEPTH) verdict = stronger(verdict, yield* self.scripts(refs, posix.dirname(yield* landing(self.surroundings, path)), depth + 1))
           continue
         }
         const language = languageOf(ref, text.value)
@@ -488,13 +539,28 @@ class Looker {
         }
         if (language !== "shell") {
           verdict = stronger(verdict, { detection: tooLargeToJudge(self.detectors.detectCode(language, text.value, self.env)), note })
+          // Paths the code spells may be links an earlier call made: `open("notes.txt", "a")` with notes.txt → .git/config.
+          if (!verdict.detection.dangerous) {
+            const paths = self.detectors.codePaths(language, text.value)
+            self.pathLooks += paths.length
+            if (self.pathLooks > MAX_CODE_PATH_LOOKS) {
+              verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `more than ${MAX_CODE_PATH_LOOKS} paths in code to look up` })
+            } else {
+              const named = yield* linkedWrites(self.surroundings, self.env, cwd, paths, "names")
+              verdict = stronger(verdict, { ...named, note: `${named.note ?? ""} ${note}`.trim() })
+            }
+          }
           // Modules it loads from beside itself run as part of it (a planted json.py, ./lib.js).
           if (depth < MAX_SCRIPT_DEPTH && !verdict.detection.hardline) {
             const near = self.detectors.localImports(language, text.value).map((p): ScriptRef => ({ path: p, language, optional: true }))
-            if (near.length > 0) verdict = stronger(verdict, yield* self.scripts(near, posix.dirname(path), depth + 1))
+            // Beside the file itself: python and node resolve a linked script before looking next to it.
+            if (near.length > 0) {
+              const beside = posix.dirname(normalize(yield* self.surroundings.realPath(path)))
+              verdict = stronger(verdict, yield* self.scripts(near, beside, depth + 1))
+            }
             // And those it finds on a module search path the task set (a json.py in a PYTHONPATH directory).
             // And in directories the code adds to its own search path (`sys.path.insert(0, "/x/lib")`).
-            const own = codeSearchDirs(language, text.value).map((d) => normalize(joinPath(cwd, d, self.env.home)))
+            const own = yield* Effect.forEach(codeSearchDirs(language, text.value), (d) => landing(self.surroundings, joinPath(cwd, d, self.env.home)))
             const dirs = [...(self.moduleDirs.get(language) ?? []), ...own]
             const named = dirs.length === 0 ? [] : self.detectors.searchPathModules(language, text.value)
             for (const dir of named.length === 0 ? [] : dirs) {
@@ -583,7 +649,7 @@ class Looker {
     return Effect.gen(function*() {
       for (const ref of refs) {
         if (!ref.sure) return { detection: dangerous(PLANTED_REPOSITORY_DESCRIPTION), note: "git starts in a directory only known when it runs" }
-        let dir = normalize(joinPath(cwd, ref.dir, self.env.home))
+        let dir = yield* landing(self.surroundings, joinPath(cwd, ref.dir, self.env.home))
         for (let level = 0; level < 64; level++) {
           const dotGit = yield* self.surroundings.fileKind(`${dir === "/" ? "" : dir}/.git`)
           if (dotGit === "directory") break
@@ -623,7 +689,7 @@ class Looker {
           verdict = stronger(verdict, { detection: dangerous(UNKNOWN_PROJECT_DIR_DESCRIPTION) })
           continue
         }
-        const dir = normalize(joinPath(cwd, ref.dir, self.env.home))
+        const dir = yield* landing(self.surroundings, joinPath(cwd, ref.dir, self.env.home))
         const { runner } = ref
         let text: string | null = null
         let source = ""
@@ -759,7 +825,7 @@ class Looker {
       const list = self.surroundings.listDir
       if (list === undefined) return { detection: SAFE }
       const files: Array<string> = []
-      const queue = roots.map((r) => ({ path: normalize(joinPath(dir, r, self.env.home)), depth: 0 }))
+      const queue = yield* Effect.forEach(roots, (r) => Effect.map(landing(self.surroundings, joinPath(dir, r, self.env.home)), (path) => ({ path, depth: 0 })))
       let listed = 0
       while (queue.length > 0) {
         const next = queue.shift()
@@ -799,7 +865,7 @@ class Looker {
         const parent = /^([^*?[{]*)\/\*$/.exec(clean)?.[1]
         const list = self.surroundings.listDir
         if (parent === undefined || list === undefined) return `workspaces ${pattern}`
-        for (const e of yield* list(normalize(joinPath(dir, parent, self.env.home)))) {
+        for (const e of yield* list(yield* landing(self.surroundings, joinPath(dir, parent, self.env.home)))) {
           if (e.type === "directory" || e.type === "symlink") out.push(`${parent}/${e.name}`)
         }
       }

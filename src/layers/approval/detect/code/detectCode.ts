@@ -104,6 +104,32 @@ const detect = (lang: Language, text: string, options: DetectionEnv | undefined,
   return { dangerous: description !== null, description, hardline: hardline !== null, hardline_description: hardline }
 }
 
+/** At most this many path literals of one program are looked up on the filesystem. */
+const MAX_PATH_LITERALS = 64
+/** A string that may name a file: a path, or a name with an extension; not prose, not a URL. */
+const FILE_LITERAL = /^(?:[^\s/]*\/[^\n\0]*|[~.][^\s]*|[^\s]+\.\w+)$/
+
+/**
+ * The file paths a program spells as string literals (`"notes.txt"`, `"./x"`, `"a/b"`, `"~/x"`): where they lead on
+ * the filesystem (through a symlink, or as a second name of a file) is for the judge to look up.
+ */
+export const codePathLiterals = (language: CodeLanguage, text: string): ReadonlyArray<string> => {
+  if (language === "shell" || text.length > MAX_CODE_CHARS) return []
+  const lang: Language = language
+  const start = lang === "php" ? text.indexOf("<?") : -1
+  const out = new Set<string>()
+  try {
+    for (const t of mergeStrings(lex(start > 0 ? text.slice(start) : text, lang), lang)) {
+      if (t.kind !== "string" || t.value.length > 4096 || !FILE_LITERAL.test(t.value) || t.value.includes("://")) continue
+      out.add(t.value)
+      if (out.size >= MAX_PATH_LITERALS) break
+    }
+  } catch {
+    return []
+  }
+  return [...out]
+}
+
 /** Judge `text` read as `language` (shell text goes to the shell rules). */
 export const detectCode = (language: CodeLanguage, text: string, options?: DetectionEnv): Detection => {
   if (language === "shell") return detectCommand(text, options)

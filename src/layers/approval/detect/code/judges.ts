@@ -89,6 +89,11 @@ const PY_WRITERS = new Set([
   "write_text", "write_bytes", "symlink_to", "hardlink_to", "touch", "copy", "copy2", "copyfile", "copytree", "copymode", "link_to",
   "symlink", "link", "extractall", "extract", "unpack_archive"
 ])
+/**
+ * Calls that give a file a second name (a hard link): both names are one file, so its source is written as much as
+ * its destination. The source is often a variable: any sensitive path the code spells counts.
+ */
+const HARD_LINKERS = new Set(["link", "linkSync", "hardlink_to", "link_to", "ln", "ln_f"])
 const PY_EXTRACTORS = new Set(["extractall", "extract", "unpack_archive"])
 /** `posix.system`, `os.__dict__["system"]`, `sys.modules["os"].system`: all `os.system`. */
 /** The module `__import__("m")` / `importlib.import_module("m")` (the tokens of one argument) returns, or null. */
@@ -226,7 +231,7 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     } else if ((!call.bare || imported(call)) && PY_WRITERS.has(lastName(call.member))) {
       const where = statementStrings(toks, stmtOf, call.stmt)
       const into = PY_EXTRACTORS.has(lastName(call.member)) && where.some((d) => PATH_LIKE.test(d) && unpacksWhereFilesRun(d, env))
-      if (into || writesSensitive(where)) out.push({ kind: "write" })
+      if (into || writesSensitive(where) || (HARD_LINKERS.has(lastName(call.member)) && writesSensitive([]))) out.push({ kind: "write" })
     } else if (!call.bare && PY_LOAD_MEMBERS.has(call.member)) {
       out.push({ kind: "load" })
     } else if (!call.bare && (call.member === "unlink" || call.member === "rmdir")) {
@@ -330,7 +335,8 @@ const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       const code = literal(parts[parts.length - 1])
       out.push(code === null || (name === "Function" && parts.length === 0) ? { kind: "load" } : { kind: null, evaluates: code })
     } else if (NODE_WRITERS.has(lastName(call.member)) && (!call.bare || imported(call))) {
-      if (writesSensitive(statementStrings(toks, stmtOf, call.stmt))) out.push({ kind: "write" })
+      const linking = HARD_LINKERS.has(lastName(call.member)) && writesSensitive([])
+      if (linking || writesSensitive(statementStrings(toks, stmtOf, call.stmt))) out.push({ kind: "write" })
     } else if ((call.member === "open" || call.member === "openSync") && !call.bare) {
       const flag = literal(parts[1])
       if (flag !== null && WRITE_MODE.test(flag) && writesSensitive(strings(parts[0] ?? []))) out.push({ kind: "write" })
@@ -392,6 +398,9 @@ const perl = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       }
     } else if (call.name === "copy" || call.name === "File.Copy.copy") {
       if (writesSensitive(strings(parts[1] ?? []))) out.push({ kind: "write" })
+    } else if (call.name === "link" || call.name === "symlink") {
+      // `link OLD, NEW` gives OLD a second name; `symlink` plants NEW where OLD is followed.
+      if (writesSensitive(strings(call.args)) || (call.name === "link" && writesSensitive([]))) out.push({ kind: "write" })
     }
   }
   return out
@@ -404,7 +413,7 @@ const perl = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
 const RUBY_RUN = new Set(["system", "exec", "spawn", "Kernel.system", "Kernel.exec", "Kernel.spawn", "IO.popen", "Process.spawn", "Process.exec", "PTY.spawn"])
 const RUBY_DELETE = /^(?:FileUtils\.(?:rm|rm_f|rm_r|rm_rf|rmtree|remove|remove_dir|remove_entry|remove_entry_secure|remove_file|rmdir|mv|move)|File\.(?:delete|unlink|rename)|Dir\.(?:delete|rmdir|unlink)|rm_rf|rm_r|rmtree|remove_entry|remove_dir)$/
 const RUBY_PROCESS = /^(?:Process\.kill|File\.(?:chmod|chown|lchmod|lchown)|FileUtils\.(?:chmod|chmod_R|chown|chown_R))$/
-const RUBY_WRITE = /^(?:File\.write|IO\.write|FileUtils\.(?:cp|cp_r|copy|install|ln|ln_s|ln_sf|touch))$/
+const RUBY_WRITE = /^(?:File\.(?:write|link|symlink)|IO\.write|FileUtils\.(?:cp|cp_r|copy|install|ln|ln_f|ln_s|ln_sf|touch))$/
 const RUBY_PIPE_READERS = new Set(["open", "Kernel.open", "IO.read", "IO.readlines", "IO.foreach", "IO.write", "URI.open"])
 
 /** Marshal builds any object, and unsafe YAML any class: a planted data file runs code. */
@@ -435,7 +444,8 @@ const ruby = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     } else if (["require", "load", "require_relative", "Kernel.load", "autoload"].includes(name) && literal(parts[name === "autoload" ? 1 : 0]) === null) {
       out.push({ kind: "load" })
     } else if (RUBY_WRITE.test(name) || ((name === "File.open" || name === "open") && WRITE_MODE.test(literal(parts[1]) ?? ""))) {
-      if (writesSensitive(strings(call.args))) out.push({ kind: "write" })
+      const linking = /^(?:File\.link|FileUtils\.ln(?:_f)?)$/.test(name) && writesSensitive([])
+      if (linking || writesSensitive(strings(call.args))) out.push({ kind: "write" })
     }
   }
   return out
@@ -489,7 +499,8 @@ const php = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     else if (["file_put_contents", "copy", "symlink", "link", "fopen"].includes(lower)) {
       const target = lower === "copy" || lower === "symlink" || lower === "link" ? parts[1] : parts[0]
       const writing = lower !== "fopen" || WRITE_MODE.test(literal(parts[1]) ?? "")
-      if (writing && writesSensitive(strings(target ?? []))) out.push({ kind: "write" })
+      const linking = lower === "link" && (writesSensitive(strings(parts[0] ?? [])) || writesSensitive([]))
+      if (linking || (writing && writesSensitive(strings(target ?? [])))) out.push({ kind: "write" })
     }
   }
   return out

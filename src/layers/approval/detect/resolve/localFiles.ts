@@ -105,10 +105,8 @@ const pytestFiles = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
 export class Locals {
   readonly scripts: ScriptRef[] = []
   readonly paths: string[] = []
-  /** Files the command writes (redirects, cp/mv/ln/tee/sed -i destinations), placed. */
-  private readonly written = new Set<string>()
-  /** The same, as placed (relative to where the command starts, or absolute): the judge follows their symlinks. */
-  readonly writes: string[] = []
+  /** Files the command writes (redirects, cp/mv/ln/tee/sed -i destinations), placed; `sure` when the place is known. */
+  private readonly written: Array<{ readonly path: string; readonly sure: boolean }> = []
   /** The last part of every word and redirect target (`conftest.py` of `> conftest.py`). */
   private readonly named = new Set<string>()
 
@@ -118,12 +116,18 @@ export class Locals {
    * be there when the program runs, so it must be readable then too.
    */
   settledScripts(): ReadonlyArray<ScriptRef> {
-    if (this.written.size === 0 && !this.scripts.some((s) => s.optional === true)) return this.scripts
+    if (this.written.length === 0 && !this.scripts.some((s) => s.optional === true)) return this.scripts
+    const written = new Set(this.written.map((w) => samePath(w.path)))
     return this.scripts.map((s) => {
       // `cp evil.sh x.sh && bash x.sh`: what runs is what the command wrote, not what is there now.
-      if (this.written.has(samePath(s.path))) return { ...s, optional: false, rewritten: true }
+      if (written.has(samePath(s.path))) return { ...s, optional: false, rewritten: true }
       return s.optional === true && this.named.has(lastPart(s.path)) ? { ...s, optional: false } : s
     })
+  }
+
+  /** The written files whose place is known (relative to where the command starts, or absolute): the judge follows their symlinks. */
+  writes(): ReadonlyArray<string> {
+    return [...new Set(this.written.filter((w) => w.sure).map((w) => w.path))]
   }
 
   /**
@@ -206,8 +210,7 @@ export class Locals {
     for (const w of commandWrites(cmd, head, name)) {
       if (w === "") continue
       const placed = this.place(w)
-      this.written.add(samePath(placed.path))
-      if (placed.sure && !this.writes.includes(placed.path)) this.writes.push(placed.path)
+      this.written.push(placed)
       if (this.cwd === undefined) this.startWrite(w)
     }
     if (this.cwd === undefined && commandFillsCurrentDirectory(cmd, head, name)) this.startFills = true

@@ -162,6 +162,18 @@ const copyDestination = (args: ReadonlyArray<string>): string[] => {
   return out
 }
 
+/**
+ * The files a hard link made here gives a second name (`ln a b`, `cp -l a b`, `cp -al dir copy`): writing the new
+ * name later writes them, so they count as written too. Symbolic links (`ln -s`) are judged where they are followed.
+ */
+const hardLinkSources = (name: string, args: ReadonlyArray<string>): string[] => {
+  const linking = name === "ln" ? !bundledFlag(args, "s", "tS", ["--symbolic"]) : bundledFlag(args, "l", "tS", ["--link"])
+  if (!linking) return []
+  const ops = operands(args, COPY_VALUED)
+  const toDir = bundledValues(args, "t", "tS", "--target-directory").length > 0
+  return toDir || ops.length === 1 ? ops : ops.slice(0, -1)
+}
+
 const EDITORS = new Set(["ex", "vi", "vim", "nvim", "view", "ed", "red", "nano", "emacs"])
 const EDITOR_VALUED = new Set(["-c", "-S", "-u", "-i", "-T", "--cmd", "-p", "-o", "-O", "-w", "-W", "-s"])
 
@@ -180,7 +192,7 @@ export const COPIERS = ["cp", "mv", "install", "ln", "rsync", "scp", "sponge", "
 
 /** Programs that write a file named by their arguments, beyond the copiers (`sort -o`, `uniq in out`, editors). */
 const EXTRACTORS = ["tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zr"]
-const OTHER_WRITERS = ["sort", "uniq", "patch", "history", ...EDITORS, ...EXTRACTORS]
+const OTHER_WRITERS = ["sort", "uniq", "patch", "history", "link", ...EDITORS, ...EXTRACTORS]
 
 /**
  * Names an archive may hold, where other programs run them: extracting into a directory (`tar -C .git/hooks`,
@@ -296,12 +308,16 @@ export const argumentWrites = (c: CmdView): string[] => {
   const args = argv(c)
   switch (c.name) {
     case "cp":
+    case "ln":
+      return [...copyDestination(args), ...hardLinkSources(c.name, args)]
     case "mv":
     case "install":
-    case "ln":
     case "rsync":
     case "scp":
       return copyDestination(args)
+    case "link":
+      // `link a b`: one file, two names.
+      return operands(args).slice(0, 2)
     case "tee":
     case "sponge":
       return operands(args, TEE_VALUED)
