@@ -5,16 +5,24 @@
  * known, Approval may look into it (exports, scripts the command runs, where
  * its paths lead); without one it judges those as unknown.
  */
+import { posix } from "node:path"
 import { Effect, Option } from "effect"
 import type { ApprovalService, CommandDenied, CommandPath, CommandSurroundings, InputReader } from "../../services/Approval.js"
 import type { ApprovedCommand, BackendInfo, TerminalEnvironment } from "../../services/TerminalBackend.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import { hasTraversalComponent } from "../../lib/pathSafety.js"
+import { asCommandSees } from "../approval/detect/pathClasses.js"
 
 /** Backends whose commands see the host's own files (so a host path means the same file to both). */
 const HOST_FILES = new Set(["local", "sandbox"])
 
 const isEnvironment = (target: TerminalEnvironment | BackendInfo): target is TerminalEnvironment => "readFile" in target
+
+/** A `workdir` through `/proc/self/cwd` is entered by the task's shell: it counts from where that shell stands. */
+const workdirSeen = (env: TerminalEnvironment, workdir: string): Effect.Effect<string> => {
+  const seen = asCommandSees(workdir)
+  return seen === workdir || seen.startsWith("/") ? Effect.succeed(seen) : Effect.map(env.cwd, (cwd) => posix.join(cwd, seen))
+}
 
 /** What Approval may look at; `cwd`: where the command will start when the caller chose it (a `workdir`). */
 export const surroundingsOf = (env: TerminalEnvironment, cwd?: string): CommandSurroundings => {
@@ -22,7 +30,7 @@ export const surroundingsOf = (env: TerminalEnvironment, cwd?: string): CommandS
   // where `i` points. A path with `..` is resolved first, so what is read is the file the command will open.
   const asOpened = (path: string): Effect.Effect<string> => (hasTraversalComponent(path) ? env.realPath(path) : Effect.succeed(path))
   return {
-    cwd: cwd === undefined ? env.cwd : Effect.succeed(cwd),
+    cwd: cwd === undefined ? env.cwd : workdirSeen(env, cwd),
     variables: env.variables,
     shellFunctions: env.shellFunctions,
     readText: (path, maxBytes) =>

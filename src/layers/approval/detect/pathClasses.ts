@@ -276,3 +276,18 @@ export const isHomeDir = (word: string, env: PathEnv): boolean => {
   const b = pathParts(env.home)
   return b.length > 0 && a.length === b.length && a.every((p, k) => p === b[k])
 }
+
+/**
+ * `/proc/self` is whichever process opens the path: for a command, its own shell or program, standing where the
+ * command stands, not where the runtime does. `/proc/self/cwd/x` is `./x` there, `/proc/self/root/x` is `/x`; so
+ * are `thread-self` and the shell's own pid (`$$`, `$BASHPID`), and the shell's own `~+`.
+ */
+const PROC_SELF = /^\/proc\/(?:self|thread-self|\$\$|\$\{\$\}|\$BASHPID|\$\{BASHPID\})\/(cwd|root)(?=\/|$)\/*/
+export const asCommandSees = (path: string): string => {
+  // `~+` is the shell's $PWD: where the command stands.
+  if (path === "~+" || path.startsWith("~+/")) return `.${path.slice(2)}`
+  const m = PROC_SELF.exec(path)
+  if (m === null) return path
+  const rest = path.slice(m[0].length)
+  return m[1] === "root" ? `/${rest}` : rest === "" ? "." : `./${rest}`
+}

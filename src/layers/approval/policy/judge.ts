@@ -36,6 +36,7 @@ import { implicitlyExecuted, otherUsersHome } from "../detect/implicitExec.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
 import { codeSearchDirs, MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 import { hasTraversalComponent } from "../../../lib/pathSafety.js"
+import { asCommandSees } from "../detect/pathClasses.js"
 
 export type { Inspection } from "../detect/detect.js"
 export type { ScriptRef } from "../detect/resolve/resolver.js"
@@ -70,6 +71,8 @@ export const UNKNOWN_SCRIPT_DIR_DESCRIPTION = "runs a script by a relative path 
 export const UNKNOWN_PROJECT_DIR_DESCRIPTION = "runs project scripts (make, npm) in a directory not known before it runs"
 export const HARD_LINKED_WRITE_DESCRIPTION =
   "writes a file that has other names (hard links): what else the write changes cannot be seen"
+export const UNKNOWN_GLOB_WRITE_DESCRIPTION = "writes to files a pattern names, too many or not listable before it runs"
+export const OTHER_PROCESS_VIEW_DESCRIPTION = "writes through another process's directory (/proc/<pid>/cwd or root)"
 export const PLANTED_REPOSITORY_DESCRIPTION =
   "runs git in a repository whose configuration is not under a .git directory (a bare repository or a .git file pointing elsewhere)"
 
@@ -133,7 +136,9 @@ const languageOf = (ref: ScriptRef, text: string): CodeLanguage | "binary" | "op
   return "opaque"
 }
 
-const joinPath = (cwd: string, path: string, home: string | undefined): string => {
+const joinPath = (cwd: string, written: string, home: string | undefined): string => {
+  // `/proc/self/cwd/x` opened by the command (or code it runs) is `./x` where it stands, not where the runtime does.
+  const path = asCommandSees(written)
   if (path === "~" && home !== undefined) return home
   if (path.startsWith("~/") && home !== undefined) return `${home}/${path.slice(2)}`
   return path.startsWith("/") ? path : `${cwd.replace(/\/+$/, "")}/${path}`
@@ -365,6 +370,8 @@ const judgeWith = (
 
 /** Device and kernel files: written all the time (`> /dev/null`), never a second name of a file that runs. */
 const KERNEL_FILES = /^\/(?:dev|proc|sys)(?:\/|$)/
+/** A path through another process's directories (`/proc/self/…` is translated where the command stands). */
+const OTHER_PROCESS_VIEW = /^\/proc\/[^/]+\/(?:cwd|root)(?:\/|$)/
 /**
  * The operating system's own trees: code naming `/bin/sh` or `/etc/localtime` names the system's links, not ones a
  * task made (a task's write there needs approval already).
@@ -385,7 +392,23 @@ const linkedWrites = (
   verb: "writes" | "names"
 ): Effect.Effect<Verdict> =>
   Effect.gen(function*() {
-    const targets = [...new Set(written.filter((w) => w !== "" && !w.includes("$") && !w.includes("`") && !(verb === "names" && SYSTEM_NAMES.test(w))))]
+    // `/proc/$PPID/cwd/x`: where another process stands (the runtime's, a parent's) is not where this one does.
+    const viaOther = verb === "writes" ? written.find((w) => OTHER_PROCESS_VIEW.test(w)) : undefined
+    if (viaOther !== undefined) return { detection: dangerous(OTHER_PROCESS_VIEW_DESCRIPTION), note: `writes ${viaOther}` }
+    const plain = [...new Set(written.filter((w) => w !== "" && !w.includes("$") && !w.includes("`") && !(verb === "names" && SYSTEM_NAMES.test(asCommandSees(w)))))]
+    // A glob in a write target (`> .gi?/config`, `cp x .g*/hooks/pre-commit`) is expanded by the shell against the
+    // files there: the rules only saw the pattern, so what it matches is judged here as written.
+    const expanded: Array<string> = []
+    for (const target of verb === "writes" ? plain.filter((w) => GLOB_CHARS.test(w)) : []) {
+      const matches = yield* expandGlob(surroundings, normalize(joinPath(cwd, target, env.home)))
+      if (matches === "unknown") return { detection: dangerous(UNKNOWN_GLOB_WRITE_DESCRIPTION), note: `writes ${target}` }
+      for (const m of matches) {
+        const description = implicitlyExecuted(m, { home: env.home, hermesHome: env.hermesHome })
+        if (description !== null && !otherUsersHome(m, env.home)) return { detection: dangerous(description), note: `writes ${target} → ${m}` }
+        expanded.push(m)
+      }
+    }
+    const targets = [...plain, ...expanded]
     if (targets.length === 0) return { detection: SAFE }
     const count = surroundings.linkCount
     const looked = yield* Effect.forEach(targets, (target) => {
@@ -405,6 +428,67 @@ const linkedWrites = (
       if (links > 1) verdict = stronger(verdict, { detection: dangerous(HARD_LINKED_WRITE_DESCRIPTION), note: `${verb} ${target}, a file with ${links} names` })
     }
     return verdict
+  })
+
+const GLOB_CHARS = /[*?[]/
+/** At most this many directories are listed, and names kept, to expand one write target's glob. */
+const MAX_GLOB_LISTS = 16
+const MAX_GLOB_MATCHES = 64
+
+/** A shell pattern component as a regular expression (`*`, `?`, `[…]` with `!`/`^`; a leading dot matched only by one). */
+const globRegex = (component: string): RegExp | null => {
+  let out = ""
+  for (let i = 0; i < component.length; i++) {
+    const ch = component[i] ?? ""
+    if (ch === "*") out += "[^/]*"
+    else if (ch === "?") out += "[^/]"
+    else if (ch === "[") {
+      const end = component.indexOf("]", i + 2)
+      if (end < 0) out += "\\["
+      else {
+        const body = component.slice(i + 1, end).replace(/^[!^]/, "^").replace(/\\/g, "\\\\")
+        out += `[${body}]`
+        i = end
+      }
+    } else out += ch.replace(/[.+^${}()|\\\]]/g, "\\$&")
+  }
+  try {
+    return new RegExp(`^${out}$`)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The existing paths an absolute pattern matches, listed as the shell would (hidden names only when the component
+ * starts with a dot); "unknown" when the environment cannot list or the pattern is too wide to follow.
+ */
+const expandGlob = (surroundings: CommandSurroundings, pattern: string): Effect.Effect<ReadonlyArray<string> | "unknown"> =>
+  Effect.gen(function*() {
+    const list = surroundings.listDir
+    if (list === undefined) return "unknown" as const
+    let bases = ["/"]
+    let lists = 0
+    for (const component of pattern.split("/").filter((c) => c !== "")) {
+      const next: Array<string> = []
+      for (const base of bases) {
+        const prefix = base === "/" ? "" : base
+        if (!GLOB_CHARS.test(component)) {
+          next.push(`${prefix}/${component}`)
+          continue
+        }
+        if (++lists > MAX_GLOB_LISTS) return "unknown" as const
+        const re = globRegex(component)
+        if (re === null) return "unknown" as const
+        for (const e of yield* list(base)) {
+          if (e.name.startsWith(".") && !component.startsWith(".")) continue
+          if (re.test(e.name)) next.push(`${prefix}/${e.name}`)
+        }
+      }
+      if (next.length > MAX_GLOB_MATCHES) return "unknown" as const
+      bases = next
+    }
+    return bases
   })
 
 /**

@@ -14,6 +14,7 @@ import { editorScripts, readsCommandsFromStdin } from "../editorCommands.js"
 import { consoleOf, consoleScripts } from "../consoleCommands.js"
 import { pythonRunnerTargets } from "./pythonRunners.js"
 import { gitOptions } from "../gitOptions.js"
+import { asCommandSees } from "../pathClasses.js"
 import { codeSource, isStdinPath, shellArgs } from "./codeSources.js"
 import type { ScriptReader, ScriptRef } from "./resolver.js"
 import { MODULE_PATH_VARIABLES } from "../code/localImports.js"
@@ -160,7 +161,8 @@ export class Locals {
   /** CDPATH may be set where the next `cd` runs (the resolver says, from the line and the exports). */
   cdPath = false
 
-  private place(path: string): { readonly path: string; readonly sure: boolean } {
+  private place(written: string): { readonly path: string; readonly sure: boolean } {
+    const path = asCommandSees(written)
     if (path.startsWith("/") || path.startsWith("~") || this.cwd === undefined) return { path, sure: true }
     if (this.cwd === null) return { path, sure: false }
     return { path: join(this.cwd, path), sure: true }
@@ -211,7 +213,7 @@ export class Locals {
       if (w === "") continue
       const placed = this.place(w)
       this.written.push(placed)
-      if (this.cwd === undefined) this.startWrite(w)
+      if (this.cwd === undefined) this.startWrite(asCommandSees(w))
     }
     if (this.cwd === undefined && commandFillsCurrentDirectory(cmd, head, name)) this.startFills = true
     cmd.redirs.forEach((r, k) => {

@@ -7,7 +7,7 @@
  * first in the table, so `>> ~/.bashrc` keeps Hermes' description.
  */
 import { IMPLICIT_EXEC_DESCRIPTIONS, implicitlyExecuted, otherUsersHome, RUNTIME_HOME_DESCRIPTION } from "../implicitExec.js"
-import { absolutePath } from "../pathClasses.js"
+import { absolutePath, asCommandSees } from "../pathClasses.js"
 import type { View } from "../ruleInput.js"
 import type { Rule, RuleEnv } from "./engine.js"
 import { argv, fillsCurrentDirectory, operands, PLANTABLE, PLANTABLE_HOME, runs, writes } from "./operands.js"
@@ -57,9 +57,10 @@ const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
   let cwd: string | null = null
   for (const c of v.cmds) {
     const here = cwd === null || !fillsCurrentDirectory(c) ? NONE : isHome(cwd, env) ? PLANTABLE_HOME : PLANTABLE
-    for (const w of here.length === 0 ? writes(c) : [...writes(c), ...here]) {
-      if (w === "/dev/null" || w === "/dev/stderr" || w === "/dev/stdout") continue
-      const path = writtenPath(cwd !== null && relative(w) ? `${cwd}/${w}` : w, env)
+    for (const written of here.length === 0 ? writes(c) : [...writes(c), ...here]) {
+      if (written === "/dev/null" || written === "/dev/stderr" || written === "/dev/stdout") continue
+      const w = asCommandSees(written)
+      const path = writtenPath(asCommandSees(cwd !== null && relative(w) ? `${cwd}/${w}` : w), env)
       if (otherUsersHome(path, env.home)) continue
       const d = implicitlyExecuted(path, { home: env.home })
       if (d !== null) out.add(d)
