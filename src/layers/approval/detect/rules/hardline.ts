@@ -21,17 +21,16 @@ const NONE: ReadonlySet<RmTarget> = new Set()
  * The protected directories (root, system, home) that any operand (not only the first, unlike Hermes) of rm, of a
  * find deleting all it walks, or the destination of a deleting sync lands on: written plainly, through `..`, a
  * glob, the home's own path, or relative to where the command starts. The three rules below ask in turn about the
- * same command, so each command's answer is kept with it (for the view and environment it was computed in).
+ * same command, so the last answer is kept.
  */
-const kindsOf = new WeakMap<CmdView, { readonly v: View; readonly env: RuleEnv; readonly kinds: ReadonlySet<RmTarget> }>()
+let last: { v: View; c: CmdView; env: RuleEnv; kinds: ReadonlySet<RmTarget> } | undefined
 const protectedKinds = (v: View, c: CmdView, env: RuleEnv): ReadonlySet<RmTarget> => {
-  const kept = kindsOf.get(c)
-  if (kept !== undefined && kept.v === v && kept.env === env) return kept.kinds
+  if (last !== undefined && last.c === c && last.v === v && last.env === env) return last.kinds
   const words = rmOperands(c) ?? findDeletesAll(c) ?? [syncDestination(c) ?? ""].filter((w) => w !== "")
   // Directory bookkeeping only when some operand is relative.
   const dirs = words.some((t) => !t.startsWith("/") && !t.startsWith("~") && !t.startsWith("$")) ? startDirs(v, c, env) : []
   const kinds = words.length === 0 ? NONE : new Set(words.map((t) => protectedTarget(t, env, dirs)))
-  kindsOf.set(c, { v, env, kinds })
+  last = { v, c, env, kinds }
   return kinds
 }
 const deletesProtected = (v: View, c: CmdView, env: RuleEnv, kind: RmTarget): boolean =>
