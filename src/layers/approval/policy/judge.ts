@@ -36,7 +36,7 @@ import { implicitlyExecuted, otherUsersHome } from "../detect/implicitExec.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
 import { codeSearchDirs, MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 import { hasTraversalComponent } from "../../../lib/pathSafety.js"
-import { asCommandSees } from "../detect/pathClasses.js"
+import { asCommandSees, globMatches, hasGlob } from "../detect/pathClasses.js"
 
 export type { Inspection } from "../detect/detect.js"
 export type { ScriptRef } from "../detect/resolve/resolver.js"
@@ -399,7 +399,7 @@ const linkedWrites = (
     // A glob in a write target (`> .gi?/config`, `cp x .g*/hooks/pre-commit`) is expanded by the shell against the
     // files there: the rules only saw the pattern, so what it matches is judged here as written.
     const expanded: Array<string> = []
-    for (const target of verb === "writes" ? plain.filter((w) => GLOB_CHARS.test(w)) : []) {
+    for (const target of verb === "writes" ? plain.filter(hasGlob) : []) {
       const matches = yield* expandGlob(surroundings, normalize(joinPath(cwd, target, env.home)))
       if (matches === "unknown") return { detection: dangerous(UNKNOWN_GLOB_WRITE_DESCRIPTION), note: `writes ${target}` }
       for (const m of matches) {
@@ -411,9 +411,9 @@ const linkedWrites = (
     const targets = [...plain, ...expanded]
     if (targets.length === 0) return { detection: SAFE }
     const count = surroundings.linkCount
-    const looked = yield* Effect.forEach(targets, (target) => {
-      // Resolved as written: `i/../hooks/x` climbs from where `i` points.
-      const raw = joinPath(cwd, target, env.home)
+    // Resolved as written: `i/../hooks/x` climbs from where `i` points.
+    const raws = targets.map((target) => joinPath(cwd, target, env.home))
+    const looked = yield* Effect.forEach(raws, (raw) => {
       const links = count === undefined || KERNEL_FILES.test(normalize(raw)) ? Effect.succeed(1) : count(raw)
       return Effect.all([surroundings.realPath(raw), links], { concurrency: 2, batching: true })
     }, { concurrency: "unbounded", batching: true })
@@ -421,7 +421,7 @@ const linkedWrites = (
     for (const [k, target] of targets.entries()) {
       const [realPath, links] = looked[k] ?? ["", 1]
       const real = normalize(realPath)
-      const description = real === normalize(joinPath(cwd, target, env.home)) ? null : implicitlyExecuted(real, { home: env.home, hermesHome: env.hermesHome })
+      const description = real === normalize(raws[k] ?? "") ? null : implicitlyExecuted(real, { home: env.home, hermesHome: env.hermesHome })
       if (description !== null && !otherUsersHome(real, env.home)) {
         return stronger(verdict, { detection: dangerous(description), note: `${verb} ${target} → ${real}` })
       }
@@ -430,34 +430,9 @@ const linkedWrites = (
     return verdict
   })
 
-const GLOB_CHARS = /[*?[]/
 /** At most this many directories are listed, and names kept, to expand one write target's glob. */
 const MAX_GLOB_LISTS = 16
 const MAX_GLOB_MATCHES = 64
-
-/** A shell pattern component as a regular expression (`*`, `?`, `[…]` with `!`/`^`; a leading dot matched only by one). */
-const globRegex = (component: string): RegExp | null => {
-  let out = ""
-  for (let i = 0; i < component.length; i++) {
-    const ch = component[i] ?? ""
-    if (ch === "*") out += "[^/]*"
-    else if (ch === "?") out += "[^/]"
-    else if (ch === "[") {
-      const end = component.indexOf("]", i + 2)
-      if (end < 0) out += "\\["
-      else {
-        const body = component.slice(i + 1, end).replace(/^[!^]/, "^").replace(/\\/g, "\\\\")
-        out += `[${body}]`
-        i = end
-      }
-    } else out += ch.replace(/[.+^${}()|\\\]]/g, "\\$&")
-  }
-  try {
-    return new RegExp(`^${out}$`)
-  } catch {
-    return null
-  }
-}
 
 /**
  * The existing paths an absolute pattern matches, listed as the shell would (hidden names only when the component
@@ -473,17 +448,12 @@ const expandGlob = (surroundings: CommandSurroundings, pattern: string): Effect.
       const next: Array<string> = []
       for (const base of bases) {
         const prefix = base === "/" ? "" : base
-        if (!GLOB_CHARS.test(component)) {
+        if (!hasGlob(component)) {
           next.push(`${prefix}/${component}`)
           continue
         }
         if (++lists > MAX_GLOB_LISTS) return "unknown" as const
-        const re = globRegex(component)
-        if (re === null) return "unknown" as const
-        for (const e of yield* list(base)) {
-          if (e.name.startsWith(".") && !component.startsWith(".")) continue
-          if (re.test(e.name)) next.push(`${prefix}/${e.name}`)
-        }
+        for (const e of yield* list(base)) if (globMatches(component, e.name)) next.push(`${prefix}/${e.name}`)
       }
       if (next.length > MAX_GLOB_MATCHES) return "unknown" as const
       bases = next

@@ -60,12 +60,15 @@ const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
     for (const written of here.length === 0 ? writes(c) : [...writes(c), ...here]) {
       if (written === "/dev/null" || written === "/dev/stderr" || written === "/dev/stdout") continue
       const w = asCommandSees(written)
-      const path = writtenPath(asCommandSees(cwd !== null && relative(w) ? `${cwd}/${w}` : w), env)
+      const path = writtenPath(cwd !== null && relative(w) ? `${cwd}/${w}` : w, env)
       if (otherUsersHome(path, env.home)) continue
       const d = implicitlyExecuted(path, { home: env.home })
       if (d !== null) out.add(d)
     }
-    if (runs(c) && (c.name === "cd" || c.name === "pushd")) cwd = changedDirectory(cwd, operands(argv(c))[0])
+    if (runs(c) && (c.name === "cd" || c.name === "pushd")) {
+      const target = operands(argv(c))[0]
+      cwd = changedDirectory(cwd, target === undefined ? undefined : asCommandSees(target))
+    }
   }
   found = out
   classes.set(v, found)
