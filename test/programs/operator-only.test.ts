@@ -107,6 +107,10 @@ describe("operator-only CLI commands", () => {
     expect(readFileSync(join(home, "config.yaml"), "utf8")).toBe(config)
   })
 
+  /** `run` in a process the shell no longer waits for (its parent exits at once); its output is read back when it ends. */
+  const orphaned = (run: string): string =>
+    `o=$(mktemp) && ( { ${run} > "$o" 2>&1; echo >> "$o.end"; } &) ; until [ -s "$o.end" ]; do sleep 0.1; done; cat "$o"`
+
   it("with approvals off, a renamed copy of the CLI run without the marker still refuses: a process it descends from carries it", () => {
     const home = tempHome("hermes-effect-operator-shed-")
     const config = "approvals:\n  mode: \"off\"\n"
@@ -115,7 +119,7 @@ describe("operator-only CLI commands", () => {
     const node = JSON.stringify(process.execPath)
     const run = `HERMES_EFFECT_HOME=${JSON.stringify(home)} ${node} ${JSON.stringify(copy)} approvals allow 'delete in root path'`
     const prepare = `cp ${JSON.stringify(join(BIN, "..", "cli", "main.cjs"))} ${JSON.stringify(copy)}`
-    for (const shed of [`env -u HERMES_EFFECT_TOOL_RUN ${run}`, `unset HERMES_EFFECT_TOOL_RUN; ${run}`, `env -i PATH="$PATH" ${run}`, `HERMES_EFFECT_TOOL_RUN= ${run}`, `(${run} &) ; sleep 2`]) {
+    for (const shed of [`env -u HERMES_EFFECT_TOOL_RUN ${run}`, `unset HERMES_EFFECT_TOOL_RUN; ${run}`, `env -i PATH="$PATH" ${run}`, `HERMES_EFFECT_TOOL_RUN= ${run}`, orphaned(run)]) {
       const r = runCli(["call", "terminal", JSON.stringify({ command: `${prepare} && ${shed}` })], { home })
       const answer = JSON.parse(r.stdout) as { output: string }
       expect(answer.output, shed).toMatch(REFUSAL)

@@ -178,7 +178,7 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     // xargs without a replacement string, and fd, append what they read to the command as arguments.
     const replacements = replacementStrings(name, values, h)
     const appended = name === "fd" || name === "fdfind" || (name === "xargs" && replacements.length === 0)
-    const filled = FILLS_NAMES.has(name) ? { replacements, appended } : undefined
+    const filled = FILLS_NAMES.has(name) ? { replacements, appended, lister: namesLister(a, cmd, name, values, h) } : undefined
     for (const [from, to] of delegated) delegate(ctx, cmd, from, to, filled)
     if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), appended, replacements))) a.findings.push(D.substitutedCode)
   }
@@ -282,6 +282,20 @@ const runsText = (name: string, args: ReadonlyArray<string>): { readonly text: s
   return null
 }
 
+/**
+ * The argv of the program that lists the names xargs, find or fd fill in: find and fd themselves, or the
+ * command piped into xargs (not when xargs reads a file, `-a f`); null when unknown or computed.
+ */
+const namesLister = (a: Findings, cmd: Cmd, name: string, values: ReadonlyArray<string>, h: number): ReadonlyArray<string> | null => {
+  if (name !== "xargs") return cmd.words.some((w) => w.expands) ? null : values.slice(h)
+  if (values.slice(h + 1).some((v) => v === "-a" || /^-a.|^--arg-file/.test(v))) return null
+  const prev = cmd.pipePrev
+  if (prev === null || prev === "group") return null
+  const head = a.info[prev.seq]?.head ?? -1
+  if (head < 0 || prev.words.some((w) => w.expands)) return null
+  return prev.words.slice(head).map((w) => w.value)
+}
+
 /** xargs / find -exec: the delegated words form a command of their own. */
 /** Programs that fill in names they find or read (`{}`, `-I R`, appended input) when the command runs. */
 const FILLS_NAMES = new Set(["xargs", "find", "fd", "fdfind"])
@@ -292,12 +306,12 @@ const delegate = (
   parent: Cmd,
   from: number,
   to: number,
-  filled?: { readonly replacements: ReadonlyArray<string>; readonly appended: boolean }
+  filled?: { readonly replacements: ReadonlyArray<string>; readonly appended: boolean; readonly lister: ReadonlyArray<string> | null }
 ): void => {
   const slice = parent.words.slice(from, to)
   const words = filled === undefined ? slice : [
-    ...slice.map((w) => (filled.replacements.some((r) => w.value.includes(r)) ? filledWord() : w)),
-    ...(filled.appended ? [filledWord()] : [])
+    ...slice.map((w) => (filled.replacements.some((r) => w.value.includes(r)) ? filledWord(filled.lister) : w)),
+    ...(filled.appended ? [filledWord(filled.lister)] : [])
   ]
   const cmd: Cmd = {
     seq: ctx.cmds.length,

@@ -99,6 +99,8 @@ export const D = {
   rebindName: "changes what a command name runs (hash -p, enable -f, export -f, BASH_CMDS, BASH_ALIASES, a variable named at run time)",
   shellFunction: "runs a shell function an earlier command left in the shell",
   heldArguments: "runs a deleting program with arguments from a variable an earlier command left in the shell",
+  computedWriteTarget:
+    "writes to a path the shell only completes when it runs (a file's text, a program's output, a variable an earlier command left): where it lands is not known",
   untrackedArguments: "runs a deleting program with arguments from an array or the positional parameters (only known when it runs)",
   loaderVariable: "sets a variable that makes programs load or run code (BASH_ENV, ENV, LD_PRELOAD, NODE_OPTIONS --require, PERL5OPT -M, RUBYOPT -r, a prompt such as PS4 holding $(…))",
   arithmeticCode: "evaluates as arithmetic a value holding a command substitution (a[$(…)] in a value runs it)",

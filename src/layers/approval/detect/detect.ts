@@ -60,6 +60,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   D.shellFunction,
   D.heldArguments,
   D.untrackedArguments,
+  D.computedWriteTarget,
   D.arithmeticCode,
   D.computedArithmetic,
   D.substitutedCode,

@@ -7,12 +7,16 @@
 import type { Word } from "../shell/ast.js"
 import { lexWord } from "../shell/parser.js"
 
-const filled = new WeakSet<Word>()
+/** Each filled word, and the command that lists the names (`find … -name '*.py'`, grep -l before `| xargs`), when known. */
+const filled = new WeakMap<Word, ReadonlyArray<string> | null>()
 
-export const filledWord = (): Word => {
+export const filledWord = (lister: ReadonlyArray<string> | null = null): Word => {
   const w = lexWord('"$(cat)"')
-  filled.add(w)
+  filled.set(w, lister)
   return w
 }
 
 export const isFilled = (w: Word): boolean => filled.has(w)
+
+/** The argv of the program whose output names fill the word (null: not known, or read from a file). */
+export const filledFrom = (w: Word): ReadonlyArray<string> | null => filled.get(w) ?? null

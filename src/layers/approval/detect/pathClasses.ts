@@ -280,12 +280,14 @@ export const isHomeDir = (word: string, env: PathEnv): boolean => {
 /**
  * `/proc/self` is whichever process opens the path: for a command, its own shell or program, standing where the
  * command stands, not where the runtime does. `/proc/self/cwd/x` is `./x` there, `/proc/self/root/x` is `/x`; so
- * are `thread-self` and the shell's own pid (`$$`, `$BASHPID`), and the shell's own `~+`.
+ * are `thread-self` and the shell's own pid (`$$`, `$BASHPID`), and the shell's own `~+`, `$PWD` and `$(pwd)`.
  */
 const PROC_SELF = /^\/proc\/(?:self|thread-self|\$\$|\$\{\$\}|\$BASHPID|\$\{BASHPID\})\/(cwd|root)(?=\/|$)\/*/
+const HERE_WORD = /^(?:~\+|\$PWD|\$\{PWD\}|\$\(\s*pwd(?:\s+-[LP])?\s*\)|`\s*pwd(?:\s+-[LP])?\s*`)(?=\/|$)/
 export const asCommandSees = (path: string): string => {
-  // `~+` is the shell's $PWD: where the command stands.
-  if (path === "~+" || path.startsWith("~+/")) return `.${path.slice(2)}`
+  // `~+`, `$PWD` and `$(pwd)` are where the command stands.
+  const here = HERE_WORD.exec(path)
+  if (here !== null) return `.${path.slice(here[0].length)}`
   const m = PROC_SELF.exec(path)
   if (m === null) return path
   const rest = path.slice(m[0].length)

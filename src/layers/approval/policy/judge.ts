@@ -432,7 +432,7 @@ const linkedWrites = (
 
 /** At most this many directories are listed, and names kept, to expand one write target's glob. */
 const MAX_GLOB_LISTS = 16
-const MAX_GLOB_MATCHES = 64
+const MAX_GLOB_MATCHES = 256
 
 /**
  * The existing paths an absolute pattern matches, listed as the shell would (hidden names only when the component

@@ -24,6 +24,7 @@ import {
   shellQuote,
   trMap
 } from "./computedText.js"
+import { printedPath } from "./printedPaths.js"
 import { lookupTable } from "../../../../lib/lookupTable.js"
 
 export type Seg =
@@ -118,7 +119,7 @@ export const altFields = (alt: Alt, ifs: string = DEFAULT_IFS): ReadonlyArray<st
 }
 
 /** Substitutions worth evaluating start with one of the programs runFilter knows. */
-const FILTER_START = /^\s*(?:echo|printf|base64|cat|rev|tr|xxd)(?![\w.-])/
+const FILTER_START = /^\s*(?:echo|printf|base64|cat|rev|tr|xxd|mktemp|date|git|basename|dirname)(?![\w.-])/
 
 const PARAM = /^(#)?(!)?([A-Za-z_][A-Za-z0-9_]*|\d+|[@*#?$!-])(\[[^\]]*\])?([\s\S]*)$/
 
@@ -310,23 +311,38 @@ export class Expander {
     if (all === null) return null
     const cmds = all.filter((c) => c.origin === "data")
     if (cmds.length === 0 || cmds.length !== all.length) return null
-    for (let i = 0; i < cmds.length; i++) {
-      const c = cmds[i]
-      if (c === undefined || (i === 0 ? c.pipePrev !== null : c.pipePrev !== cmds[i - 1])) return null
-      if (c.nested || c.funcDef) return null
-    }
-    let texts: ReadonlyArray<string | null> = [null]
+    // `$(printf .gi; printf t)`: a list of pipelines prints their outputs one after another.
+    const pipelines: Array<Array<Cmd>> = []
     for (const c of cmds) {
-      const next: string[] = []
-      for (const input of texts) {
-        const outs = this.stage(c, input, depth + 1)
-        if (outs === null) return null
-        for (const o of outs) if (!next.includes(o)) next.push(o)
-      }
-      if (next.length > MAX_VALUES) return null
-      texts = next
+      if (c.nested || c.funcDef) return null
+      const last = pipelines.at(-1)
+      if (c.pipePrev === null) {
+        // What runs after `||` or in the background is not known to run, or not in order.
+        if (last !== undefined && !LIST_OPS.has(c.prevOp)) return null
+        pipelines.push([c])
+      } else if (last !== undefined && c.pipePrev === last.at(-1)) last.push(c)
+      else return null
     }
-    return texts.map((t) => (t ?? "").replace(/\n+$/, ""))
+    if (cmds.at(-1)?.nextOp === "&") return null
+    let printed: ReadonlyArray<string> = [""]
+    for (const pipeline of pipelines) {
+      let texts: ReadonlyArray<string | null> = [null]
+      for (const c of pipeline) {
+        const next: string[] = []
+        for (const input of texts) {
+          const outs = this.stage(c, input, depth + 1)
+          if (outs === null) return null
+          for (const o of outs) if (!next.includes(o)) next.push(o)
+        }
+        if (next.length > MAX_VALUES) return null
+        texts = next
+      }
+      const joined: string[] = []
+      for (const before of printed) for (const t of texts) if (!joined.includes(before + (t ?? ""))) joined.push(before + (t ?? ""))
+      if (joined.length > MAX_VALUES) return null
+      printed = joined
+    }
+    return printed.map((t) => t.replace(/\n+$/, ""))
   }
 
   /** What one stage of a literal pipeline prints for `input` (null: no input). */
@@ -370,9 +386,20 @@ export class Expander {
   }
 }
 
+/** Operators between pipelines of a substitution whose outputs follow one another. */
+const LIST_OPS: ReadonlySet<string> = new Set([";", "\n", "&&"])
+
 const runFilter = (argv: ReadonlyArray<string>, stdin: string | null): ReadonlyArray<string> | null => {
   const [cmd = "", ...args] = argv
   switch (basename(cmd)) {
+    case "mktemp":
+    case "date":
+    case "git":
+    case "basename":
+    case "dirname": {
+      const o = printedPath(basename(cmd), args)
+      return o === null ? null : [o]
+    }
     case "echo":
       return echoOutputs(args)
     case "printf": {

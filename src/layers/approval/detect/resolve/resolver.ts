@@ -21,7 +21,7 @@ import type { Cmd, FuncDef, Origin, Part, Word } from "../../shell/ast.js"
 import { CALL_PAREN } from "../../shell/ast.js"
 import type { ParseCtx } from "../../shell/parser.js"
 import { parseInto } from "../../shell/parser.js"
-import { isFilled } from "../filledWords.js"
+import { filledFrom, isFilled } from "../filledWords.js"
 import { basename } from "../../shell/words.js"
 import type { Alt, Expansion } from "./expand.js"
 import { Expander, altFields, altText } from "./expand.js"
@@ -34,6 +34,9 @@ import type { Locals } from "./localFiles.js"
 import { codeSource, readsStdinCodeToo, shellArgs } from "./codeSources.js"
 import { interpreterFamily } from "../execFlags.js"
 import { renderCommand } from "./render.js"
+import { commandFillsCurrentDirectory, commandWrites, extractionDir } from "../rules/operands.js"
+import { computedAtRunTime } from "./runTimeTargets.js"
+import { editsInPlace, listsOrdinaryFiles } from "./listedNames.js"
 import { DEFAULT_IFS, Scope } from "./variableScope.js"
 import type { Values } from "./variableScope.js"
 import { hasGlob } from "./computedText.js"
@@ -147,6 +150,8 @@ export class Resolver {
   private integers: Set<string> | null = null
   /** This line set the positional parameters to something other than numbers (`set -- "$(cat f)"`). */
   private positionalText = false
+  /** A `cd` earlier in the line went where only the running shell knows (`cd "$(cat f)"`). */
+  private cwdAtRunTime = false
   /** Names this line declared associative (`declare -A m`). */
   private associatives: Set<string> | null = null
 
@@ -473,7 +478,7 @@ export class Resolver {
     const fed = mayFeedCode(cmd) && (headWord === undefined || headWord.expands || readsCodeOrCommands(basename(headWord.value).toLowerCase()))
     const effects = this.expand && mayChangeVariables(cmd, head, headWord?.value ?? "", this.ctx)
     // The common case: nothing to expand, nothing fed on stdin, nothing to note, no variable set.
-    if (!expand && !collect && !fed && !effects) {
+    if (!expand && !collect && !fed && !effects && !this.cwdAtRunTime) {
       if (head >= 0 && cmd.prevOp !== CALL_PAREN && cmd.origin !== "heredoc" && globbed(headWord)) this.unknownProgram(cmd, head)
       return
     }
@@ -498,6 +503,7 @@ export class Resolver {
       if (alts === undefined ? globbed(headWord) : unknownProgram(alts)) this.unknownProgram(cmd, head)
     }
     if (head >= 0 && !rendered && (collect || fed)) this.codeFed(cmd, head, name, ex)
+    if (!rendered && (expand || collect || this.cwdAtRunTime)) this.computedWrite(cmd, head, name, ex)
     if (!rendered && this.opts.locals !== undefined) {
       if (name === "cd" || name === "pushd") this.opts.locals.cdPath = this.cdPathSet(cmd.frame)
       this.opts.locals.command(cmd, head, name, (i) => this.wordText(cmd.words[i], words?.[i]), (k) => this.wordText(cmd.redirs[k]?.target, targets?.[k]))
@@ -511,6 +517,51 @@ export class Resolver {
         true
       )
     }
+  }
+
+  /**
+   * A write whose target only the running shell completes (a file's text, a program's output, a held name), an
+   * archive extracted into such a folder, or a relative write after a `cd` to one.
+   */
+  private computedWrite(cmd: Cmd, head: number, name: string, ex: Expander): void {
+    const args = head < 0 ? [] : cmd.words.slice(head + 1)
+    if (name === "cd" || name === "pushd") {
+      const target = args.find((w) => !/^-[LPe@]*$/.test(w.value))
+      if (target !== undefined && target.expands && this.runTimeWord(cmd, target, ex)) this.cwdAtRunTime = true
+      return
+    }
+    const written = commandWrites(cmd, head, name)
+    const atRunTime = (): void => {
+      this.computed.push(D.computedWriteTarget)
+    }
+    if (this.cwdAtRunTime && (written.some((t) => !/^[/~$]/.test(t)) || commandFillsCurrentDirectory(cmd, head, name))) return atRunTime()
+    const into = extractionDir(name, args)
+    if (into !== undefined && into.expands && this.runTimeWord(cmd, into, ex)) return atRunTime()
+    for (const text of written) {
+      if (!text.includes("$") && !text.includes("`")) continue
+      const word = cmd.redirs.find((r) => r.target?.value.includes(text) === true)?.target ??
+        args.find((w) => w.value.includes(text))
+      if (word === undefined || word === null || !word.expands) continue
+      // Names a search fills in: an in-place edit of what it can list (`find . -name '*.py' -exec sed -i …`).
+      if (isFilled(word)) {
+        const lister = filledFrom(word)
+        if (lister !== null && listsOrdinaryFiles(lister) && editsInPlace(name, args.map((w) => w.value))) continue
+      }
+      if (this.runTimeWord(cmd, word, ex)) return atRunTime()
+    }
+  }
+
+  /** Some part of the word is only known when the command runs (see runTimeTargets.ts). */
+  private runTimeWord(cmd: Cmd, word: Word, ex: Expander): boolean {
+    if (isFilled(word)) return true
+    return computedAtRunTime(word.parts, {
+      settled: (n) => {
+        const found = this.scope.lookup(cmd.frame, n)
+        return found.values !== null || found.numeric || found.fromOutside
+      },
+      computes: (source) => numericOutput(source) || ex.substitution(source, 0) !== null,
+      positionalText: this.positionalText
+    })
   }
 
   private unknownProgram(cmd: Cmd, head: number): void {

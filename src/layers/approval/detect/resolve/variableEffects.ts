@@ -7,6 +7,7 @@
  */
 import type { Cmd, Part, Word } from "../../shell/ast.js"
 import type { Expander } from "./expand.js"
+import { hasGlob } from "./computedText.js"
 import { numericParts } from "./numericValues.js"
 import type { Scope, Values } from "./variableScope.js"
 import { MAX_VALUES } from "./variableScope.js"
@@ -198,6 +199,12 @@ export const applyEffects = (fx: Effects, cmd: Cmd, head: number, name: string, 
     const items: string[] = []
     for (const w of cmd.words.slice(3)) {
       const fields = fx.expander.word(w).alts.length === 1 ? fx.expander.fields(w) : null
+      // `for f in *.txt`: each value is a name the pattern matches; the pattern stands for them (a write to "$f"
+      // is a write to what `*.txt` matches, which the judge lists).
+      if (fields === null && !w.expands && hasGlob(w.value)) {
+        items.push(w.value)
+        continue
+      }
       // `for i in $(seq 5)`: unknown, but numbers all the same.
       if (fields === null) return unknown(fx, cmd, [v], cmd.words.slice(3).every((x) => numericParts(x.parts, numericName(fx))))
       items.push(...fields)

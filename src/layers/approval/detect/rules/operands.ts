@@ -4,7 +4,7 @@
  * at their argument values as the program receives them: case kept, quotes
  * removed, expansions left verbatim (`$HOME/x`).
  */
-import type { Cmd } from "../../shell/ast.js"
+import type { Cmd, Word } from "../../shell/ast.js"
 import type { CmdView } from "../ruleInput.js"
 
 const EMPTY: ReadonlySet<string> = new Set()
@@ -377,6 +377,17 @@ export const commandWrites = (cmd: Cmd, head: number, name: string): ReadonlyArr
   cmd.redirs.length === 0 && !(head >= 0 && WRITERS.has(name))
     ? NOTHING
     : writes({ cmd, texts: [], redirectTexts: [], base: 0, head, name })
+
+/** The folder an extractor writes into when the command names one (`tar -C d`, `unzip -d d`, `7z x -od`). */
+export const extractionDir = (name: string, args: ReadonlyArray<Word>): Word | undefined => {
+  if (!EXTRACTORS.includes(name)) return undefined
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]?.value ?? ""
+    if (name === "unzip" ? v === "-d" : v === "-C" || v === "--directory") return args[i + 1]
+    if ((name.startsWith("7z") && v.startsWith("-o")) || v.startsWith("--directory=") || (name !== "unzip" && !name.startsWith("7z") && /^-C./.test(v))) return args[i]
+  }
+  return undefined
+}
 
 /** fillsCurrentDirectory for a command not yet in a view (the inspection's file tracking). */
 export const commandFillsCurrentDirectory = (cmd: Cmd, head: number, name: string): boolean =>
