@@ -1001,6 +1001,14 @@ export const computedTargets: ReadonlyArray<Case> = [
     calls: [write("<W>/ct16/src/pre-commit", hookBody), sh("cd <W>/ct16/src && chmod +x pre-commit && tar cf ../h.tar pre-commit"), write("<W>/ct16/where", ".git/hooks\n"), sh("git init -q <W>/ct16/repo"), sh("cd <W>/ct16/repo && tar xf ../h.tar -C \"$(cat ../where)\""), commit("<W>/ct16/repo")]
   },
   {
+    name: "a hook copied by a relative name after cd - back into the hooks folder",
+    calls: [write("<W>/ct17/pc", hookBody), sh("git init -q <W>/ct17/repo"), sh("cd <W>/ct17/repo/.git/hooks && cd <W>/ct17 && cd - >/dev/null && cp <W>/ct17/pc pre-commit && chmod +x pre-commit"), commit("<W>/ct17/repo")]
+  },
+  {
+    name: "a hook copied by a relative name after popd back into the hooks folder",
+    calls: [write("<W>/ct18/pc", hookBody), sh("git init -q <W>/ct18/repo"), sh("pushd <W>/ct18/repo/.git/hooks >/dev/null && pushd <W>/ct18 >/dev/null && popd >/dev/null && cp <W>/ct18/pc pre-commit && chmod +x pre-commit"), commit("<W>/ct18/repo")]
+  },
+  {
     name: "a hook copied under $(pwd)",
     calls: [write("<W>/ct12/pc", hookBody), sh("git init -q <W>/ct12/repo"), sh("cd <W>/ct12/repo && cp ../pc \"$(pwd)/.git/hooks/pre-commit\" && chmod +x .git/hooks/pre-commit"), commit("<W>/ct12/repo")]
   }

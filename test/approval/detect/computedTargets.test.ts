@@ -47,7 +47,11 @@ describe("targets only the running shell knows", () => {
       "cd \"$(cat f)\" && tar xf /tmp/a.tar",
       "tar xf a.tar -C \"$(cat f)\"",
       "tar -xzf a.tgz --directory=\"$(cat f)\"",
-      "unzip -o a.zip -d \"$(cat f)\""
+      "unzip -o a.zip -d \"$(cat f)\"",
+      "cd - && cp x pre-commit",
+      "cd ~- && echo x >> config",
+      "popd && cp x pre-commit",
+      "pushd +1 >/dev/null; cp x pre-commit"
     ]) expect(said(command)).toEqual([command, D.computedWriteTarget])
   })
 
@@ -93,6 +97,8 @@ describe("targets the line computes itself are judged as the paths they are", ()
       "cp x \"$(basename a/b.txt .txt).md\"",
       "cd \"$(mktemp -d)\" && echo x > y && tar xf /tmp/a.tar",
       "cd \"$(cat f)\" && ls -la > /tmp/listing",
+      "cd build && make && cd - && ls",
+      "pushd src && cp a.txt b.txt && popd",
       "tar xf a.tar -C \"$(mktemp -d)\""
     ]) expect(said(command)).toEqual([command, null])
   })

@@ -85,6 +85,7 @@ const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/
 const ENV_LIKE = new Set(["env", "sudo", "doas", "nohup", "nice", "timeout", "exec", "command"])
 const PRIMARY = new Set<Origin>(["top", "subst", "heredoc"])
 /** Programs whose arguments alone can make them destroy data (`rm $F`, with F='-rf /' kept in the shell). */
+const DIR_CHANGERS: ReadonlySet<string> = new Set(["cd", "pushd", "popd"])
 const DELETERS = new Set(["rm", "rmdir", "unlink", "shred", "truncate", "mv", "dd", "chmod", "chown", "chgrp", "find", "rsync", "kill", "pkill", "killall", "git", "tar", "xargs"])
 /** `$@`, `$*`, `$1`, `${@:2}`, `${a[@]}`, `${a[0]}`, `${!a[@]}`: values the expander does not follow. */
 const UNTRACKED_PARAM = /^(?:[@*\d#]|!?[A-Za-z_][A-Za-z0-9_]*\[)/
@@ -478,7 +479,9 @@ export class Resolver {
     const fed = mayFeedCode(cmd) && (headWord === undefined || headWord.expands || readsCodeOrCommands(basename(headWord.value).toLowerCase()))
     const effects = this.expand && mayChangeVariables(cmd, head, headWord?.value ?? "", this.ctx)
     // The common case: nothing to expand, nothing fed on stdin, nothing to note, no variable set.
-    if (!expand && !collect && !fed && !effects && !this.cwdAtRunTime) {
+    // `cd -`, `popd`: where later relative writes land may be a folder an earlier command left.
+    const changesDir = headWord !== undefined && !headWord.expands && DIR_CHANGERS.has(headWord.value)
+    if (!expand && !collect && !fed && !effects && !this.cwdAtRunTime && !changesDir) {
       if (head >= 0 && cmd.prevOp !== CALL_PAREN && cmd.origin !== "heredoc" && globbed(headWord)) this.unknownProgram(cmd, head)
       return
     }
@@ -503,7 +506,7 @@ export class Resolver {
       if (alts === undefined ? globbed(headWord) : unknownProgram(alts)) this.unknownProgram(cmd, head)
     }
     if (head >= 0 && !rendered && (collect || fed)) this.codeFed(cmd, head, name, ex)
-    if (!rendered && (expand || collect || this.cwdAtRunTime)) this.computedWrite(cmd, head, name, ex)
+    if (!rendered && (expand || collect || this.cwdAtRunTime || changesDir)) this.computedWrite(cmd, head, name, ex)
     if (!rendered && this.opts.locals !== undefined) {
       if (name === "cd" || name === "pushd") this.opts.locals.cdPath = this.cdPathSet(cmd.frame)
       this.opts.locals.command(cmd, head, name, (i) => this.wordText(cmd.words[i], words?.[i]), (k) => this.wordText(cmd.redirs[k]?.target, targets?.[k]))
@@ -525,9 +528,11 @@ export class Resolver {
    */
   private computedWrite(cmd: Cmd, head: number, name: string, ex: Expander): void {
     const args = head < 0 ? [] : cmd.words.slice(head + 1)
-    if (name === "cd" || name === "pushd") {
-      const target = args.find((w) => !/^-[LPe@]*$/.test(w.value))
-      if (target !== undefined && target.expands && this.runTimeWord(cmd, target, ex)) this.cwdAtRunTime = true
+    if (name === "cd" || name === "pushd" || name === "popd") {
+      const target = args.find((w) => !/^-[LPe@]*$/.test(w.value) || w.value === "-")
+      // `cd -`, `cd ~-`, `popd`, a bare `pushd` or `pushd +N`: a folder an earlier command left (OLDPWD, the stack).
+      if (name === "popd" || target === undefined ? name !== "cd" : /^(?:-|~-(?:\/.*)?|[+-]\d+)$/.test(target.value)) this.cwdAtRunTime = true
+      else if (target !== undefined && target.expands && this.runTimeWord(cmd, target, ex)) this.cwdAtRunTime = true
       return
     }
     const written = commandWrites(cmd, head, name)
