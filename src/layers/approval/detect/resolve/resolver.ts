@@ -530,30 +530,32 @@ export class Resolver {
     const args = head < 0 ? [] : cmd.words.slice(head + 1)
     if (name === "cd" || name === "pushd" || name === "popd") {
       const target = args.find((w) => !/^-[LPe@]*$/.test(w.value) || w.value === "-")
-      // `cd -`, `cd ~-`, `popd`, a bare `pushd` or `pushd +N`: a folder an earlier command left (OLDPWD, the stack).
-      if (name === "popd" || target === undefined ? name !== "cd" : /^(?:-|~-(?:\/.*)?|[+-]\d+)$/.test(target.value)) this.cwdAtRunTime = true
-      else if (target !== undefined && target.expands && this.runTimeWord(cmd, target, ex)) this.cwdAtRunTime = true
+      // A bare `cd` goes home; `cd -`, `cd ~-`, `popd`, a bare `pushd` or `pushd +N` go to a folder an earlier
+      // command left (OLDPWD, the directory stack).
+      const left = target === undefined ? name !== "cd" : name === "popd" || /^(?:-|~-(?:\/.*)?|[+-]\d+)$/.test(target.value)
+      if (left || (target !== undefined && target.expands && this.runTimeWord(cmd, target, ex))) this.cwdAtRunTime = true
       return
     }
     const written = commandWrites(cmd, head, name)
-    const atRunTime = (): void => {
-      this.computed.push(D.computedWriteTarget)
-    }
-    if (this.cwdAtRunTime && (written.some((t) => !/^[/~$]/.test(t)) || commandFillsCurrentDirectory(cmd, head, name))) return atRunTime()
     const into = extractionDir(name, args)
-    if (into !== undefined && into.expands && this.runTimeWord(cmd, into, ex)) return atRunTime()
-    for (const text of written) {
-      if (!text.includes("$") && !text.includes("`")) continue
-      const word = cmd.redirs.find((r) => r.target?.value.includes(text) === true)?.target ??
-        args.find((w) => w.value.includes(text))
-      if (word === undefined || word === null || !word.expands) continue
-      // Names a search fills in: an in-place edit of what it can list (`find . -name '*.py' -exec sed -i …`).
-      if (isFilled(word)) {
-        const lister = filledFrom(word)
-        if (lister !== null && listsOrdinaryFiles(lister) && editsInPlace(name, args.map((w) => w.value))) continue
-      }
-      if (this.runTimeWord(cmd, word, ex)) return atRunTime()
+    const atRunTime =
+      (this.cwdAtRunTime && (written.some((t) => !/^[/~$]/.test(t)) || commandFillsCurrentDirectory(cmd, head, name))) ||
+      (into !== undefined && into.expands && this.runTimeWord(cmd, into, ex)) ||
+      written.some((text) => this.writtenAtRunTime(cmd, name, args, text, ex))
+    if (atRunTime) this.computed.push(D.computedWriteTarget)
+  }
+
+  /** The word a written path comes from holds a part only the running shell knows. */
+  private writtenAtRunTime(cmd: Cmd, name: string, args: ReadonlyArray<Word>, text: string, ex: Expander): boolean {
+    if (!text.includes("$") && !text.includes("`")) return false
+    const word = cmd.redirs.find((r) => r.target?.value.includes(text) === true)?.target ?? args.find((w) => w.value.includes(text))
+    if (word === undefined || word === null || !word.expands) return false
+    // Names a search fills in: an in-place edit of what it can list (`find . -name '*.py' -exec sed -i …`).
+    if (isFilled(word)) {
+      const lister = filledFrom(word)
+      if (lister !== null && listsOrdinaryFiles(lister) && editsInPlace(name, args.map((w) => w.value))) return false
     }
+    return this.runTimeWord(cmd, word, ex)
   }
 
   /** Some part of the word is only known when the command runs (see runTimeTargets.ts). */

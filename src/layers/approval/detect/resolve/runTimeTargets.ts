@@ -18,14 +18,12 @@ export interface TargetNames {
   readonly positionalText: boolean
 }
 
-/** `$?`, `$#`, `$$`, `$!`: numbers. */
-const NUMERIC_SPECIAL = /^\$[?#$!]$/
-const POSITIONAL = /^\$(?:\d|[@*])$/
 const PARAM = /^(#)?(!)?([A-Za-z_][A-Za-z0-9_]*|\d+|[@*#?$!-])(\[[^\]]*\])?([\s\S]*)$/
 const NAMES_IN = /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g
 /** Where the shell stands, as the first part of a target: asCommandSees reads it as `.`. */
 const HERE = /^(?:\$PWD|\$\{PWD\})$/
 
+/** Positional parameters (unless the line set them to text), `$?` `$#` `$$` `$!` (numbers), or a settled name. */
 const name = (n: string, names: TargetNames): boolean => {
   if (/^\d+$|^[@*]$/.test(n)) return !names.positionalText
   if (/^[?#$!]$/.test(n)) return true
@@ -55,10 +53,7 @@ const partKnown = (p: Part, names: TargetNames, first: boolean): boolean => {
     case "doubleQuoted":
       return p.parts.every((q, i) => partKnown(q, names, first && i === 0))
     case "variable":
-      if (first && HERE.test(p.text)) return true
-      if (NUMERIC_SPECIAL.test(p.text)) return true
-      if (POSITIONAL.test(p.text)) return !names.positionalText
-      return name(p.text.slice(1), names)
+      return (first && HERE.test(p.text)) || name(p.text.slice(1), names)
     case "bracedParam":
       if (first && HERE.test(`\${${p.text}}`)) return true
       return braced(p.text, names)
