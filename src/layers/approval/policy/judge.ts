@@ -208,11 +208,26 @@ const judgeFrom = (
 ): Effect.Effect<Verdict> => {
   const first = detectors.inspect(request.command, env)
   if (first.detection.hardline) return Effect.succeed({ detection: first.detection })
-  const nothingToLook = first.unresolved.length === 0 && first.scripts.length === 0 && first.paths.length === 0 &&
-    first.runners.length === 0 && first.moves.length === 0 && !first.computedMove && first.programs.length === 0 &&
-    first.gitDirs.length === 0 && first.startWrites.length === 0 && !first.startFills
-  if (nothingToLook) return Effect.succeed({ detection: first.detection })
-  return judgeWith(request.command, first, env, detectors, surroundings)
+  const looks = looksNeeded(first)
+  if (looks === "none") return Effect.succeed({ detection: first.detection })
+  if (looks === "more") return judgeWith(request.command, first, env, detectors, surroundings)
+  // Most commands: only their program names to look up, which matters only where the task's PATH (or the line)
+  // adds a directory to find them in. The usual PATH adds none, and the text's verdict stands without the full look.
+  return Effect.flatMap(surroundings.variables, (variables) =>
+    Effect.flatMap(
+      addedPathDirs(variables?.["PATH"], first.pathDirs, env.cwd ?? "/", env, detectors.trustedPathDirs, surroundings),
+      (added) => (added.length === 0 ? Effect.succeed({ detection: first.detection }) : judgeWith(request.command, first, env, detectors, surroundings))
+    ))
+}
+
+/** What the text alone leaves to look at: nothing, only the programs it names, or more (judgeWith). */
+const looksNeeded = (first: Inspection): "none" | "programs" | "more" => {
+  const rest = first.unresolved.length === 0 && first.scripts.length === 0 && first.paths.length === 0 &&
+    first.runners.length === 0 && first.moves.length === 0 && !first.computedMove && first.gitDirs.length === 0 &&
+    first.startWrites.length === 0 && !first.startFills
+  if (!rest) return "more"
+  if (first.programs.length === 0) return "none"
+  return first.writes.length === 0 && first.loadedModules.length === 0 && !first.programsCapped ? "programs" : "more"
 }
 
 const SYSTEM_PATH_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin", "/usr/games", "/usr/local/games", "/snap/bin"]
@@ -246,21 +261,34 @@ const addedPathDirs = (
   env: DetectionEnv,
   trusted: ReadonlyArray<string>,
   surroundings: CommandSurroundings
-): Effect.Effect<ReadonlyArray<string>> =>
-  Effect.gen(function*() {
-    const out: Array<string> = []
-    for (const raw of [...lineDirs, ...(path ?? "").split(":")]) {
-      const entry = raw.replace(/\$\{?PWD\}?(?![A-Za-z0-9_])/g, cwd)
-      // Still holding an expansion: a directory only known when the command runs (a variable an earlier call left).
-      if (entry.includes("$")) {
-        if (!out.includes(UNKNOWN_DIR)) out.push(UNKNOWN_DIR)
-        continue
-      }
-      const dir = yield* landing(surroundings, joinPath(cwd, entry === "" ? "." : entry, env.home))
-      if (!trusted.includes(dir) && !out.includes(dir)) out.push(dir)
+): Effect.Effect<ReadonlyArray<string>> => {
+  // In PATH order (the first directory holding a name is the one the shell runs); a look-up only for entries with `..`.
+  const entries: Array<string | Effect.Effect<string>> = []
+  let lookUps = false
+  for (const raw of [...lineDirs, ...(path ?? "").split(":")]) {
+    const entry = raw.replace(/\$\{?PWD\}?(?![A-Za-z0-9_])/g, cwd)
+    // Still holding an expansion: a directory only known when the command runs (a variable an earlier call left).
+    if (entry.includes("$")) {
+      entries.push(UNKNOWN_DIR)
+      continue
     }
+    const written = joinPath(cwd, entry === "" ? "." : entry, env.home)
+    if (hasTraversalComponent(written)) {
+      lookUps = true
+      entries.push(landing(surroundings, written))
+    } else {
+      entries.push(normalize(written))
+    }
+  }
+  const added = (dirs: ReadonlyArray<string>): ReadonlyArray<string> => {
+    const out: Array<string> = []
+    for (const dir of dirs) if ((dir === UNKNOWN_DIR || !trusted.includes(dir)) && !out.includes(dir)) out.push(dir)
     return out
-  })
+  }
+  return lookUps
+    ? Effect.map(Effect.forEach(entries, (e) => (typeof e === "string" ? Effect.succeed(e) : e)), added)
+    : Effect.succeed(added(entries as ReadonlyArray<string>))
+}
 
 /**
  * Directories each language searches for modules before its own library:
