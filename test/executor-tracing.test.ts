@@ -1,10 +1,10 @@
 /** A call's handler runs in the caller's trace: its spans are children of the span the call was made under. */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Option, Schema, Tracer } from "effect"
 import { defineTool } from "../src/lib/tool/defineTool.js"
 import { registerTool } from "../src/lib/tool/registerTool.js"
 import { ToolExecutor } from "../src/services/ToolExecutor.js"
-import { testRuntime } from "./support/runtime.js"
+import { tempHome, testRuntime } from "./support/runtime.js"
 
 const spanTool = (name: string, suspend: boolean) =>
   defineTool({
@@ -51,5 +51,26 @@ describe("executor tracing", () => {
           expect(inner?.traceId).toBe(turn.traceId)
         }))
     }
+  })
+
+  // Spans on the per-call paths are made only under an installed tracer (observedFn): there, one terminal command is
+  // one chain of them under the caller's span, down to the approval of the command.
+  layer(testRuntime({ terminal: { cwd: tempHome("hermes-tracing-cwd-") } }), { excludeTestServices: true })((it) => {
+    it.effect("a terminal call is one chain of spans under an installed tracer, down to the approval", () =>
+      Effect.gen(function*() {
+        const executor = yield* ToolExecutor
+        const { spans, tracer } = yield* recordingTracer
+        const plain = yield* executor.dispatch({ tool: "terminal", args: { command: "echo plain" } }, { context: { taskId: "traced" } })
+        expect(JSON.parse(plain)).toMatchObject({ output: "plain", exit_code: 0 })
+        const turn = yield* Effect.withSpan(
+          Effect.zipRight(executor.dispatch({ tool: "terminal", args: { command: "echo traced" } }, { context: { taskId: "traced" } }), Effect.currentSpan),
+          "turn"
+        ).pipe(Effect.withTracer(tracer))
+        const named = (name: string) => spans.find((s) => s.name === name)
+        expect(parentId(named("terminal"))).toBe(turn.spanId)
+        expect(parentId(named("Shell.run"))).toBe(named("terminal")?.spanId)
+        expect(parentId(named("Approval.check"))).toBe(named("Shell.run")?.spanId)
+        expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([turn.traceId]))
+      }))
   })
 })

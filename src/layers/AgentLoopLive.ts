@@ -20,6 +20,7 @@ import { makeMailbox } from "./agent/notifications.js"
 import { buildSystemPrompt, promptServices } from "./agent/systemPrompt.js"
 import { runAgent } from "./agent/turnLoop.js"
 import type { LoopDeps } from "./agent/turnLoop.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 export const AgentLoopLive: Layer.Layer<AgentLoop, never, Model | ToolRegistry | ToolExecutor | SessionStore | Hooks | Processes | Config> = Layer.scoped(
   AgentLoop,
@@ -40,7 +41,7 @@ export const AgentLoopLive: Layer.Layer<AgentLoop, never, Model | ToolRegistry |
       systemPrompt: (input) => buildSystemPrompt(input, services)
     }
     return AgentLoop.of({
-      run: Effect.fn("AgentLoop.run")(function*(request) {
+      run: observedFn("AgentLoop.run")(function*(request) {
         return yield* runAgent(deps, request)
       })
     })

@@ -8,10 +8,11 @@
  * "Clarify tool is not available in this execution context.". It never runs
  * in parallel with other calls: it waits on a human.
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { Prompter } from "../services/Prompter.js"
 import { ToolContext } from "../services/ToolContext.js"
 import { defineTool } from "../lib/tool/defineTool.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 export const CLARIFY_MAX_CHOICES = 4
 
@@ -90,7 +91,7 @@ export const clarifyTool = defineTool({
     "Do not use it to confirm dangerous commands (the terminal tool asks for approval itself), and prefer a sensible default " +
     "of your own when the decision is minor.",
   parameters: ClarifyParameters,
-  handler: Effect.fn("clarify")(function*(args) {
+  handler: observedFn("clarify")(function*(args) {
     const question = args.question.trim()
     if (question.length === 0) return yield* new ClarifyInvalid({ message: "Question text is required." })
     const choices = normalizeChoices(args.choices)

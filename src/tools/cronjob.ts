@@ -16,6 +16,7 @@ import { CronJobs, CronScheduler } from "../services/CronJobs.js"
 import type { CronJob, CronJobPatch, CronModel } from "../services/CronJobs.js"
 import { formatJob, refusal, repeatDisplay } from "./cronjobFormat.js"
 import { cronPromptThreat } from "./cronjobThreats.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 const StringList = Schema.Array(Schema.String)
 
@@ -161,7 +162,7 @@ export const cronjobTool = defineTool({
     "Each run is a fresh, unattended session with none of this chat's context: write self-contained prompts. " +
     "The run's final answer is its output. Prefer updating a job over creating a near-duplicate.",
   parameters: CronjobParameters,
-  handler: Effect.fn("cronjob")(function*(args) {
+  handler: observedFn("cronjob")(function*(args) {
     const store = yield* CronJobs
     const action = args.action.trim().toLowerCase()
     if (action === "create") return yield* create(args)

@@ -31,6 +31,7 @@ import { Processes } from "../services/Processes.js"
 import { delegationReport } from "../lib/delegation/report.js"
 import { registerTool } from "../lib/tool/registerTool.js"
 import { defineTool } from "../lib/tool/defineTool.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 export class DelegationRefused extends Schema.TaggedError<DelegationRefused>()("DelegationRefused", {
   message: Schema.String
@@ -247,7 +248,7 @@ export const delegateTool = defineTool({
     Effect.flatten,
     Effect.map((c) => ({ description: description(c.delegation) }))
   ),
-  handler: Effect.fn("delegate_task")(function*(args) {
+  handler: observedFn("delegate_task")(function*(args) {
     const parent = yield* FiberRef.get(CurrentAgentRun)
     if (parent === undefined) return yield* new DelegationRefused({ message: "delegate_task requires a parent agent context." })
     const settings = (yield* Effect.flatMap(Config, (c) => c.current)).delegation

@@ -13,6 +13,7 @@ import { defineTool } from "../lib/tool/defineTool.js"
 import { Config } from "../services/Config.js"
 import { ImageGeneration } from "../services/ImageGeneration.js"
 import type { AspectRatio } from "../services/ImageGeneration.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 export const ImageGenerateParameters = Schema.Struct({
   prompt: Schema.String.annotations({ description: "What the image should show, in detail (subject, style, composition, lighting)" }),
@@ -37,7 +38,7 @@ export const imageGenerateTool = defineTool({
     "Describe the picture fully: subject, style, composition, colours.",
   parameters: ImageGenerateParameters,
   check: Effect.flatMap(ImageGeneration, (images) => images.available),
-  handler: Effect.fn("image_generate")(function*(args) {
+  handler: observedFn("image_generate")(function*(args) {
     const images = yield* ImageGeneration
     const config = yield* Config
     const fs = yield* FileSystem.FileSystem

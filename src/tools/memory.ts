@@ -14,6 +14,7 @@ import type { MemoryChange, MemoryDrift, MemoryTarget } from "../services/Memory
 import { defineTool } from "../lib/tool/defineTool.js"
 import { defaulted } from "../lib/tool/lenient.js"
 import { memoryThreat } from "./memoryThreats.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 const Action = Schema.Literal("add", "replace", "remove")
 
@@ -204,7 +205,7 @@ export const memoryTool = defineTool({
     "TARGETS: 'user' is who the user is (name, role, preferences, style); 'memory' is your notes (environment, conventions, tool quirks, lessons).\n\n" +
     "IF FULL: an add that does not fit is refused with the current entries; send one batch that frees enough room and adds the new entry.",
   parameters: MemoryParameters,
-  handler: Effect.fn("memory")(function*(args) {
+  handler: observedFn("memory")(function*(args) {
     const store = yield* MemoryStore
     const target: MemoryTarget = args.target
     const b: Budget = { target, limit: store.limit(target) }

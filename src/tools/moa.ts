@@ -11,6 +11,7 @@ import { defineTool } from "../lib/tool/defineTool.js"
 import { Config } from "../services/Config.js"
 import type { HermesConfig } from "../services/Config.js"
 import { Model } from "../services/Model.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 export const MoaParameters = Schema.Struct({
   user_prompt: Schema.String.annotations({
@@ -38,7 +39,7 @@ export const moaTool = defineTool({
     "must be self-contained.",
   parameters: MoaParameters,
   check: Effect.flatMap(Config, (config) => Effect.map(config.current, moaConfigured)),
-  handler: Effect.fn("mixture_of_agents")(function*(args) {
+  handler: observedFn("mixture_of_agents")(function*(args) {
     const started = Date.now()
     const cfg = (yield* (yield* Config).current).moa
     const model = yield* Model

@@ -14,6 +14,7 @@ import { Shell, SHELL_LIMITS } from "../services/Shell.js"
 import { ToolContext } from "../services/ToolContext.js"
 import { redactToolOutput, stripAnsiOutput, tailText } from "../lib/text.js"
 import { defineTool } from "../lib/tool/defineTool.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 export const PROCESS_ACTIONS = ["list", "poll", "log", "wait", "kill", "write", "submit", "close"] as const
 
@@ -80,7 +81,7 @@ export const processTool = defineTool({
     "wait (until exit or timeout; partial output on timeout), kill, write (raw stdin, no newline), submit (stdin plus Enter, to answer prompts), close (EOF on stdin).",
   parameters: ProcessParameters,
   timeout: processDispatchTimeout,
-  handler: Effect.fn("process")(function*(args) {
+  handler: observedFn("process")(function*(args) {
     const processes = yield* Processes
     const context = yield* ToolContext
     const action = args.action

@@ -19,6 +19,7 @@ import { ToolContext } from "../services/ToolContext.js"
 import { defineTool } from "../lib/tool/defineTool.js"
 import { pythonTypeName } from "../lib/tool/lenient.js"
 import { exitCodeMeaning, foregroundGuidance, workdirProblem } from "./terminal/guards.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 export const TerminalParameters = Schema.Struct({
   // Any value decodes: a missing or non-string command gets Hermes' own "Invalid command" result, not a decode error.
@@ -124,7 +125,7 @@ export const terminalTool = defineTool<TerminalArgs, typeof TerminalParameters.E
   parameters: TerminalParameters,
   timeout: terminalDispatchTimeout,
   check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
-  handler: Effect.fn("terminal")(function*(args) {
+  handler: observedFn("terminal")(function*(args) {
     const context = yield* ToolContext
     const background = args.background === true
     if (typeof args.command !== "string") return failed(`Invalid command: expected string, got ${pythonTypeName(args.command)}`, "error")

@@ -15,6 +15,7 @@ import type { ProcessInfo, ProcessesService } from "../services/Processes.js"
 import { ToolContext } from "../services/ToolContext.js"
 import { redactToolOutput, stripAnsiOutput } from "../lib/text.js"
 import { defineTool } from "../lib/tool/defineTool.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 /** Rows a screen shows when no window is asked for (a classic terminal's height). */
 export const VIEWPORT_ROWS = 24
@@ -82,7 +83,7 @@ export const readTerminalTool = defineTool({
     "(`total_lines`). To page through scrollback pass `start_line` (0 = oldest line) and `count`; valid lines are [0, total_lines). " +
     "Returns JSON: {process_id, status, total_lines, start, end, viewport_rows, cursor_row, text}.",
   parameters: ReadTerminalParameters,
-  handler: Effect.fn("read_terminal")(function*(args) {
+  handler: observedFn("read_terminal")(function*(args) {
     const processes = yield* Processes
     const context = yield* ToolContext
     let info: ProcessInfo | undefined
@@ -136,7 +137,7 @@ export const closeTerminalTool = defineTool({
       }
     })
   }),
-  handler: Effect.fn("close_terminal")(function*(args) {
+  handler: observedFn("close_terminal")(function*(args) {
     const processes = yield* Processes
     const id = args.process_id.trim()
     if (id.length === 0) return { error: "process_id is required (the background process whose view to close)." }

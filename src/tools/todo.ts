@@ -3,12 +3,13 @@
  * Without `todos` it reads; with `merge: false` it replaces the list; with
  * `merge: true` it updates items by id and appends new ones.
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { ToolContext } from "../services/ToolContext.js"
 import { TodoStatus, TodoStore } from "../services/TodoStore.js"
 import type { TodoItem } from "../services/TodoStore.js"
 import { defineTool } from "../lib/tool/defineTool.js"
 import { lenient } from "../lib/tool/lenient.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 export const TODO_MAX_ITEMS = 256
 export const TODO_MAX_CONTENT = 4000
@@ -106,7 +107,7 @@ export const todoTool = defineTool({
     "The order is the priority. Keep exactly one item in_progress. Mark an item completed only once the work is verified, not when you intend to do it; " +
     "if something fails, cancel it and add a revised item. Every call returns the whole list.",
   parameters: TodoParameters,
-  handler: Effect.fn("todo")(function*(args) {
+  handler: observedFn("todo")(function*(args) {
     const store = yield* TodoStore
     const ctx = yield* ToolContext
     const key = ctx.sessionId ?? ctx.taskId

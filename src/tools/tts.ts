@@ -15,6 +15,7 @@ import { defineTool } from "../lib/tool/defineTool.js"
 import { sensitiveWriteError } from "../lib/pathSafety.js"
 import { Config } from "../services/Config.js"
 import { Speech } from "../services/Speech.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 export const TtsParameters = Schema.Struct({
   text: Schema.String.annotations({ description: "The text to speak" }),
@@ -36,7 +37,7 @@ export const ttsTool = defineTool({
     "deliver audio. Use it when the user asks to hear something or wants an audio version.",
   parameters: TtsParameters,
   check: Effect.flatMap(Speech, (speech) => speech.available),
-  handler: Effect.fn("text_to_speech")(function*(args) {
+  handler: observedFn("text_to_speech")(function*(args) {
     const speech = yield* Speech
     const config = yield* Config
     const fs = yield* FileSystem.FileSystem

@@ -15,6 +15,7 @@ import { Config } from "../services/Config.js"
 import { Web } from "../services/Web.js"
 import type { HermesConfig } from "../services/Config.js"
 import { resolveTarget, safetyPaths, taskFiles } from "./files/taskFiles.js"
+import { observedFn } from "../lib/effect/observedFn.js"
 
 /** No provider takes more (OpenAI's per-image limit); larger files are refused before they are read whole. */
 export const VISION_MAX_BYTES = 20 * 1024 * 1024
@@ -102,7 +103,7 @@ export const visionAnalyzeTool = defineTool({
   parameters: VisionParameters,
   pathArgument: "image_url",
   check: Effect.flatMap(Config, (config) => Effect.map(config.current, visionConfigured)),
-  handler: Effect.fn("vision_analyze")(function*(args) {
+  handler: observedFn("vision_analyze")(function*(args) {
     if (args.question.trim().length === 0) return failure("question is required", "Say what you want to know about the image.")
     const url = yield* Effect.either(imageUrlOf(args.image_url))
     if (url._tag === "Left") return failure(url.left.message, "The image could not be loaded.")

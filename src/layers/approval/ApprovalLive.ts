@@ -39,6 +39,7 @@ import {
   userDenyMessage
 } from "./policy/denialMessages.js"
 import { normalizeMode } from "./policy/approvalMode.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 const SUDO_STDIN = /(?:^|[;&|`\n]|&&|\|\||\$\()\s*sudo\s+-s\b/i
 
@@ -164,7 +165,7 @@ export const ApprovalLive = Layer.effect(
       return yield* allow(via === "non-interactive" || via === "policy" ? "non-interactive" : "human", key)
     })
 
-    const check = Effect.fn("Approval.check")(function*(request: CommandApprovalRequest) {
+    const check = observedFn("Approval.check")(function*(request: CommandApprovalRequest) {
       const { command } = request
       const subject: Subject = { command, context: request.context, backend: request.backend, path: request.path }
       const deny = denial(subject)
@@ -194,7 +195,7 @@ export const ApprovalLive = Layer.effect(
       }, rule)
     })
 
-    const checkFileWrite = Effect.fn("Approval.checkFileWrite")(function*(request: FileWriteApprovalRequest) {
+    const checkFileWrite = observedFn("Approval.checkFileWrite")(function*(request: FileWriteApprovalRequest) {
       const description = implicitlyExecuted(request.path, detectionEnv)
       // Ordinary writes are not audited: only what needed a decision is.
       if (description === null) return { decidedBy: "not-dangerous" } satisfies ApprovalGranted

@@ -29,6 +29,7 @@ import { errorJson } from "./sanitizeErrorMessage.js"
 import { tuningOf } from "./tuning.js"
 import type { Tuning } from "./tuning.js"
 import { enforceTurnBudget } from "./turnBudget.js"
+import { observedSpan } from "../../lib/effect/observedFn.js"
 
 /** realpath when the path exists, else the lexical absolute path (the planner only compares). */
 const canonicalPath = (cwd: string) => (p: string): string => {
@@ -129,7 +130,7 @@ export const ToolExecutorLive = Layer.effect(
           }
         })
         return yield* enforceTurnBudget(services.results, answered, limits.turnBudgetChars, options?.context?.taskId ?? DEFAULT_TASK_ID)
-      }).pipe(Effect.withSpan("ToolExecutor.executeBatch", { attributes: { calls: calls.length } }))
+      }).pipe(observedSpan("ToolExecutor.executeBatch", { attributes: { calls: calls.length } }))
 
     return ToolExecutor.of({
       execute,

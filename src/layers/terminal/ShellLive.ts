@@ -11,6 +11,7 @@ import type { ShellOutput, ShellRunOptions, ShellTarget } from "../../services/S
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import { capOutput, MAX_OUTPUT_CHARS, redactToolOutput, stripAnsiOutput } from "../../lib/text.js"
 import { approveCommand } from "./commandGate.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const ShellLive: Layer.Layer<Shell, never, Environments | Approval | Config> = Layer.effect(
   Shell,
@@ -30,7 +31,7 @@ export const ShellLive: Layer.Layer<Shell, never, Environments | Approval | Conf
         return { env, workdir: resolved }
       })
 
-    const run = Effect.fn("Shell.run")(function*(context: ToolCallContext, command: string, options: ShellRunOptions = {}) {
+    const run = observedFn("Shell.run")(function*(context: ToolCallContext, command: string, options: ShellRunOptions = {}) {
       const { env, workdir } = yield* target(context, options.workdir)
       const pty = options.pty === true
       // Judged where it runs: relative paths in it (a script read, a file written) mean files in the workdir.

@@ -4,6 +4,7 @@ import { defineTool } from "../../lib/tool/defineTool.js"
 import { lenient } from "../../lib/tool/lenient.js"
 import { Browser, NO_BROWSER } from "../../services/Browser.js"
 import { browserAvailable, failure, orFailure, redactPage, success, taskId } from "./common.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 /** Hermes' form of a ref in results: always with `@`. */
 const at = (ref: string) => (ref.startsWith("@") ? ref : `@${ref}`)
@@ -20,7 +21,7 @@ export const browserClickTool = defineTool({
   parameters: Schema.Struct({ ref: Schema.String.annotations({ description: "Ref id of the element from the snapshot, e.g. '@e5'" }) }),
   check: browserAvailable,
   unavailableReason: NO_BROWSER,
-  handler: Effect.fn("browser_click")(function*(args) {
+  handler: observedFn("browser_click")(function*(args) {
     const id = yield* taskId
     return yield* orFailure(Effect.as(Effect.flatMap(Browser, (b) => b.click(id, args.ref)), success({ clicked: at(args.ref.trim()) })))
   })
@@ -39,7 +40,7 @@ export const browserTypeTool = defineTool({
   }),
   check: browserAvailable,
   unavailableReason: NO_BROWSER,
-  handler: Effect.fn("browser_type")(function*(args) {
+  handler: observedFn("browser_type")(function*(args) {
     const id = yield* taskId
     return yield* orFailure(Effect.as(
       Effect.flatMap(Browser, (b) => b.type(id, args.ref, args.text)),
@@ -62,7 +63,7 @@ export const browserScrollTool = defineTool({
   parameters: Schema.Struct({ direction: Direction }),
   check: browserAvailable,
   unavailableReason: NO_BROWSER,
-  handler: Effect.fn("browser_scroll")(function*(args) {
+  handler: observedFn("browser_scroll")(function*(args) {
     if (args.direction !== "up" && args.direction !== "down") return failure(`Invalid direction '${args.direction}'. Use 'up' or 'down'.`)
     const id = yield* taskId
     const pixels = args.direction === "down" ? SCROLL_PIXELS : -SCROLL_PIXELS
@@ -78,7 +79,7 @@ export const browserBackTool = defineTool({
   parameters: Schema.Struct({}),
   check: browserAvailable,
   unavailableReason: NO_BROWSER,
-  handler: Effect.fn("browser_back")(function*() {
+  handler: observedFn("browser_back")(function*() {
     const id = yield* taskId
     return yield* orFailure(Effect.map(Effect.flatMap(Browser, (b) => b.back(id)), (url) => success({ url })))
   })
@@ -92,7 +93,7 @@ export const browserPressTool = defineTool({
   parameters: Schema.Struct({ key: Schema.String.annotations({ description: "Key to press, e.g. 'Enter', 'Tab', 'Escape', 'ArrowDown'" }) }),
   check: browserAvailable,
   unavailableReason: NO_BROWSER,
-  handler: Effect.fn("browser_press")(function*(args) {
+  handler: observedFn("browser_press")(function*(args) {
     const id = yield* taskId
     return yield* orFailure(Effect.as(Effect.flatMap(Browser, (b) => b.press(id, args.key)), success({ pressed: args.key })))
   })

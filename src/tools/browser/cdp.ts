@@ -7,6 +7,7 @@ import { defineTool } from "../../lib/tool/defineTool.js"
 import { lenient } from "../../lib/tool/lenient.js"
 import { Browser, NO_CDP } from "../../services/Browser.js"
 import { cdpAvailable, failure, orFailure, redactDeep, success, taskId } from "./common.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 const CDP_DOCS_URL = "https://chromedevtools.github.io/devtools-protocol/"
 
@@ -45,7 +46,7 @@ export const browserCdpTool = defineTool({
   parameters: BrowserCdpParameters,
   check: cdpAvailable,
   unavailableReason: NO_CDP,
-  handler: Effect.fn("browser_cdp")(function*(args) {
+  handler: observedFn("browser_cdp")(function*(args) {
     const method = args.method.trim()
     if (method === "") return JSON.stringify({ error: "'method' is required (e.g. 'Target.getTargets')", cdp_docs: CDP_DOCS_URL })
     if (args.frame_id !== undefined) return failure("frame_id routing needs a CDP supervisor, which this runtime does not run; use target_id.")
@@ -77,7 +78,7 @@ export const browserDialogTool = defineTool({
   parameters: BrowserDialogParameters,
   check: cdpAvailable,
   unavailableReason: NO_CDP,
-  handler: Effect.fn("browser_dialog")(function*(args) {
+  handler: observedFn("browser_dialog")(function*(args) {
     const id = yield* taskId
     return yield* orFailure(Effect.map(
       Effect.flatMap(Browser, (b) => b.respondDialog(id, args.action, args.prompt_text, args.dialog_id)),

@@ -4,6 +4,7 @@ import { defineTool } from "../../lib/tool/defineTool.js"
 import { pythonTypeName } from "../../lib/tool/lenient.js"
 import { Browser, NO_BROWSER } from "../../services/Browser.js"
 import { browserAvailable, orFailure, redactDeep, redactPage, success, taskId } from "./common.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const browserGetImagesTool = defineTool({
   name: "browser_get_images",
@@ -16,7 +17,7 @@ export const browserGetImagesTool = defineTool({
   check: browserAvailable,
   unavailableReason: NO_BROWSER,
   parallel: "safe",
-  handler: Effect.fn("browser_get_images")(function*() {
+  handler: observedFn("browser_get_images")(function*() {
     const id = yield* taskId
     return yield* orFailure(Effect.map(Effect.flatMap(Browser, (b) => b.images(id)), (images) =>
       success({ images: redactDeep(images), count: images.length })))
@@ -53,7 +54,7 @@ export const browserConsoleTool = defineTool({
   parameters: BrowserConsoleParameters,
   check: browserAvailable,
   unavailableReason: NO_BROWSER,
-  handler: Effect.fn("browser_console")(function*(args) {
+  handler: observedFn("browser_console")(function*(args) {
     const id = yield* taskId
     const browser = yield* Browser
     if (args.expression !== undefined) {

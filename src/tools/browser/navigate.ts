@@ -4,6 +4,7 @@ import { defineTool } from "../../lib/tool/defineTool.js"
 import { Browser, NO_BROWSER } from "../../services/Browser.js"
 import { browserAvailable, modelSnapshot, orFailure, redactPage, success, taskId } from "./common.js"
 import { botWarning } from "./snapshotText.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const BrowserNavigateParameters = Schema.Struct({
   url: Schema.String.annotations({ description: "The URL to open, e.g. 'https://example.com'" })
@@ -21,7 +22,7 @@ export const browserNavigateTool = defineTool({
   parameters: BrowserNavigateParameters,
   check: browserAvailable,
   unavailableReason: NO_BROWSER,
-  handler: Effect.fn("browser_navigate")(function*(args) {
+  handler: observedFn("browser_navigate")(function*(args) {
     const id = yield* taskId
     const browser = yield* Browser
     return yield* orFailure(Effect.gen(function*() {

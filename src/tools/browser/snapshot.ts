@@ -3,6 +3,7 @@ import { Effect, Schema } from "effect"
 import { defineTool } from "../../lib/tool/defineTool.js"
 import { Browser, NO_BROWSER } from "../../services/Browser.js"
 import { browserAvailable, modelSnapshot, orFailure, success, taskId } from "./common.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const BrowserSnapshotParameters = Schema.Struct({
   full: Schema.optional(Schema.Boolean.annotations({
@@ -24,7 +25,7 @@ export const browserSnapshotTool = defineTool({
   parameters: BrowserSnapshotParameters,
   check: browserAvailable,
   unavailableReason: NO_BROWSER,
-  handler: Effect.fn("browser_snapshot")(function*(args) {
+  handler: observedFn("browser_snapshot")(function*(args) {
     const id = yield* taskId
     const browser = yield* Browser
     return yield* orFailure(Effect.gen(function*() {

@@ -14,6 +14,7 @@ import { Browser, BrowserFailed, NO_BROWSER } from "../../services/Browser.js"
 import { Config } from "../../services/Config.js"
 import { visionConfigured } from "../vision.js"
 import { browserAvailable, failure, redactPage, success, taskId } from "./common.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const BrowserVisionParameters = Schema.Struct({
   question: Schema.String.annotations({ description: "What you want to learn from how the page looks; be specific." }),
@@ -39,7 +40,7 @@ export const browserVisionTool = defineTool({
   parameters: BrowserVisionParameters,
   check: Effect.zipWith(browserAvailable, Effect.flatMap(Config, (c) => Effect.map(c.current, visionConfigured)), (a, b) => a && b),
   unavailableReason: `${NO_BROWSER} browser_vision also needs a vision model (auxiliary.vision, or model.vision: true).`,
-  handler: Effect.fn("browser_vision")(function*(args) {
+  handler: observedFn("browser_vision")(function*(args) {
     const id = yield* taskId
     const browser = yield* Browser
     const config = yield* Config

@@ -11,6 +11,7 @@ import { ToolContext } from "../../services/ToolContext.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { defineTool } from "../../lib/tool/defineTool.js"
 import { scriptToolsDescription } from "./description.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const ExecuteCodeParameters = Schema.Struct({
   code: Schema.String.annotations({
@@ -36,7 +37,7 @@ export const executeCodeTool = defineTool<ExecuteCodeArgs, typeof ExecuteCodePar
   parameters: ExecuteCodeParameters,
   timeout: Duration.seconds(CODE_EXECUTION_LIMITS.timeoutSeconds + DISPATCH_GRACE_SECONDS),
   dynamicSchema: Effect.map(scriptTools, (tools) => ({ description: scriptToolsDescription(tools) })),
-  handler: Effect.fn("execute_code")(function*(args) {
+  handler: observedFn("execute_code")(function*(args) {
     if (args.code.trim().length === 0) return { error: "No code provided." }
     const context = yield* ToolContext
     const allowed = yield* scriptTools

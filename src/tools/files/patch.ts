@@ -32,6 +32,7 @@ import { applyPlan, planPatch } from "./v4aApply.js"
 import { headerPaths, parseV4a } from "./v4aParser.js"
 import { CROSS_PROFILE_DESCRIPTION, staleWarning } from "./writeFile.js"
 import { writeTextAtomic } from "./writeText.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const PatchParameters = Schema.Struct({
   // Required in the definition (as in Hermes) but defaulted when missing.
@@ -214,7 +215,7 @@ export const patchTool = defineTool<PatchArgs, typeof PatchParameters.Encoded, A
     "PATCH MODE (mode='patch'): apply V4A multi-file patches for bulk changes, all or nothing. REQUIRED PARAMETERS: mode, patch.",
   parameters: PatchParameters,
   check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
-  handler: Effect.fn("patch")(function*(args) {
+  handler: observedFn("patch")(function*(args) {
     const files = yield* taskFiles
     const tracker = yield* FileReadTracker
     const lintTarget: LintTarget = { env: files.env, shell: yield* Shell, context: files.context }

@@ -29,6 +29,7 @@ import { makeTwinFinder } from "./hardLinks.js"
 import { readNotebook } from "./notebook.js"
 import { similarPaths } from "./suggest.js"
 import { FileToolError, resolveTarget, safetyPaths, taskFiles } from "./taskFiles.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const READ_DEFAULT_LIMIT = 500
 export const READ_MAX_LIMIT = 2000
@@ -147,7 +148,7 @@ export const readFileTool = defineTool<ReadFileArgs, typeof ReadFileParameters.E
     "and tells you the next offset. NOTE: cannot read images or other binary files.",
   parameters: ReadFileParameters,
   check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
-  handler: Effect.fn("read_file")(function*(args) {
+  handler: observedFn("read_file")(function*(args) {
     const offset = Math.max(1, args.offset ?? 1)
     const limit = Math.max(1, Math.min(args.limit ?? READ_DEFAULT_LIMIT, READ_MAX_LIMIT))
     if (args.path.length === 0) return yield* new FileToolError({ message: "File not found: " })

@@ -35,6 +35,7 @@ import { makeTwinFinder } from "./hardLinks.js"
 import { redactKeyMatches } from "./keyMatches.js"
 import { similarPaths } from "./suggest.js"
 import { FileToolError, resolveTarget, safetyPaths, taskFiles } from "./taskFiles.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 const TARGET_DESCRIPTION = "'content' searches inside file contents, 'files' searches for files by name"
 
@@ -94,7 +95,7 @@ export const searchFilesTool = defineTool<
     "File search (target='files'): Find files by glob pattern (e.g., '*.py', '*config*'). Also use this instead of ls — results sorted by modification time.",
   parameters: SearchFilesParameters,
   check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
-  handler: Effect.fn("search_files")(function*(args) {
+  handler: observedFn("search_files")(function*(args) {
     const target = args.target === "grep" || args.target === undefined ? "content" : args.target === "find" ? "files" : args.target
     const offset = Math.max(0, args.offset ?? 0)
     const limit = Math.max(1, args.limit ?? 50)

@@ -22,6 +22,7 @@ import { defineTool } from "../../lib/tool/defineTool.js"
 import { lintAfterWrite, lintsFromText } from "./lint.js"
 import { approveWrites, FileToolError, outsideWorkspaceWarning, resolveTarget, taskFiles, writeRefusal } from "./taskFiles.js"
 import { existingFormat, INTERNAL_CONTENT_REFUSAL, isInternalStatusText, looksLikeReadFileOutput, matchFormat, writeTextAtomic } from "./writeText.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 /** Hermes guards edits of another profile's files; hermes-effect has one profile, so the flag is accepted and changes nothing. */
 export const CROSS_PROFILE_DESCRIPTION =
@@ -56,7 +57,7 @@ export const writeFileTool = defineTool<
     ".py and the other linted languages are checked after the write, and only errors this write introduced are reported (pre-existing ones are left out).",
   parameters: WriteFileParameters,
   check: Effect.flatMap(TerminalBackend, (backend) => backend.available),
-  handler: Effect.fn("write_file")(function*(args) {
+  handler: observedFn("write_file")(function*(args) {
     if (args.path.length === 0) {
       return yield* new FileToolError({ message: "write_file: missing required field 'path'. Re-emit the tool call with both 'path' and 'content' set." })
     }

@@ -9,6 +9,7 @@ import type { SkillDocument, SkillFile, SkillView } from "../../services/Skills.
 import { defineTool } from "../../lib/tool/defineTool.js"
 import { answer } from "./render.js"
 import type { Json } from "./render.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const SkillViewParameters = Schema.Struct({
   name: Schema.String.annotations({
@@ -73,7 +74,7 @@ export const skillViewTool = defineTool({
     "call again with file_path to read one of the linked files.",
   parameters: SkillViewParameters,
   parallel: "safe",
-  handler: Effect.fn("skill_view")(function*(args) {
+  handler: observedFn("skill_view")(function*(args) {
     const skills = yield* Skills
     return yield* answer(Effect.map(skills.view(args.name, args.file_path), viewJson))
   })

@@ -3,6 +3,7 @@ import { Effect, Schema } from "effect"
 import { Skills } from "../../services/Skills.js"
 import { defineTool } from "../../lib/tool/defineTool.js"
 import { answer } from "./render.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const SkillsListParameters = Schema.Struct({
   category: Schema.optional(Schema.String.annotations({ description: "Only skills in this category." }))
@@ -15,7 +16,7 @@ export const skillsListTool = defineTool({
   description: "List the skills you can load: name, one-line description and category of each. Load one with skill_view(name).",
   parameters: SkillsListParameters,
   parallel: "safe",
-  handler: Effect.fn("skills_list")(function*(args) {
+  handler: observedFn("skills_list")(function*(args) {
     const skills = yield* Skills
     return yield* answer(Effect.map(skills.list({ category: args.category }), (listing) =>
       listing.total === 0

@@ -12,6 +12,7 @@ import { clampCharLimit } from "../../lib/web/truncate.js"
 import { vetUrl } from "../../lib/web/urlPolicy.js"
 import { fitToLimit, refused, vetItem } from "./extractUrls.js"
 import type { ExtractEntry } from "./extractUrls.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 const optionalCount = (description: string, maximum: number) =>
   lenient(Schema.Number, () => NaN, { description, jsonSchema: { type: "integer", minimum: 0, maximum } })
@@ -39,7 +40,7 @@ export const webCrawlTool = defineTool({
   parameters: WebCrawlParameters,
   maxResultChars: 100_000,
   parallel: "safe",
-  handler: Effect.fn("web_crawl")(function*(args) {
+  handler: observedFn("web_crawl")(function*(args) {
     const web = yield* Web
     const config = yield* (yield* Config).current
     const depthLimit = Math.min(5, Math.max(0, Math.floor(orDefault(args.max_depth, config.web.crawl_max_depth))))

@@ -12,6 +12,7 @@ import { lenient } from "../../lib/tool/lenient.js"
 import { clampCharLimit } from "../../lib/web/truncate.js"
 import { extractAll, failed, fitToLimit, vetItem } from "./extractUrls.js"
 import type { ExtractEntry } from "./extractUrls.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const MAX_EXTRACT_URLS = 5
 
@@ -51,7 +52,7 @@ export const webExtractTool = defineTool({
   parameters: WebExtractParameters,
   maxResultChars: 100_000,
   parallel: "safe",
-  handler: Effect.fn("web_extract")(function*(args) {
+  handler: observedFn("web_extract")(function*(args) {
     const web = yield* Web
     const config = yield* (yield* Config).current
     const limit = clampCharLimit(args.char_limit, config.web.extract_char_limit)

@@ -7,6 +7,7 @@ import { Effect, Option, Schema } from "effect"
 import { NO_SEARCH_PROVIDER, Web } from "../../services/Web.js"
 import { defineTool } from "../../lib/tool/defineTool.js"
 import { lenient } from "../../lib/tool/lenient.js"
+import { observedFn } from "../../lib/effect/observedFn.js"
 
 const Limit = lenient(Schema.Int.pipe(Schema.between(1, 100)), (value) =>
   typeof value === "number" && Number.isFinite(value) ? Math.min(100, Math.max(1, Math.trunc(value))) : 5, {
@@ -31,7 +32,7 @@ export const webSearchTool = defineTool({
   parallel: "safe",
   check: Effect.flatMap(Web, (web) => Effect.map(web.searchProvider, Option.isSome)),
   unavailableReason: NO_SEARCH_PROVIDER,
-  handler: Effect.fn("web_search")(function*(args) {
+  handler: observedFn("web_search")(function*(args) {
     const web = yield* Web
     return yield* web.search(args.query, args.limit).pipe(
       Effect.map((hits) => JSON.stringify({ success: true, data: { web: hits } }, null, 2)),

@@ -23,6 +23,7 @@ import { makeMessages } from "./messages.js"
 import { makeSearch } from "./search.js"
 import { makeSessions } from "./sessions.js"
 import { toMessageLines, toShareGpt } from "./trajectory.js"
+import { observedFn } from "../../../lib/effect/observedFn.js"
 
 export { RANK_WINDOW } from "./search.js"
 export { newSessionId } from "./sessions.js"
@@ -36,7 +37,7 @@ const make = Effect.gen(function*() {
   const messages = makeMessages(sql, sessions, indexer, writes, statements)
   const { search } = makeSearch(sql, indexer)
 
-  const exportSession = Effect.fn("SessionStore.export")(function*(sessionId: string, format: ExportFormat = "sharegpt") {
+  const exportSession = observedFn("SessionStore.export")(function*(sessionId: string, format: ExportFormat = "sharegpt") {
     const session = yield* sessions.getRow(sessionId, "export")
     const history = yield* messages.history(sessionId)
     return format === "messages" ? toMessageLines(history) : JSON.stringify(toShareGpt(session, history))

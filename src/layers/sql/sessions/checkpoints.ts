@@ -5,6 +5,7 @@ import { Effect, Schema } from "effect"
 import type { ProcessCheckpoint } from "../../../services/SessionStore.js"
 import { CheckpointRow } from "./rows.js"
 import { failure } from "./storeErrors.js"
+import { observedFn } from "../../../lib/effect/observedFn.js"
 
 export const makeCheckpoints = (sql: SqlClient.SqlClient) => {
   // The session link is kept only while that session exists (a checkpoint may outlive or predate it).
@@ -31,15 +32,15 @@ export const makeCheckpoints = (sql: SqlClient.SqlClient) => {
     execute: (id) => sql`DELETE FROM process_checkpoints WHERE id = ${id}`
   })
 
-  const checkpointProcess = Effect.fn("SessionStore.checkpointProcess")(function*(cp: ProcessCheckpoint) {
+  const checkpointProcess = observedFn("SessionStore.checkpointProcess")(function*(cp: ProcessCheckpoint) {
     yield* upsert(cp).pipe(Effect.mapError(failure("checkpoint")))
   })
 
-  const processCheckpoints = Effect.fn("SessionStore.processCheckpoints")(function*(options: { readonly status?: string } = {}) {
+  const processCheckpoints = observedFn("SessionStore.processCheckpoints")(function*(options: { readonly status?: string } = {}) {
     return yield* byStatus(options.status).pipe(Effect.mapError(failure("checkpoints")))
   })
 
-  const removeProcessCheckpoint = Effect.fn("SessionStore.removeProcessCheckpoint")(function*(id: string) {
+  const removeProcessCheckpoint = observedFn("SessionStore.removeProcessCheckpoint")(function*(id: string) {
     yield* removeById(id).pipe(Effect.mapError(failure("checkpoint")))
   })
 

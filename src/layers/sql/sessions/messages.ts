@@ -20,6 +20,7 @@ import type { GroupCommit } from "./groupCommit.js"
 import { MESSAGE_COLUMNS, messageRows, toolCallsText, toStoredMessage } from "./rows.js"
 import type { SessionQueries } from "./sessions.js"
 import { failure, sqliteCode } from "./storeErrors.js"
+import { observedFn } from "../../../lib/effect/observedFn.js"
 
 /** Rows per INSERT statement: 7 parameters each, well under SQLite's 32 766. */
 const INSERT_CHUNK = 500
@@ -126,7 +127,7 @@ export const makeMessages = (
     })
   }
 
-  const history = Effect.fn("SessionStore.history")(function*(sessionId: string, options: HistoryOptions = {}) {
+  const history = observedFn("SessionStore.history")(function*(sessionId: string, options: HistoryOptions = {}) {
     const from = Math.max(0, options.fromOrdinal ?? 0)
     const limit = options.limit ?? -1
     const rows = yield* sql`SELECT ${columns} FROM messages WHERE session_id = ${sessionId} AND ordinal >= ${from} ORDER BY ordinal LIMIT ${limit}`.pipe(
@@ -148,7 +149,7 @@ export const makeMessages = (
       Effect.flatMap((rows) => messageRows.all(rows, toStoredMessage))
     )
 
-  const around = Effect.fn("SessionStore.around")(function*(sessionId: string, messageId: number, window: number) {
+  const around = observedFn("SessionStore.around")(function*(sessionId: string, messageId: number, window: number) {
     const anchor = yield* anchorOrdinal({ sessionId, messageId }).pipe(Effect.mapError(failure("around")))
     const session = yield* sessions.getRow(sessionId, "around")
     if (Option.isNone(anchor)) return yield* new MessageNotFound({ sessionId, messageId })

@@ -11,6 +11,7 @@ import { HIT_COLUMNS, hitRows, toSearchHit } from "./rows.js"
 import type { HitColumns } from "./rows.js"
 import { hasCjk, quoteTerms, substringSnippet, substringTerms, terms, usesFtsSyntax } from "./searchQuery.js"
 import { clamp, failure } from "./storeErrors.js"
+import { observedFn } from "../../../lib/effect/observedFn.js"
 
 /** Relevance is ranked among this many most recent matches (see `search`). */
 export const RANK_WINDOW = 2000
@@ -85,7 +86,7 @@ export const makeSearch = (sql: SqlClient.SqlClient, indexer: BackgroundIndexer)
   const substringHit = (query: string) => (r: typeof HitColumns.Type): SearchHit =>
     toSearchHit(r, "substring", substringSnippet(r.text ?? "", query))
 
-  const search = Effect.fn("SessionStore.search")(function*(query: string, options: SearchOptions = {}) {
+  const search = observedFn("SessionStore.search")(function*(query: string, options: SearchOptions = {}) {
     const text = query.trim()
     if (terms(text).length === 0) return []
     const request: SearchRequest = {

@@ -17,6 +17,7 @@ import type { SqliteStatementsService } from "../sqliteClient.js"
 import type { GroupCommit } from "./groupCommit.js"
 import { NewSessionRow, SESSION_COLUMNS, sessionRows, sessionSummaryRows, toSession, toSessionSummary } from "./rows.js"
 import { clamp, failure, sqliteCode } from "./storeErrors.js"
+import { observedFn } from "../../../lib/effect/observedFn.js"
 
 const pad = (n: number) => String(n).padStart(2, "0")
 
@@ -132,7 +133,7 @@ export const makeSessions = (
         )
       })
 
-    const create = Effect.fn("SessionStore.create")(function*(input: NewSession) {
+    const create = observedFn("SessionStore.create")(function*(input: NewSession) {
       const row = yield* insertSession(input, "create", false).pipe(
         Effect.catchTag("SessionNotFound", (e) => Effect.fail(new SessionStoreError({ operation: "create", message: `parent ${e.message}` })))
       )
@@ -140,7 +141,7 @@ export const makeSessions = (
       return Option.getOrThrow(row)
     })
 
-    const ensure = Effect.fn("SessionStore.ensure")(function*(id: string, defaults: Omit<NewSession, "id">) {
+    const ensure = observedFn("SessionStore.ensure")(function*(id: string, defaults: Omit<NewSession, "id">) {
       const row = yield* insertSession({ ...defaults, id }, "ensure", true).pipe(
         Effect.catchTags({
           SessionExists: () => Effect.succeed(Option.none()),
@@ -154,7 +155,7 @@ export const makeSessions = (
       )
     })
 
-    const get = Effect.fn("SessionStore.get")(function*(id: string) {
+    const get = observedFn("SessionStore.get")(function*(id: string) {
       return yield* getRow(id, "get")
     })
 
@@ -179,7 +180,7 @@ export const makeSessions = (
       execute: (request) => sql`SELECT count(*) AS total FROM sessions s WHERE ${listFilter(request)}`
     })
 
-    const list = Effect.fn("SessionStore.list")(function*(options: ListSessionsOptions = {}) {
+    const list = observedFn("SessionStore.list")(function*(options: ListSessionsOptions = {}) {
       const request: typeof ListRequest.Type = {
         ...options,
         limit: clamp(options.limit, 20, 1, 1000),
@@ -194,7 +195,7 @@ export const makeSessions = (
     const updateRow = (r: { readonly id: string; readonly set: Record<string, string | null> }) =>
       Effect.flatMap(sql`UPDATE sessions SET ${sql.update(r.set)} WHERE id = ${r.id} RETURNING ${columns}`, (rows) => sessionRows.first(rows, toSession))
 
-    const update = Effect.fn("SessionStore.update")(function*(id: string, patch: SessionPatch) {
+    const update = observedFn("SessionStore.update")(function*(id: string, patch: SessionPatch) {
       // Only the fields the patch names: an undefined field keeps its value, null clears it.
       const sets = (["title", "model", "cwd"] as const).filter((k) => patch[k] !== undefined)
       if (sets.length === 0) return yield* getRow(id, "update")
@@ -211,7 +212,7 @@ export const makeSessions = (
           FROM sessions WHERE id = ${r.parentId} RETURNING id`
     })
 
-    const fork = Effect.fn("SessionStore.fork")(function*(id: string, options: ForkOptions = {}) {
+    const fork = observedFn("SessionStore.fork")(function*(id: string, options: ForkOptions = {}) {
       const now = yield* Clock.currentTimeMillis
       const upTo = options.upToOrdinal ?? Number.MAX_SAFE_INTEGER
       const forkAs = (childId: string) => sql.withTransaction(Effect.gen(function*() {
@@ -239,7 +240,7 @@ export const makeSessions = (
       execute: (sessionId) => sql`DELETE FROM sessions WHERE id = ${sessionId} RETURNING message_count`
     })
 
-    const remove = Effect.fn("SessionStore.delete")(function*(id: string) {
+    const remove = observedFn("SessionStore.delete")(function*(id: string) {
       const deleted = yield* deleteSession(id).pipe(Effect.mapError(failure("delete")))
       return Option.isNone(deleted) ? yield* new SessionNotFound({ sessionId: id }) : deleted.value
     })
@@ -255,7 +256,7 @@ export const makeSessions = (
          ) SELECT id FROM chain ORDER BY depth`
     })
 
-    const lineage = Effect.fn("SessionStore.lineage")(function*(id: string) {
+    const lineage = observedFn("SessionStore.lineage")(function*(id: string) {
       const rows = yield* chain(id).pipe(Effect.mapError(failure("lineage")))
       return rows.map((r) => r.id)
     })
