@@ -1,10 +1,11 @@
 /** A call's handler runs in the caller's trace: its spans are children of the span the call was made under. */
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Option, Schema, Tracer } from "effect"
+import { Effect, Schema } from "effect"
 import { defineTool } from "../src/lib/tool/defineTool.js"
 import { registerTool } from "../src/lib/tool/registerTool.js"
 import { ToolExecutor } from "../src/services/ToolExecutor.js"
 import { tempHome, testRuntime } from "./support/runtime.js"
+import { parentId, recordingTracer } from "./support/tracing.js"
 
 const spanTool = (name: string, suspend: boolean) =>
   defineTool({
@@ -14,23 +15,6 @@ const spanTool = (name: string, suspend: boolean) =>
     parameters: Schema.Struct({}),
     handler: () => Effect.withSpan(suspend ? Effect.as(Effect.yieldNow(), "ok") : Effect.succeed("ok"), `${name}.inner`)
   })
-
-/** The default tracer, recording every span it starts. */
-const recordingTracer = Effect.map(Effect.tracer, (base) => {
-  const spans: Array<Tracer.Span> = []
-  const tracer = Tracer.make({
-    span: (...args) => {
-      const span = base.span(...args)
-      spans.push(span)
-      return span
-    },
-    context: base.context
-  })
-  return { spans, tracer }
-})
-
-const parentId = (span: Tracer.Span | undefined) =>
-  Option.getOrUndefined(Option.map(Option.fromNullable(span).pipe(Option.flatMap((s) => s.parent)), (p) => p.spanId))
 
 describe("executor tracing", () => {
   it.layer(testRuntime())((it) => {

@@ -4,22 +4,9 @@
  * other tracer its span has Effect.fn's name, attributes and parent.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Option, Tracer } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import { observedFn, observedSpan } from "../../src/lib/effect/observedFn.js"
-
-/** A tracer recording every span it starts (over the native one). */
-const recording = Effect.map(Effect.tracer, (base) => {
-  const spans: Array<Tracer.Span> = []
-  const tracer = Tracer.make({
-    span: (...args) => {
-      const span = base.span(...args)
-      spans.push(span)
-      return span
-    },
-    context: base.context
-  })
-  return { spans, tracer }
-})
+import { recordingTracer } from "../support/tracing.js"
 
 class Counter {
   count = 2
@@ -52,7 +39,7 @@ describe("observedFn", () => {
 
   it.effect("under an installed tracer, makes Effect.fn's span: its name and attributes, a child of the caller's span", () =>
     Effect.gen(function*() {
-      const { spans, tracer } = yield* recording
+      const { spans, tracer } = yield* recordingTracer
       const counter = new Counter()
       const [out, caller] = yield* Effect.withSpan(Effect.all([counter.add(1), Effect.currentSpan]), "caller").pipe(Effect.withTracer(tracer))
       expect(out).toEqual({ total: 3, span: Option.some("Counter.add") })
@@ -66,7 +53,7 @@ describe("observedFn", () => {
 
   it.effect("a failure is the body's, with or without a tracer, and ends the span", () =>
     Effect.gen(function*() {
-      const { spans, tracer } = yield* recording
+      const { spans, tracer } = yield* recordingTracer
       const message = (exit: Exit.Exit<unknown, Error>) =>
         Exit.isFailure(exit) ? Option.map(Cause.failureOption(exit.cause), (e) => e.message) : Option.none()
       expect(message(yield* Effect.exit(failing("plain")))).toEqual(Option.some("plain"))
@@ -79,7 +66,7 @@ describe("observedFn", () => {
 describe("observedSpan", () => {
   it.effect("wraps in a span only under an installed tracer", () =>
     Effect.gen(function*() {
-      const { spans, tracer } = yield* recording
+      const { spans, tracer } = yield* recordingTracer
       const inner = Effect.map(Effect.option(Effect.currentSpan), Option.map((s) => s.name))
       expect(yield* observedSpan("Batch.run")(inner)).toEqual(Option.none())
       expect(yield* observedSpan("Batch.run", { attributes: { calls: 2 } })(inner).pipe(Effect.withTracer(tracer))).toEqual(Option.some("Batch.run"))
