@@ -262,6 +262,11 @@ const addedPathDirs = (
   trusted: ReadonlyArray<string>,
   surroundings: CommandSurroundings
 ): Effect.Effect<ReadonlyArray<string>> => {
+  // The task's own PATH, as most commands meet it: the answer of the last call with the same inputs (pure).
+  const remembered = lineDirs.length === 0 ? lastPathDirs : undefined
+  if (remembered !== undefined && remembered.path === path && remembered.cwd === cwd && remembered.home === env.home && remembered.trusted === trusted) {
+    return Effect.succeed(remembered.added)
+  }
   // In PATH order (the first directory holding a name is the one the shell runs); a look-up only for entries with `..`.
   const entries: Array<string | Effect.Effect<string>> = []
   let lookUps = false
@@ -285,10 +290,23 @@ const addedPathDirs = (
     for (const dir of dirs) if ((dir === UNKNOWN_DIR || !trusted.includes(dir)) && !out.includes(dir)) out.push(dir)
     return out
   }
-  return lookUps
-    ? Effect.map(Effect.forEach(entries, (e) => (typeof e === "string" ? Effect.succeed(e) : e)), added)
-    : Effect.succeed(added(entries as ReadonlyArray<string>))
+  if (lookUps) return Effect.map(Effect.forEach(entries, (e) => (typeof e === "string" ? Effect.succeed(e) : e)), added)
+  const answer = added(entries as ReadonlyArray<string>)
+  // Only an answer the text alone gave (no look-up: where a `..` lands can change between calls).
+  if (lineDirs.length === 0) lastPathDirs = { path, cwd, home: env.home, trusted, added: answer }
+  return Effect.succeed(answer)
 }
+
+/** addedPathDirs' last answer for a task PATH with no `..` in it (one entry: a task's PATH rarely changes). */
+let lastPathDirs:
+  | {
+    readonly path: string | undefined
+    readonly cwd: string
+    readonly home: string | undefined
+    readonly trusted: ReadonlyArray<string>
+    readonly added: ReadonlyArray<string>
+  }
+  | undefined
 
 /**
  * Directories each language searches for modules before its own library:
