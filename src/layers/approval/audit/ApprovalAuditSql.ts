@@ -58,8 +58,9 @@ export const ApprovalAuditSql: Layer.Layer<ApprovalAudit, never, SqlClient.SqlCl
 
     // Write-behind: a decision is queued where it is made and inserted by a fiber of the layer's own, which runs as
     // soon as the deciding fiber waits, i.e. while the command it let through runs. The commit (~65 µs on the
-    // reference VM, as much as judging the command) is then off every command's path; a decision is committed
-    // before its command's result comes back, and `recent` and the layer's end write out whatever is still queued.
+    // reference VM, as much as judging the command) is then off every command's path: the writer runs at the first
+    // wait after the decision, before any output of the command can be read; `recent` and the layer's end write out
+    // whatever is still queued.
     let queued: Array<ReadonlyArray<unknown>> = []
     let scheduled = false
     const writeOut = Effect.suspend(() => {
