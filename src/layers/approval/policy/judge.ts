@@ -216,7 +216,10 @@ const judgeFrom = (
   return Effect.flatMap(surroundings.variables, (variables) =>
     Effect.flatMap(
       addedPathDirs(variables?.["PATH"], first.pathDirs, env.cwd ?? "/", env, detectors.trustedPathDirs, surroundings),
-      (added) => (added.length === 0 ? Effect.succeed({ detection: first.detection }) : judgeWith(request.command, first, env, detectors, surroundings))
+      (added) =>
+        added.length === 0
+          ? Effect.succeed({ detection: first.detection })
+          : judgeWith(request.command, first, env, detectors, surroundings, { variables, added })
     ))
 }
 
@@ -342,12 +345,16 @@ const judgeWith = (
   first: Inspection,
   env: DetectionEnv,
   detectors: Detectors,
-  surroundings: CommandSurroundings
+  surroundings: CommandSurroundings,
+  /** What judgeFrom already read for a line whose only look-up is its programs (none unresolved: `first` stands). */
+  known?: { readonly variables: Readonly<Record<string, string>> | undefined; readonly added: ReadonlyArray<string> }
 ): Effect.Effect<Verdict> =>
   Effect.gen(function*() {
-    let variables: Readonly<Record<string, string>> | undefined
+    let variables: Readonly<Record<string, string>> | undefined = known?.variables
     let inspection = first
-    if (first.unresolved.length > 0 || first.programs.length > 0 || first.scripts.length > 0) variables = yield* surroundings.variables
+    if (known === undefined && (first.unresolved.length > 0 || first.programs.length > 0 || first.scripts.length > 0)) {
+      variables = yield* surroundings.variables
+    }
     if (first.unresolved.length > 0 && variables !== undefined) inspection = detectors.inspect(command, { ...env, variables })
     const cwd = yield* surroundings.cwd
     const scriptEnv = variables === undefined ? env : { ...env, variables }
@@ -362,7 +369,7 @@ const judgeWith = (
     if (verdict.detection.hardline) return verdict
     verdict = stronger(verdict, yield* look.loadedModules(inspection.loadedModules))
     if (verdict.detection.hardline) return verdict
-    const added = yield* addedPathDirs(variables?.["PATH"], inspection.pathDirs, cwd, env, detectors.trustedPathDirs, surroundings)
+    const added = known?.added ?? (yield* addedPathDirs(variables?.["PATH"], inspection.pathDirs, cwd, env, detectors.trustedPathDirs, surroundings))
     verdict = stronger(verdict, yield* look.planted(inspection.programs, added))
     // Programs the look above could not cover: too many to list, or a directory only known at run time.
     if (added.length > 0 && (inspection.programsCapped || (added.includes(UNKNOWN_DIR) && inspection.programs.length > 0))) {
