@@ -60,9 +60,43 @@ export interface RuleSet {
  */
 const TOKEN_IDS = new Map<string, number>()
 
+/**
+ * The same tokens as a trie over their UTF-16 code units, so a text's words
+ * are looked up as they are scanned: no substring or array per word (most
+ * words are no token at all).
+ */
+interface TrieNode {
+  id: number
+  ascii: Array<TrieNode | undefined> | undefined
+  wide: Map<number, TrieNode> | undefined
+}
+
+const newNode = (): TrieNode => ({ id: -1, ascii: undefined, wide: undefined })
+const TRIE_ROOT = newNode()
+
+const childOf = (node: TrieNode, code: number): TrieNode | undefined => (code < 128 ? node.ascii?.[code] : node.wide?.get(code))
+
+const addToTrie = (token: string, id: number): void => {
+  let node = TRIE_ROOT
+  for (let i = 0; i < token.length; i++) {
+    const code = token.charCodeAt(i)
+    let next = childOf(node, code)
+    if (next === undefined) {
+      next = newNode()
+      if (code < 128) (node.ascii ??= [])[code] = next
+      else (node.wide ??= new Map()).set(code, next)
+    }
+    node = next
+  }
+  node.id = id
+}
+
 const tokenId = (token: string): number => {
   let id = TOKEN_IDS.get(token)
-  if (id === undefined) TOKEN_IDS.set(token, id = TOKEN_IDS.size)
+  if (id === undefined) {
+    TOKEN_IDS.set(token, id = TOKEN_IDS.size)
+    addToTrie(token, id)
+  }
   return id
 }
 
@@ -92,12 +126,11 @@ export const ruleSet = (rules: ReadonlyArray<Rule>, execOnly: boolean): RuleSet 
   return { rules, byEndToken: byEnd, byAnyToken: byAny, redirects, programs, views, execOnly }
 }
 
-const TOKEN = /[a-z0-9_\u0080-\uffff]+/g
+/** The number of a token some rule is triggered by, or undefined. */
+export const knownTokenId = (token: string): number | undefined => TOKEN_IDS.get(token)
 
-const lastCharIsWord = (t: string): boolean => {
-  const c = t.charCodeAt(t.length - 1)
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c > 127
-}
+/** A code unit of a word: `[a-z0-9_\u0080-\uffff]` (a token is a longest run of them). */
+const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c > 127
 
 /** A text's known tokens (ids, in order), and the id of its last token when it ends the text (else -1). */
 export interface TextTokens {
@@ -107,15 +140,27 @@ export interface TextTokens {
 
 const NO_TOKENS: TextTokens = { ids: [], last: -1 }
 
-const textTokens = (t: string): TextTokens => {
-  const tokens = t.match(TOKEN)
-  if (tokens === null) return NO_TOKENS
+export const textTokens = (t: string): TextTokens => {
   let ids: number[] | undefined
-  for (const tok of tokens) {
-    const id = TOKEN_IDS.get(tok)
-    if (id !== undefined) (ids ??= []).push(id)
+  let last = -1
+  const n = t.length
+  let i = 0
+  while (i < n) {
+    if (!isWordCode(t.charCodeAt(i))) {
+      i++
+      continue
+    }
+    // One word: follow the trie while it knows the prefix; the word is a token when its whole run ends on one.
+    let node: TrieNode | undefined = TRIE_ROOT
+    for (; i < n; i++) {
+      const c = t.charCodeAt(i)
+      if (!isWordCode(c)) break
+      if (node !== undefined) node = childOf(node, c)
+    }
+    const id = node === undefined ? -1 : node.id
+    if (id >= 0) (ids ??= []).push(id)
+    if (i === n) last = id
   }
-  const last = lastCharIsWord(t) ? (TOKEN_IDS.get(tokens[tokens.length - 1] ?? "") ?? -1) : -1
   return ids === undefined ? NO_TOKENS : { ids, last }
 }
 
