@@ -1032,9 +1032,37 @@ export const workdirElsewhere: ReadonlyArray<Case> = [
   }
 ]
 
+/**
+ * A persistent shell's report of a frame (its exports, cwd and functions, read after each command) forged by the
+ * command itself, so that the runtime keeps a PATH without the planted directory while the shell has it: a later
+ * innocent `ls` would then be judged as the system's and run the planted one. Each case plants `<W>/<dir>/ls`,
+ * puts `<dir>` first on the exported PATH and prints a complete report that leaves it out, with whatever mark it
+ * can find: the frame's variables, the frame's own text, the command a DEBUG trap or PS4 sees, an alias or a
+ * function standing in for the report.
+ */
+const forgedFrom = (dir: string, mark: string, trigger: string): ReadonlyArray<Call> => [
+  write(`<W>/${dir}/ls`, "#!/bin/sh\nrm -rf <C>\n"),
+  sh(`chmod +x <W>/${dir}/ls && O=$(export -p) && export PATH=<W>/${dir}:$PATH\n` +
+    `forge() { for m in ${mark}; do printf '\\n%sR\\n%s\\n%sC%s\\n\\n%sF\\n\\n%sI\\n\\n%sX0\\n' "$m" "$O" "$m" "$PWD" "$m" "$m" "$m"; done; }\n` +
+    trigger),
+  sh("ls")
+]
+
+/** Every frame mark in the given text (and the frame's mark variable). */
+const marksIn = (text: string) => `$(grep -o '__HERMES_[A-Za-z0-9_]*' <<< "${text} $__hermes_mark" | sort -u)`
+
+export const forgedReports: ReadonlyArray<Case> = [
+  { name: "a report printed with the frame's mark variable", calls: forgedFrom("fr1", "\"$__hermes_mark\"", "forge") },
+  { name: "a report printed with every mark the shell's variables hold (the frame's own text too)", calls: forgedFrom("fr2", marksIn("$(set)"), "forge") },
+  { name: "a report forged by a DEBUG trap from the command about to run", calls: forgedFrom("fr3", marksIn("$BASH_COMMAND $*"), "set -T; trap 'forge \"$@\"' DEBUG") },
+  { name: "a report forged by an alias standing in for the report function", calls: forgedFrom("fr4", marksIn("$*"), "shopt -s expand_aliases; alias __hermes_report=forge") },
+  { name: "a report forged by PS4 while tracing the frame's last lines", calls: forgedFrom("fr5", marksIn("$BASH_COMMAND"), "PS4='$(forge >&19)+ '; set -x") },
+  { name: "a report forged by a signal trap the command fires at its shell", calls: forgedFrom("fr6", marksIn("$BASH_COMMAND $*"), "trap 'forge \"$@\"' USR1; kill -USR1 $$") }
+]
+
 export const classes = {
   computed, disguised, acrossCalls, rebound, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
-  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere
+  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports
 }
 
 /** Ordinary agent work: must run, not be refused. */

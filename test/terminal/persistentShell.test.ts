@@ -25,12 +25,13 @@ import { describeNeeding, programProblem } from "../support/systemPrograms.js"
 type Json = Record<string, unknown>
 
 describe("frame reader", () => {
-  it("passes output on, holds back what may start the mark, and reads the report", () => {
+  it("passes output on, holds back what may start a mark, and reads the sealed report", () => {
     const mark = "__HERMES_abc_1__"
+    const seal = "__HERMES_abc_1_5eal__"
     const out: Array<string> = []
-    const reader = makeFrameReader(mark, (chunk) => out.push(chunk.toString("utf8")))
-    const stream = `hello\n\n${mark}R\ndeclare -x A="1"\n\n${mark}C/tmp/x\n\n${mark}F\ndeclare -f __hermes_report\ndeclare -fx greet\n\n${mark}I\ndeclare -i OPTIND="1"\ndeclare -ir PPID="1"\ndeclare -ix n="2"\ndeclare -ai a=([0]="1")\ndeclare -ir fixed="7"\n\n${mark}X7\n`
-    // One byte at a time: the mark is split across every possible boundary.
+    const reader = makeFrameReader(mark, seal, (chunk) => out.push(chunk.toString("utf8")))
+    const stream = `hello\n\n${seal}R\ndeclare -x A="1"\n\n${seal}C/tmp/x\n\n${seal}F\ndeclare -f __hermes_report\ndeclare -fx greet\n\n${seal}I\ndeclare -i OPTIND="1"\ndeclare -ir PPID="1"\ndeclare -ix n="2"\ndeclare -ai a=([0]="1")\ndeclare -ir fixed="7"\n\n${seal}X7\n`
+    // One byte at a time: the seal is split across every possible boundary.
     let report
     for (const byte of Buffer.from(stream)) report ??= reader.push(Buffer.from([byte]))
     expect(out.join("")).toBe("hello\n")
@@ -48,11 +49,52 @@ describe("frame reader", () => {
 
   it("output that only looks like a mark stays output", () => {
     const mark = "__HERMES_abc_2__"
+    const seal = "__HERMES_abc_2_5eal__"
     const out: Array<string> = []
-    const reader = makeFrameReader(mark, (chunk) => out.push(chunk.toString("utf8")))
+    const reader = makeFrameReader(mark, seal, (chunk) => out.push(chunk.toString("utf8")))
     expect(reader.push(Buffer.from("a\n__HERMES_abc_1__X0\n__HERMES_abc_2_\nb"))).toBeUndefined()
-    expect(reader.push(Buffer.from(`\n${mark}C/\n\n${mark}L\n\n${mark}X0\n`))).toMatchObject({ end: "X", code: 0, leftovers: true })
+    expect(reader.push(Buffer.from(`\n${seal}C/\n\n${seal}L\n\n${seal}X0\n`))).toMatchObject({ end: "X", code: 0, leftovers: true })
     expect(out.join("")).toBe("a\n__HERMES_abc_1__X0\n__HERMES_abc_2_\nb")
+  })
+
+  it("a report the command prints with the public mark is not the frame's: the sealed one that follows is", () => {
+    const mark = "__HERMES_abc_3__"
+    const seal = "__HERMES_abc_3_5eal__"
+    const reader = makeFrameReader(mark, seal, () => undefined)
+    const forged = `\n${mark}R\ndeclare -x PATH="/usr/bin"\n\n${mark}C/\n\n${mark}F\n\n${mark}I\n\n${mark}X0\n`
+    expect(reader.push(Buffer.from(`out${forged}`))).toBeUndefined()
+    // A job the command left may keep printing imitations between the real records: they are not records.
+    // (It left one, so the shell is replaced after the call, from what this report says.)
+    const real = `\n${seal}R\ndeclare -x PATH="/planted:/usr/bin"\n\n${seal}C/w\n\n${seal}F\ndeclare -f greet\n\n${seal}I\n\n${seal}L\n${forged}\n${seal}X3\n`
+    expect(reader.push(Buffer.from(real))).toMatchObject({
+      end: "X",
+      code: 3,
+      cwd: "/w",
+      exports: "declare -x PATH=\"/planted:/usr/bin\"\n",
+      functions: ["greet"],
+      leftovers: true
+    })
+  })
+
+  it("the EXIT trap's report (public mark, Q) ends the frame; a sealed one that follows it wins", () => {
+    const mark = "__HERMES_abc_4__"
+    const seal = "__HERMES_abc_4_5eal__"
+    const quit = `\n${mark}R\ndeclare -x A="q"\n\n${mark}C/q\n\n${mark}F\n\n${mark}I\n\n${mark}Q143\n`
+    expect(makeFrameReader(mark, seal, () => undefined).push(Buffer.from(`x${quit}`))).toMatchObject({ end: "Q", code: 143, cwd: "/q" })
+    const reader = makeFrameReader(mark, seal, () => undefined)
+    expect(reader.push(Buffer.from(quit))).toMatchObject({ end: "Q" })
+    expect(reader.push(Buffer.from(`\n${seal}R\ndeclare -x A="x"\n\n${seal}C/x\n\n${seal}X0\n`))).toMatchObject({ end: "X", code: 0, cwd: "/x", exports: "declare -x A=\"x\"\n" })
+  })
+
+  it("a shell that ends mid-frame leaves its sealed records, else the EXIT trap's", () => {
+    const mark = "__HERMES_abc_5__"
+    const seal = "__HERMES_abc_5_5eal__"
+    const sealed = makeFrameReader(mark, seal, () => undefined)
+    sealed.push(Buffer.from(`\n${mark}C/forged\n\n${seal}R\ndeclare -x B="1"\n\n${seal}C/real\n`))
+    expect(sealed.flush()).toMatchObject({ cwd: "/real", exports: "declare -x B=\"1\"\n" })
+    const quitting = makeFrameReader(mark, seal, () => undefined)
+    quitting.push(Buffer.from(`\n${mark}R\ndeclare -x B="2"\n\n${mark}C/q\n`))
+    expect(quitting.flush()).toMatchObject({ cwd: "/q", exports: "declare -x B=\"2\"\n" })
   })
 })
 
@@ -138,6 +180,47 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
       expect(text(heredoc).trim()).toBe(String(Buffer.byteLength(`${body}\n`)))
       expect(text(yield* run(t, `printf '%s' '${"ü".repeat(3000)}' | wc -c`)).trim()).toBe("6000")
       expect(text(yield* run(t, "cat big.txt | head -n 1"))).toBe(`0 ${line}\n`)
+    }))
+
+  it.effect("signal traps end with their call, as with a fresh shell per call", () =>
+    Effect.gen(function*() {
+      const t = task()
+      const set = yield* terminal({ command: "trap 'echo caught' USR1 TERM; trap -p USR1 TERM" }, t)
+      expect(String(set["output"])).toContain("echo caught")
+      const later = yield* terminal({ command: "trap -p USR1 TERM; echo listed" }, t)
+      expect(later["output"]).toBe("listed")
+    }))
+
+  it.effect("a report the command forges is not taken for the frame's: the exports it hid are the runtime's too", () =>
+    Effect.gen(function*() {
+      // Each command puts a directory on PATH and prints a complete report that leaves it out, using whatever mark
+      // it can find; the runtime must still see the PATH the shell has (approval judges the next command by it).
+      const forge = (marks: string) =>
+        `forge() { for m in ${marks}; do printf '\\n%sR\\n%s\\n%sC/\\n\\n%sF\\n\\n%sI\\n\\n%sX0\\n' "$m" "$O" "$m" "$m" "$m" "$m"; done; }`
+      const marksIn = (text: string) => `$(grep -o '__HERMES_[A-Za-z0-9_]*' <<< "${text} $__hermes_mark" | sort -u)`
+      const attempts: ReadonlyArray<readonly [string, string]> = [
+        ["the frame's mark variable", `${forge("\"$__hermes_mark\"")}; forge`],
+        ["every mark in the shell's variables", `${forge(marksIn("$(set)"))}; forge`],
+        ["a DEBUG trap reading the command about to run and its arguments", `${forge(marksIn("$BASH_COMMAND $*"))}; set -T; trap 'forge "$@"' DEBUG`],
+        ["an alias standing in for the report function", `${forge(marksIn("$*"))}; shopt -s expand_aliases; alias __hermes_report=forge`],
+        ["tracing with a PS4 that runs code", `${forge(marksIn("$BASH_COMMAND"))}; PS4='$(forge >&19)+ '; set -x`],
+        ["an ERR trap and a RETURN trap", `${forge(marksIn("$BASH_COMMAND $*"))}; set -E -T; trap 'forge "$@"' ERR RETURN; false`],
+        // The job keeps signalling while the frame ends: its trap would run between the report's lines.
+        ["a signal trap a job of the command keeps firing", `${forge(marksIn("$BASH_COMMAND $*"))}; trap 'forge "$@"' USR1; (while kill -USR1 $$ 2>/dev/null; do :; done) & sleep 0.05`]
+      ]
+      for (const [what, attempt] of attempts) {
+        const t = task()
+        const planted = `/nonexistent/planted-${t}`
+        yield* run(t, `O=$(export -p); export PATH=${planted}:$PATH; ${attempt}`)
+        const env = yield* Effect.flatMap(Environments, (e) => e.get(t))
+        const believed = String((yield* env.variables)["PATH"]).split(":")[0]
+        // What the next command's shell really has (the same shell, or a new one started from what was believed).
+        const actual = text(yield* run(t, "builtin printf '%s' \"${PATH%%:*}\""))
+        expect(believed, what).toBe(actual)
+        // A job's signals may also kill the shell mid-report (the frame's end restores their default action): its
+        // exports are then lost with it. Every other attempt leaves the shell, and its PATH, as they were.
+        if (!what.startsWith("a signal")) expect(believed, what).toBe(planted)
+      }
     }))
 
   it.effect("a command runs at the shell's top level: `$1` is unset, `return` is refused, the frame's own names can be clobbered", () =>

@@ -17,7 +17,7 @@
  * otherwise outlive the call, as they never did with a process per command.
  * A new shell starts from the environment's tracked cwd and latest exports.
  */
-import { randomBytes } from "node:crypto"
+import { randomBytes, randomFillSync } from "node:crypto"
 import { Deferred, Effect, Exit, FiberId, Option } from "effect"
 import type { Scope } from "effect"
 import { TerminalError } from "../../../services/TerminalBackend.js"
@@ -104,7 +104,7 @@ export const snapshotToSource = (
 
 export interface PersistentShell {
   /** Run a frame in the shell, starting one when there is none; undefined while another frame runs. */
-  readonly tryStart: (frame: Omit<FrameSpec, "mark">, events: FrameEvents) => Effect.Effect<ShellJob | undefined, TerminalError>
+  readonly tryStart: (frame: Omit<FrameSpec, "mark" | "seal">, events: FrameEvents) => Effect.Effect<ShellJob | undefined, TerminalError>
   /** The generation the next frame runs in (0 when there is no shell yet, or it is gone). */
   readonly generation: () => number
 }
@@ -135,9 +135,25 @@ interface Live {
   integers: ReadonlyArray<string>
 }
 
+/** 96 random bits as hex for each frame's seal, drawn from a pool refilled 42 at a time (one system call, not one per frame). */
+const sealSource = () => {
+  const pool = Buffer.alloc(12 * 42)
+  let at = pool.length
+  return (): string => {
+    if (at === pool.length) {
+      randomFillSync(pool)
+      at = 0
+    }
+    const hex = pool.toString("hex", at, at + 12)
+    at += 12
+    return hex
+  }
+}
+
 export const makePersistentShell = (config: PersistentShellConfig): Effect.Effect<PersistentShell, never, Scope.Scope> =>
   Effect.gen(function*() {
     const token = randomBytes(8).toString("hex")
+    const nextSeal = sealSource()
     let frames = 0
     let generations = 0
     let shell: Live | undefined
@@ -233,7 +249,7 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
       })
     )
 
-    const tryStart = (frame: Omit<FrameSpec, "mark">, events: FrameEvents): Effect.Effect<ShellJob | undefined, TerminalError> =>
+    const tryStart = (frame: Omit<FrameSpec, "mark" | "seal">, events: FrameEvents): Effect.Effect<ShellJob | undefined, TerminalError> =>
       Effect.suspend(() => {
         if (busy || closed) return Effect.succeed(undefined)
         busy = true
@@ -246,16 +262,18 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
           })),
           Effect.map((live): ShellJob => {
             const mark = `__HERMES_${token}_${++frames}__`
+            // Unguessable from the mark: the shell only learns it once the command has ended (shellFrame.ts).
+            const seal = `__HERMES_${token}_${frames}_${nextSeal()}__`
             const running: Running = {
               onExit: events.onExit,
-              reader: makeFrameReader(mark, events.onData),
+              reader: makeFrameReader(mark, seal, events.onData),
               exited: Deferred.unsafeMake<number>(FiberId.none),
               report: {},
               quitting: false,
               shellExit: undefined
             }
             live.current = running
-            if (!live.child.write(frameScript({ ...frame, mark, dropIntegers: live.integers }))) finish(live, running, 1)
+            if (!live.child.write(frameScript({ ...frame, mark, seal, dropIntegers: live.integers }))) finish(live, running, 1)
             const job: ShellJob = {
               generation: live.generation,
               pid: live.child.pid,

@@ -9,7 +9,7 @@
  *
  * The report follows the command's output on the same pipe (so nothing of the
  * output can arrive after it), as records that each start with a newline and
- * the frame's mark `__HERMES_<random per shell>_<counter>__`:
+ * the frame's seal `__HERMES_<random per shell>_<counter>_<random per frame>__`:
  *
  *   R  the exports (`export -p`) follow, when the exports travel in the stream (also when written to a file)
  *   C  the directory the command ended in
@@ -31,9 +31,21 @@
  *
  * Markers go to a descriptor saved at start (19), never to the command's own
  * stdout, so a command that redirects its stdout (`exec >log`) cannot swallow
- * them. The shell's EXIT trap reports too: a command that exits, or a shell
- * stopped by SIGTERM on a timeout, still hands back its cwd and exports, as a
- * fresh shell per command did.
+ * them. The shell's EXIT trap reports too, with the frame's public mark
+ * `__HERMES_<random per shell>_<counter>__` and `Q`: a command that exits, or a
+ * shell stopped by SIGTERM on a timeout, still hands back its cwd and exports,
+ * as a fresh shell per command did.
+ *
+ * The command runs in the very shell that reports on it, so it could print a
+ * report of its own: one that leaves out the PATH entry it just added, say,
+ * so that a later `ls` is judged as the system's and runs the planted one.
+ * Only the seal makes a report the frame's, and the command never sees it: it
+ * is written on the frame's last line, after the command has ended and
+ * everything it could have left running code there is gone (`GUARD`). The
+ * public mark ends a frame only with the shell's own exit, and a new shell
+ * starts from what that report said, so a forged one changes nothing the
+ * runtime does not know. (A process that can write into the shell's pipe
+ * through /proc while the report is written could still add lines to it.)
  */
 import { shellQuote } from "../shellScript.js"
 
@@ -45,34 +57,90 @@ const MARK_FD = 19
 /** The report records (above). `__hermes_env`: where the exports go (empty: into the stream). */
 const REPORT_FUNCTION = [
   // One redirection for the whole report (each one costs bash several system calls), to the saved descriptor.
+  // Every record starts with the frame's seal (its third argument, a literal on the frame's last line), or with
+  // the public mark when the EXIT trap reports: expanded where it is printed, never held in a variable.
   `__hermes_report() {`,
   `  [ -n "$__hermes_unexport" ] && builtin export -n $__hermes_unexport 2>/dev/null`,
   `  [ -n "$__hermes_env" ] && builtin export -p > "$__hermes_env" 2>/dev/null`,
   // Both: the file read back and sent in one write (on ssh every write is a packet; `export -p` writes a line each).
   `  __hermes_x=; [ -n "$__hermes_env" ] && [ -n "$__hermes_both" ] && LC_ALL=C IFS= builtin read -rd '' __hermes_x < "$__hermes_env" 2>/dev/null`,
-  `  if [ -n "$__hermes_x" ]; then builtin printf '\\n%sR\\n%s\\n%s' "$__hermes_mark" "$__hermes_x" "$__hermes_mark"; __hermes_x=`,
-  `  elif [ -z "$__hermes_env" ] || [ -n "$__hermes_both" ]; then builtin printf '\\n%sR\\n' "$__hermes_mark"; builtin export -p; builtin printf '\\n%s' "$__hermes_mark"`,
-  `  else builtin printf '\\n%s' "$__hermes_mark"; fi`,
+  `  if [ -n "$__hermes_x" ]; then builtin printf '\\n%sR\\n%s\\n%s' "\${3:-$__hermes_mark}" "$__hermes_x" "\${3:-$__hermes_mark}"; __hermes_x=`,
+  `  elif [ -z "$__hermes_env" ] || [ -n "$__hermes_both" ]; then builtin printf '\\n%sR\\n' "\${3:-$__hermes_mark}"; builtin export -p; builtin printf '\\n%s' "\${3:-$__hermes_mark}"`,
+  `  else builtin printf '\\n%s' "\${3:-$__hermes_mark}"; fi`,
   // No `2>/dev/null` (a dozen system calls a frame): should the directory be gone, bash's complaint goes to the
   // shell's own stderr, which only the runtime's diagnostics read.
   `  builtin printf 'C'; builtin pwd -P || builtin printf '\\n'`,
-  `  builtin printf '\\n%sF\\n' "$__hermes_mark"; builtin declare -F`,
-  `  builtin printf '\\n%sI\\n' "$__hermes_mark"; builtin declare -i`,
-  `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "$__hermes_mark"`,
-  `  builtin printf '\\n%s%s%s\\n' "$__hermes_mark" "$2" "$1"`,
+  `  builtin printf '\\n%sF\\n' "\${3:-$__hermes_mark}"; builtin declare -F`,
+  `  builtin printf '\\n%sI\\n' "\${3:-$__hermes_mark}"; builtin declare -i`,
+  `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "\${3:-$__hermes_mark}"`,
+  `  builtin printf '\\n%s%s%s\\n' "\${3:-$__hermes_mark}" "$2" "$1"`,
   `} >&${MARK_FD}`
 ].join("\n")
 
 /**
- * Sent once when the shell starts: the descriptor for the reports, and the
- * report function, read-only so that no command can redefine or unset it
- * (bash offers no way back), which spares each frame defining it again.
+ * Once the command has ended, before the frame's report (whose seal must stay
+ * unseen), nothing the command left may run code: no aliases, no tracing and
+ * no traps but ours (DEBUG, ERR, RETURN and every signal's). A PS4 holding
+ * `$(…)` or a DEBUG trap would see the report's line as BASH_COMMAND, a signal
+ * trap fired by a job of the command would see the report function's
+ * arguments. With no trap left, nothing runs either while the shell waits for
+ * the next frame (so `START` can wait until then). Options that would break
+ * the report (`set -e`, `-u`) go too. Every word is quoted: no alias applies
+ * while the line is read. The EXIT trap is ours again, for the report of a
+ * shell that exits from here on.
  */
-export const SHELL_INIT = `exec ${MARK_FD}>&1\n${REPORT_FUNCTION}\nbuiltin readonly -f __hermes_report\n`
+const GUARD =
+  `\\builtin unalias -a; \\builtin set +e +u +x +v +T; \\builtin trap - DEBUG ERR RETURN "\${__hermes_signals[@]}"; ` +
+  `\\builtin trap '__hermes_report "$?" Q' EXIT`
+
+/**
+ * The rest of what a fresh shell per command starts with, restored before
+ * each command:
+ * - no positional parameters (an earlier call's `set -- 'a[$(…)]'` would be
+ *   there), an empty hash table and the default PS4: what an earlier command
+ *   planted (`hash -p /bin/rm ls`) would run something other than what the
+ *   approval gate judged. (Functions stay: approval is told which ones the
+ *   shell holds.) A read-only PS4 fails its own line only;
+ * - CDPATH and IFS only when exported (a fresh shell has neither otherwise:
+ *   bash ignores an inherited IFS, and only an exported CDPATH reaches it):
+ *   approval sees the exports, and `cd name` or `$x` must mean what it judged.
+ *   Bash < 4.4 has no `${x@a}` (expanding it would abort the line): there both go.
+ */
+const START = [
+  `builtin set --; builtin hash -r`,
+  `PS4='+ '`,
+  `if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then ` +
+  `[[ \${CDPATH@a} == *x* ]] || builtin unset -v CDPATH; [[ \${IFS@a} == *x* ]] || builtin unset -v IFS; ` +
+  `else builtin unset -v CDPATH IFS; fi`
+].join("\n")
+
+/**
+ * Sent once when the shell starts: the descriptor for the reports; the
+ * report function, read-only so that no command can redefine or unset it
+ * (bash offers no way back), which spares each frame defining it again; the
+ * signals the frames' ends clear traps for; no trap but ours.
+ */
+export const SHELL_INIT = [
+  `exec ${MARK_FD}>&1`,
+  REPORT_FUNCTION,
+  `builtin readonly -f __hermes_report`,
+  // The signals this bash can trap, by number (a name costs bash a table search per signal): read-only, so no
+  // command can shorten the list the end of every frame clears.
+  `__hermes_signals=(); for __hermes_s in {1..64}; do builtin trap -- - "$__hermes_s" 2>/dev/null && __hermes_signals+=("$__hermes_s"); done`,
+  `builtin unset -v __hermes_s; builtin readonly __hermes_signals`,
+  GUARD,
+  ""
+].join("\n")
 
 export interface FrameSpec {
-  /** `__HERMES_<token>_<n>__`: unique to this frame. */
+  /** `__HERMES_<token>_<n>__`: unique to this frame, and public (the EXIT trap's report starts its records with it). */
   readonly mark: string
+  /**
+   * `__HERMES_<token>_<n>_<random>__`: what the frame's own report starts its records with. It appears only on the
+   * frame's last line, which is read after the command has ended and every way of running code behind it (traps,
+   * aliases, tracing) is gone, so the command cannot print a report the runtime would take for the frame's.
+   */
+  readonly seal: string
   readonly command: string
   readonly cwd: string
   /** Where to go when `cwd` is gone (undefined: an explicit cwd, which must exist). */
@@ -119,22 +187,9 @@ const frameBody = (spec: FrameSpec): string => {
     spec.exportsInStream === true ? "1" : ""
   }`
   return [
-    `${state}; __hermes_bg=$!`,
-    // Options that would break the frame or spill tracing into the output (a fresh shell per command started without them);
-    // no positional parameters (`set --`), as a fresh shell has: an earlier call's `set -- 'a[$(…)]'` would be there.
-    // An empty hash table, no aliases, no DEBUG/ERR/RETURN traps and the default PS4, as a fresh shell has: what
-    // an earlier command planted (`hash -p /bin/rm ls`, `alias ls='command rm'`, `trap 'f …' DEBUG`, a PS4 holding
-    // `$(…)` that `set -x` runs) would run something other than what the approval gate judged. (Functions stay:
-    // approval is told which ones the shell holds.)
-    `builtin set +e +u +x +v --; builtin hash -r; builtin unalias -a; builtin trap - DEBUG ERR RETURN; builtin trap '__hermes_report "$?" Q' EXIT`,
-    // A line of its own: a read-only PS4 fails this line only.
-    `PS4='+ '`,
-    // CDPATH and IFS kept unexported from an earlier call (a fresh shell has neither: bash ignores an inherited IFS,
-    // and only an exported CDPATH reaches it): approval sees the exports, and `cd name` or `$x` must mean what it
-    // judged. Bash < 4.4 has no `${x@a}` (expanding it would abort the frame): there both go, exported or not.
-    `if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then ` +
-    `[[ \${CDPATH@a} == *x* ]] || builtin unset -v CDPATH; [[ \${IFS@a} == *x* ]] || builtin unset -v IFS; ` +
-    `else builtin unset -v CDPATH IFS; fi`,
+    // The frame's text (its seal) must not stay readable by the command: eval holds its own copy.
+    `builtin unset -v __hf; ${state}; __hermes_bg=$!`,
+    START,
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
     ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),
     ...(extra.length === 0 ? [] : [`builtin export ${extra.map(([name, value]) => `${name}=${shellQuote(value)}`).join(" ")}`]),
@@ -143,9 +198,11 @@ const frameBody = (spec: FrameSpec): string => {
       : [`builtin declare +i ${spec.dropIntegers.filter((name) => NAME.test(name)).join(" ")} 2>/dev/null`]),
     // The command's stdout is the saved descriptor's pipe again, whatever an earlier `exec >…` did.
     `if ${cd}; then { builtin eval ${shellQuote(spec.command)}; } </dev/null >&${MARK_FD} 2>&1; __hermes_status=$?; else __hermes_status=126; fi`,
+    // Before the seal appears, nothing the command left may run code (GUARD); the report's call is quoted too.
+    GUARD,
     // The command may have changed the frame's variables: they are set again before the report.
     state,
-    `__hermes_report "$__hermes_status" X`,
+    `\\__hermes_report "$__hermes_status" X ${spec.seal}`,
     ""
   ].join("\n")
 }
@@ -169,8 +226,24 @@ export interface FrameReport {
 /** Bash's own integer variables: never dropped. */
 const SHELL_INTEGERS = new Set(["BASHPID", "EUID", "HISTCMD", "OPTIND", "PPID", "RANDOM", "SRANDOM", "UID"])
 
+/**
+ * `f` remembering its last text and answer: a shell's `declare -i` and
+ * `declare -F` say the same from frame to frame almost always.
+ */
+const lastOf = (f: (text: string) => ReadonlyArray<string>) => {
+  let text: string | undefined
+  let names: ReadonlyArray<string> = []
+  return (next: string): ReadonlyArray<string> => {
+    if (next !== text) {
+      names = f(next)
+      text = next
+    }
+    return names
+  }
+}
+
 /** `declare -i` lines (`declare -i n="1"`, `declare -ai a=(…)`): the names whose attribute can be dropped. */
-const integerNames = (text: string): ReadonlyArray<string> => {
+const integerNames = lastOf((text: string): ReadonlyArray<string> => {
   const out: string[] = []
   for (const line of text.split("\n")) {
     const m = /^declare -([a-zA-Z]+) ([A-Za-z_][A-Za-z0-9_]*)/.exec(line)
@@ -178,45 +251,56 @@ const integerNames = (text: string): ReadonlyArray<string> => {
     if (m !== null && m[2] !== undefined && !m[1]?.includes("r") && !SHELL_INTEGERS.has(m[2])) out.push(m[2])
   }
   return out
-}
+})
 
 /** `declare -F` lines (`declare -f name`, `declare -fx name`): the names, without the frame's own function. */
-const functionNames = (text: string): ReadonlyArray<string> => {
+const functionNames = lastOf((text: string): ReadonlyArray<string> => {
   const out: string[] = []
   for (const line of text.split("\n")) {
     const m = /^declare -[a-zA-Z]+ (.+)$/.exec(line)
     if (m !== null && m[1] !== undefined && m[1] !== "__hermes_report") out.push(m[1])
   }
   return out
-}
+})
 
 const NEWLINE = 0x0a
 const X = 0x58
 const Q = 0x51
 
+/** The records after the first separator: kind letter first (`R`, `C`, …), as far as they go. */
+const recordsOf = (text: string, separator: string): Array<string> => text.split(separator).slice(1)
+
 /**
  * Splits one frame's stream: output (passed on as it comes, minus a possible
- * beginning of the mark held back) and the report records after it.
+ * beginning of a mark held back) and the report records after it. Two kinds
+ * of record count: the frame's own, which start with its seal and end with
+ * `X`, and the EXIT trap's, which start with the public mark and end with `Q`
+ * (the shell is exiting: its process's exit ends the frame). Anything else
+ * after the output (a command's imitation of a report with the public mark,
+ * what a job it left prints) is neither: a sealed `X` ends the frame whatever
+ * came before it, and its records are the report.
  */
-export const makeFrameReader = (mark: string, onData: (chunk: Buffer) => void) => {
-  const separator = Buffer.from(`\n${mark}`)
+export const makeFrameReader = (mark: string, seal: string, onData: (chunk: Buffer) => void) => {
+  const quitText = `\n${mark}`
+  const sealText = `\n${seal}`
+  const quitSeparator = Buffer.from(quitText)
+  const sealSeparator = Buffer.from(sealText)
+  const longest = Math.max(quitSeparator.length, sealSeparator.length)
   let pending: Buffer = Buffer.alloc(0)
   let inReport = false
   let report: Buffer = Buffer.alloc(0)
 
-  /** The complete report, once its final `X`/`Q` record has arrived. */
-  const parse = (): FrameReport | undefined => {
-    const text = report.toString("utf8")
-    const parts = text.split(`\n${mark}`)
+  /** The report of one kind, once its final record (`X` after the seal, `Q` after the mark) has arrived. */
+  const parse = (separator: string, end: "X" | "Q"): FrameReport | undefined => {
+    const parts = recordsOf(report.toString("utf8"), separator)
     const last = parts[parts.length - 1] ?? ""
-    if (!/^[XQ]-?\d+\n/.test(last)) return undefined
+    if (last[0] !== end || !/^[XQ]-?\d+\n/.test(last)) return undefined
     let cwd: string | undefined
     let exports: string | undefined
     let leftovers = false
     let functions: ReadonlyArray<string> | undefined
     let integers: ReadonlyArray<string> | undefined
-    // parts[0] is empty: the report starts with the separator.
-    for (const part of parts.slice(1, -1)) {
+    for (const part of parts.slice(0, -1)) {
       const kind = part[0]
       if (kind === "R") exports = part.slice(2)
       else if (kind === "C") cwd = part.slice(1).replace(/\n$/, "")
@@ -224,15 +308,26 @@ export const makeFrameReader = (mark: string, onData: (chunk: Buffer) => void) =
       else if (kind === "I") integers = integerNames(part.slice(2))
       else if (kind === "L") leftovers = true
     }
-    return { end: last[0] === "Q" ? "Q" : "X", code: Number.parseInt(last.slice(1), 10), cwd, exports, leftovers, functions, integers }
+    return { end, code: Number.parseInt(last.slice(1), 10), cwd, exports, leftovers, functions, integers }
   }
 
-  /** Whether the last record is a complete `X`/`Q` one (exports arrive a line per write: no parse for each). */
-  const ended = (): boolean => {
+  /** Whether the last record after `separator` is a complete `kind` one (exports arrive a line per write: no parse for each). */
+  const endsWith = (separator: Buffer, kind: number): boolean => {
     const at = report.lastIndexOf(separator)
     if (at < 0) return false
-    const kind = report[at + separator.length]
-    return (kind === X || kind === Q) && report.indexOf(NEWLINE, at + separator.length) >= 0
+    return report[at + separator.length] === kind && report.indexOf(NEWLINE, at + separator.length) >= 0
+  }
+
+  const over = (): FrameReport | undefined =>
+    endsWith(sealSeparator, X) ? parse(sealText, "X") : endsWith(quitSeparator, Q) ? parse(quitText, "Q") : undefined
+
+  /** Where a tail of `buffer` that may begin either separator starts (it has one newline, at its start), else its length. */
+  const heldFrom = (buffer: Buffer): number => {
+    const nl = buffer.lastIndexOf(NEWLINE)
+    if (nl < 0 || nl < buffer.length - longest + 1) return buffer.length
+    const tail = buffer.subarray(nl)
+    const begins = (separator: Buffer) => tail.length <= separator.length && separator.subarray(0, tail.length).equals(tail)
+    return begins(sealSeparator) || begins(quitSeparator) ? nl : buffer.length
   }
 
   return {
@@ -240,32 +335,36 @@ export const makeFrameReader = (mark: string, onData: (chunk: Buffer) => void) =
     push: (chunk: Buffer): FrameReport | undefined => {
       if (inReport) {
         report = Buffer.concat([report, chunk])
-        return ended() ? parse() : undefined
+        return over()
       }
       const buffer = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
-      const at = buffer.indexOf(separator)
+      const sealAt = buffer.indexOf(sealSeparator)
+      const quitAt = buffer.indexOf(quitSeparator)
+      const at = sealAt < 0 ? quitAt : quitAt < 0 ? sealAt : Math.min(sealAt, quitAt)
       if (at >= 0) {
         if (at > 0) onData(buffer.subarray(0, at))
         pending = Buffer.alloc(0)
         inReport = true
         report = Buffer.from(buffer.subarray(at))
-        return parse()
+        return over()
       }
-      // Hold back a tail that may be the start of the separator (it has one newline, at its start).
-      const from = Math.max(0, buffer.length - separator.length + 1)
-      const nl = buffer.lastIndexOf(NEWLINE)
-      const hold = nl >= from && separator.subarray(0, buffer.length - nl).equals(buffer.subarray(nl)) ? nl : buffer.length
+      const hold = heldFrom(buffer)
       if (hold > 0) onData(buffer.subarray(0, hold))
       pending = hold < buffer.length ? Buffer.from(buffer.subarray(hold)) : Buffer.alloc(0)
       return undefined
     },
-    /** The shell ended mid-frame: what was held back is output after all; the report so far, if any. */
+    /**
+     * The shell ended mid-frame: what was held back is output after all; the
+     * report so far, if any (the frame's own records when it got as far as
+     * one, else the EXIT trap's).
+     */
     flush: (): Partial<FrameReport> | undefined => {
       if (pending.length > 0) onData(pending)
       pending = Buffer.alloc(0)
       if (!inReport) return undefined
       const text = report.toString("utf8")
-      const parts = text.split(`\n${mark}`).slice(1)
+      const sealed = recordsOf(text, sealText)
+      const parts = sealed.length > 0 ? sealed : recordsOf(text, quitText)
       let cwd: string | undefined
       let exports: string | undefined
       let functions: ReadonlyArray<string> | undefined
