@@ -1057,6 +1057,7 @@ export const forgedReports: ReadonlyArray<Case> = [
   { name: "a report forged by a DEBUG trap from the command about to run", calls: forgedFrom("fr3", marksIn("$BASH_COMMAND $*"), "set -T; trap 'forge \"$@\"' DEBUG") },
   { name: "a report forged by an alias standing in for the report function", calls: forgedFrom("fr4", marksIn("$*"), "shopt -s expand_aliases; alias __hermes_report=forge") },
   { name: "a report forged by PS4 while tracing the frame's last lines", calls: forgedFrom("fr5", marksIn("$BASH_COMMAND"), "PS4='$(forge >&19)+ '; set -x") },
+  { name: "the frame's variables made read-only so its report drops PATH", calls: forgedFrom("fr7", "\"$__hermes_mark\"", "readonly __hermes_unexport=PATH __hermes_env=<W>/fr7.env") },
   { name: "a report forged by a signal trap the command fires at its shell", calls: forgedFrom("fr6", marksIn("$BASH_COMMAND $*"), "trap 'forge \"$@\"' USR1; kill -USR1 $$") }
 ]
 

@@ -205,6 +205,11 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
         ["an alias standing in for the report function", `${forge(marksIn("$*"))}; shopt -s expand_aliases; alias __hermes_report=forge`],
         ["tracing with a PS4 that runs code", `${forge(marksIn("$BASH_COMMAND"))}; PS4='$(forge >&19)+ '; set -x`],
         ["an ERR trap and a RETURN trap", `${forge(marksIn("$BASH_COMMAND $*"))}; set -E -T; trap 'forge "$@"' ERR RETURN; false`],
+        // The frame's own variables made read-only, so the report would send the exports elsewhere, drop PATH from
+        // them, or print a held text in their place.
+        ["the exports file variable made read-only", `readonly __hermes_env=/tmp/hermes-junk-$$`],
+        ["the variables to unexport made read-only", `readonly __hermes_unexport=PATH`],
+        ["the report's buffer and mode made read-only", `readonly __hermes_x='declare -x PATH="/usr/bin"' __hermes_both=1 __hermes_env=/tmp/hermes-junk-$$`],
         // The job keeps signalling while the frame ends: its trap would run between the report's lines.
         ["a signal trap a job of the command keeps firing", `${forge(marksIn("$BASH_COMMAND $*"))}; trap 'forge "$@"' USR1; (while kill -USR1 $$ 2>/dev/null; do :; done) & sleep 0.05`]
       ]

@@ -203,7 +203,8 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
               return
             }
             // Leftover jobs would outlive the call: the shell goes with them (its report is in), and the
-            // frame ends once they are gone, as a command's leftovers died with its process before.
+            // frame ends once they are gone, as a command's leftovers died with its process before. So does a
+            // shell whose report is incomplete: a new one starts from the state the runtime kept.
             if (report.leftovers) Effect.runFork(retire(live))
             else finish(live, running, report.code)
           },
@@ -266,7 +267,7 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
             const seal = `__HERMES_${token}_${frames}_${nextSeal()}__`
             const running: Running = {
               onExit: events.onExit,
-              reader: makeFrameReader(mark, seal, events.onData),
+              reader: makeFrameReader(mark, seal, events.onData, frame.envFile === undefined || frame.exportsInStream === true),
               exited: Deferred.unsafeMake<number>(FiberId.none),
               report: {},
               quitting: false,

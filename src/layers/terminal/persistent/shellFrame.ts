@@ -57,15 +57,18 @@ const MARK_FD = 19
 /** The report records (above). `__hermes_env`: where the exports go (empty: into the stream). */
 const REPORT_FUNCTION = [
   // One redirection for the whole report (each one costs bash several system calls), to the saved descriptor.
-  // Every record starts with the frame's seal (its third argument, a literal on the frame's last line), or with
-  // the public mark when the EXIT trap reports: expanded where it is printed, never held in a variable.
+  // A frame's report takes everything from its arguments, literals on the frame's last line: $3 the seal every record
+  // starts with, $4 the names to unexport, $5 the exports file, $6 "1" to send the exports in the stream as well. The
+  // frame's variables are only for the EXIT trap's report (public mark): a command may have made them read-only.
   `__hermes_report() {`,
-  `  [ -n "$__hermes_unexport" ] && builtin export -n $__hermes_unexport 2>/dev/null`,
-  `  [ -n "$__hermes_env" ] && builtin export -p > "$__hermes_env" 2>/dev/null`,
-  // Both: the file read back and sent in one write (on ssh every write is a packet; `export -p` writes a line each).
-  `  __hermes_x=; [ -n "$__hermes_env" ] && [ -n "$__hermes_both" ] && LC_ALL=C IFS= builtin read -rd '' __hermes_x < "$__hermes_env" 2>/dev/null`,
-  `  if [ -n "$__hermes_x" ]; then builtin printf '\\n%sR\\n%s\\n%s' "\${3:-$__hermes_mark}" "$__hermes_x" "\${3:-$__hermes_mark}"; __hermes_x=`,
-  `  elif [ -z "$__hermes_env" ] || [ -n "$__hermes_both" ]; then builtin printf '\\n%sR\\n' "\${3:-$__hermes_mark}"; builtin export -p; builtin printf '\\n%s' "\${3:-$__hermes_mark}"`,
+  `  [ -n "\${4-$__hermes_unexport}" ] && builtin export -n \${4-$__hermes_unexport} 2>/dev/null`,
+  `  [ -n "\${5-$__hermes_env}" ] && builtin export -p > "\${5-$__hermes_env}" 2>/dev/null`,
+  // Both: the file read back and sent in one write (on ssh every write is a packet; `export -p` writes a line each),
+  // through a local variable: one a command made read-only cannot be declared local, and the exports then go as below.
+  `  if [ -n "\${5-$__hermes_env}" ] && [ -n "\${6-$__hermes_both}" ] && builtin local __hermes_x= 2>/dev/null && ` +
+  `{ LC_ALL=C IFS= builtin read -rd '' __hermes_x < "\${5-$__hermes_env}" 2>/dev/null; [ -n "$__hermes_x" ]; }; then ` +
+  `builtin printf '\\n%sR\\n%s\\n%s' "\${3:-$__hermes_mark}" "$__hermes_x" "\${3:-$__hermes_mark}"`,
+  `  elif [ -z "\${5-$__hermes_env}" ] || [ -n "\${6-$__hermes_both}" ]; then builtin printf '\\n%sR\\n' "\${3:-$__hermes_mark}"; builtin export -p; builtin printf '\\n%s' "\${3:-$__hermes_mark}"`,
   `  else builtin printf '\\n%s' "\${3:-$__hermes_mark}"; fi`,
   // No `2>/dev/null` (a dozen system calls a frame): should the directory be gone, bash's complaint goes to the
   // shell's own stderr, which only the runtime's diagnostics read.
@@ -202,7 +205,7 @@ const frameBody = (spec: FrameSpec): string => {
     GUARD,
     // The command may have changed the frame's variables: they are set again before the report.
     state,
-    `\\__hermes_report "$__hermes_status" X ${spec.seal}`,
+    `\\__hermes_report "$__hermes_status" X ${spec.seal} ${shellQuote(names)} ${shellQuote(spec.envFile ?? "")} ${spec.exportsInStream === true ? "1" : "''"}`,
     ""
   ].join("\n")
 }
@@ -215,7 +218,11 @@ export interface FrameReport {
   readonly cwd: string | undefined
   /** `export -p` text, when the exports travel in the stream. */
   readonly exports: string | undefined
-  /** The command left a background job behind. */
+  /**
+   * The shell must be replaced after this frame: the command left a background job behind, or the frame's report
+   * lacks a record it always has (a command made the frame's variables read-only, say), so the runtime cannot
+   * know the shell's state; the new shell starts from what the runtime does know.
+   */
   readonly leftovers: boolean
   /** Names of the shell functions the shell holds after the command (ours left out). */
   readonly functions: ReadonlyArray<string> | undefined
@@ -280,7 +287,13 @@ const recordsOf = (text: string, separator: string): Array<string> => text.split
  * what a job it left prints) is neither: a sealed `X` ends the frame whatever
  * came before it, and its records are the report.
  */
-export const makeFrameReader = (mark: string, seal: string, onData: (chunk: Buffer) => void) => {
+export const makeFrameReader = (
+  mark: string,
+  seal: string,
+  onData: (chunk: Buffer) => void,
+  /** The frame's report carries the exports (`R`): they travel in the stream. */
+  exportsInReport = true
+) => {
   const quitText = `\n${mark}`
   const sealText = `\n${seal}`
   const quitSeparator = Buffer.from(quitText)
@@ -308,7 +321,10 @@ export const makeFrameReader = (mark: string, seal: string, onData: (chunk: Buff
       else if (kind === "I") integers = integerNames(part.slice(2))
       else if (kind === "L") leftovers = true
     }
-    return { end, code: Number.parseInt(last.slice(1), 10), cwd, exports, leftovers, functions, integers }
+    // The frame's own report always has these: without one, the shell's state is not what the runtime would keep.
+    const whole = cwd !== undefined && functions !== undefined && integers !== undefined && (exports !== undefined || !exportsInReport)
+    const replace = leftovers || (end === "X" && !whole)
+    return { end, code: Number.parseInt(last.slice(1), 10), cwd, exports, leftovers: replace, functions, integers }
   }
 
   /** Whether the last record after `separator` is a complete `kind` one (exports arrive a line per write: no parse for each). */
