@@ -90,7 +90,8 @@ const REPORT_FUNCTION = [
  * the next frame (so `START` can wait until then). Options that would break
  * the report (`set -e`, `-u`) go too. Every word is quoted: no alias applies
  * while the line is read. The EXIT trap is ours again, for the report of a
- * shell that exits from here on.
+ * shell that exits from here on. Not a function: bash sets DEBUG, ERR and
+ * RETURN traps aside while a function runs and restores them after it.
  */
 const GUARD =
   `\\builtin unalias -a; \\builtin set +e +u +x +v +T; \\builtin trap - DEBUG ERR RETURN "\${__hermes_signals[@]}"; ` +
@@ -109,13 +110,18 @@ const GUARD =
  *   approval sees the exports, and `cd name` or `$x` must mean what it judged.
  *   Bash < 4.4 has no `${x@a}` (expanding it would abort the line): there both go.
  */
-const START = [
-  `builtin set --; builtin hash -r`,
-  `PS4='+ '`,
-  `if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then ` +
+const START_FUNCTION = [
+  `__hermes_start() {`,
+  `  builtin hash -r`,
+  `  PS4='+ '`,
+  `  if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then ` +
   `[[ \${CDPATH@a} == *x* ]] || builtin unset -v CDPATH; [[ \${IFS@a} == *x* ]] || builtin unset -v IFS; ` +
-  `else builtin unset -v CDPATH IFS; fi`
+  `else builtin unset -v CDPATH IFS; fi`,
+  `}`
 ].join("\n")
+
+/** The positional parameters are the caller's own, so `set --` stays on the frame's line. */
+const START = `builtin set --; \\__hermes_start`
 
 /**
  * Sent once when the shell starts: the descriptor for the reports; the
@@ -126,7 +132,10 @@ const START = [
 export const SHELL_INIT = [
   `exec ${MARK_FD}>&1`,
   REPORT_FUNCTION,
-  `builtin readonly -f __hermes_report`,
+  START_FUNCTION,
+  // Read-only: no command can redefine or unset them (bash has no way back), and their bodies were read before any
+  // command could define an alias.
+  `builtin readonly -f __hermes_report __hermes_start`,
   // The signals this bash can trap, by number (a name costs bash a table search per signal): read-only, so no
   // command can shorten the list the end of every frame clears.
   `__hermes_signals=(); for __hermes_s in {1..64}; do builtin trap -- - "$__hermes_s" 2>/dev/null && __hermes_signals+=("$__hermes_s"); done`,
@@ -260,12 +269,15 @@ const integerNames = lastOf((text: string): ReadonlyArray<string> => {
   return out
 })
 
-/** `declare -F` lines (`declare -f name`, `declare -fx name`): the names, without the frame's own function. */
+/** The shell functions frames use (`SHELL_INIT`): read-only, so no command can be behind these names. */
+const OWN_FUNCTIONS = new Set(["__hermes_report", "__hermes_start"])
+
+/** `declare -F` lines (`declare -f name`, `declare -fx name`): the names, without the frames' own functions. */
 const functionNames = lastOf((text: string): ReadonlyArray<string> => {
   const out: string[] = []
   for (const line of text.split("\n")) {
     const m = /^declare -[a-zA-Z]+ (.+)$/.exec(line)
-    if (m !== null && m[1] !== undefined && m[1] !== "__hermes_report") out.push(m[1])
+    if (m !== null && m[1] !== undefined && !OWN_FUNCTIONS.has(m[1])) out.push(m[1])
   }
   return out
 })
