@@ -47,6 +47,24 @@ describe("frame reader", () => {
     })
   })
 
+  it("records with multibyte text read whole, fed a byte at a time; the same exports twice read the same", () => {
+    const mark = "__HERMES_abc_6__"
+    const seal = "__HERMES_abc_6_5eal__"
+    const exports = "declare -x GREETING=\"héllo wörld ✓\"\ndeclare -x PATH=\"/usr/bin\"\n"
+    const stream = `ça\n\n${seal}R\n${exports}\n${seal}C/tmp/dï r\n\n${seal}F\ndeclare -f grüß\n\n${seal}I\n\n${seal}X0\n`
+    const read = () => {
+      const out: Array<Buffer> = []
+      const reader = makeFrameReader(mark, seal, (chunk) => out.push(Buffer.from(chunk)))
+      let report
+      for (const byte of Buffer.from(stream)) report ??= reader.push(Buffer.from([byte]))
+      return { output: Buffer.concat(out).toString("utf8"), report }
+    }
+    const first = read()
+    expect(first.output).toBe("ça\n")
+    expect(first.report).toMatchObject({ end: "X", code: 0, cwd: "/tmp/dï r", exports, functions: ["grüß"], integers: [], leftovers: false })
+    expect(read().report?.exports).toBe(first.report?.exports)
+  })
+
   it("output that only looks like a mark stays output", () => {
     const mark = "__HERMES_abc_2__"
     const seal = "__HERMES_abc_2_5eal__"

@@ -285,6 +285,34 @@ const functionNames = lastOf((text: string): ReadonlyArray<string> => {
 const NEWLINE = 0x0a
 const X = 0x58
 const Q = 0x51
+const R = 0x52
+const C = 0x43
+const F = 0x46
+const I = 0x49
+const L = 0x4c
+
+/**
+ * The text of bytes, remembered for the next bytes equal to them: a shell's
+ * exports, functions and integers are the same from frame to frame almost
+ * always, and comparing bytes costs less than decoding them (the same string
+ * back also makes the next comparison of the texts an identity check).
+ */
+const lastTextOf = () => {
+  let bytes: Buffer | undefined
+  let text = ""
+  return (next: Buffer): string => {
+    if (bytes === undefined || !next.equals(bytes)) {
+      text = next.toString("utf8")
+      // A copy: `next` is a view of one frame's report.
+      bytes = Buffer.from(next)
+    }
+    return text
+  }
+}
+
+const exportsText = lastTextOf()
+const functionsText = lastTextOf()
+const integersText = lastTextOf()
 
 /** The records after the first separator: kind letter first (`R`, `C`, …), as far as they go. */
 const recordsOf = (text: string, separator: string): Array<string> => text.split(separator).slice(1)
@@ -315,28 +343,44 @@ export const makeFrameReader = (
   let inReport = false
   let report: Buffer = Buffer.alloc(0)
 
+  /** The records after each `separator` in the report (separators are ASCII: no character is cut in two). */
+  const recordsIn = (separator: Buffer): Array<Buffer> => {
+    const out: Array<Buffer> = []
+    let at = report.indexOf(separator)
+    while (at >= 0) {
+      const start = at + separator.length
+      const next = report.indexOf(separator, start)
+      out.push(report.subarray(start, next < 0 ? report.length : next))
+      at = next
+    }
+    return out
+  }
+
   /** The report of one kind, once its final record (`X` after the seal, `Q` after the mark) has arrived. */
-  const parse = (separator: string, end: "X" | "Q"): FrameReport | undefined => {
-    const parts = recordsOf(report.toString("utf8"), separator)
-    const last = parts[parts.length - 1] ?? ""
-    if (last[0] !== end || !/^[XQ]-?\d+\n/.test(last)) return undefined
+  const parse = (separator: Buffer, end: "X" | "Q"): FrameReport | undefined => {
+    const parts = recordsIn(separator)
+    const last = parts[parts.length - 1]
+    if (last === undefined || last[0] !== (end === "X" ? X : Q)) return undefined
+    const code = /^[XQ](-?\d+)\n/.exec(last.toString("latin1", 0, Math.min(last.length, 24)))
+    if (code === null) return undefined
     let cwd: string | undefined
     let exports: string | undefined
     let leftovers = false
     let functions: ReadonlyArray<string> | undefined
     let integers: ReadonlyArray<string> | undefined
-    for (const part of parts.slice(0, -1)) {
+    for (let i = 0; i < parts.length - 1; i++) {
+      const part = parts[i] as Buffer
       const kind = part[0]
-      if (kind === "R") exports = part.slice(2)
-      else if (kind === "C") cwd = part.slice(1).replace(/\n$/, "")
-      else if (kind === "F") functions = functionNames(part.slice(2))
-      else if (kind === "I") integers = integerNames(part.slice(2))
-      else if (kind === "L") leftovers = true
+      if (kind === R) exports = exportsText(part.subarray(2))
+      else if (kind === C) cwd = part.toString("utf8", 1).replace(/\n$/, "")
+      else if (kind === F) functions = functionNames(functionsText(part.subarray(2)))
+      else if (kind === I) integers = integerNames(integersText(part.subarray(2)))
+      else if (kind === L) leftovers = true
     }
     // The frame's own report always has these: without one, the shell's state is not what the runtime would keep.
     const whole = cwd !== undefined && functions !== undefined && integers !== undefined && (exports !== undefined || !exportsInReport)
     const replace = leftovers || (end === "X" && !whole)
-    return { end, code: Number.parseInt(last.slice(1), 10), cwd, exports, leftovers: replace, functions, integers }
+    return { end, code: Number.parseInt(code[1] ?? "", 10), cwd, exports, leftovers: replace, functions, integers }
   }
 
   /** Whether the last record after `separator` is a complete `kind` one (exports arrive a line per write: no parse for each). */
@@ -347,7 +391,7 @@ export const makeFrameReader = (
   }
 
   const over = (): FrameReport | undefined =>
-    endsWith(sealSeparator, X) ? parse(sealText, "X") : endsWith(quitSeparator, Q) ? parse(quitText, "Q") : undefined
+    endsWith(sealSeparator, X) ? parse(sealSeparator, "X") : endsWith(quitSeparator, Q) ? parse(quitSeparator, "Q") : undefined
 
   /** Where a tail of `buffer` that may begin either separator starts (it has one newline, at its start), else its length. */
   const heldFrom = (buffer: Buffer): number => {
