@@ -44,8 +44,9 @@
  * everything it could have left running code there is gone (`GUARD`). The
  * public mark ends a frame only with the shell's own exit, and a new shell
  * starts from what that report said, so a forged one changes nothing the
- * runtime does not know. (A process that can write into the shell's pipe
- * through /proc while the report is written could still add lines to it.)
+ * runtime does not know. (A process that outlived its call and still holds
+ * the shell's output pipe could still add lines inside a report's records:
+ * docs/security.md, "What outlives its call in a persistent shell".)
  */
 import { shellQuote } from "../shellScript.js"
 
@@ -195,9 +196,10 @@ const frameBody = (spec: FrameSpec): string => {
     ? `builtin cd -- ${shellQuote(spec.cwd)}`
     // Tested first rather than `cd … 2>/dev/null`: opening /dev/null costs bash a dozen system calls every frame.
     : `{ [[ -d ${shellQuote(spec.cwd)} ]] && builtin cd -- ${shellQuote(spec.cwd)}; } || builtin cd -- ${shellQuote(spec.fallbackCwd)}`
-  const state = `__hermes_mark=${spec.mark}; __hermes_unexport=${shellQuote(names)}; __hermes_env=${shellQuote(spec.envFile ?? "")}; __hermes_both=${
-    spec.exportsInStream === true ? "1" : ""
-  }`
+  const unexport = shellQuote(names)
+  const envFile = shellQuote(spec.envFile ?? "")
+  const both = spec.exportsInStream === true ? "1" : "''"
+  const state = `__hermes_mark=${spec.mark}; __hermes_unexport=${unexport}; __hermes_env=${envFile}; __hermes_both=${both}`
   return [
     // The frame's text (its seal) must not stay readable by the command: eval holds its own copy.
     `builtin unset -v __hf; ${state}; __hermes_bg=$!`,
@@ -214,7 +216,7 @@ const frameBody = (spec: FrameSpec): string => {
     GUARD,
     // The command may have changed the frame's variables: they are set again before the report.
     state,
-    `\\__hermes_report "$__hermes_status" X ${spec.seal} ${shellQuote(names)} ${shellQuote(spec.envFile ?? "")} ${spec.exportsInStream === true ? "1" : "''"}`,
+    `\\__hermes_report "$__hermes_status" X ${spec.seal} ${unexport} ${envFile} ${both}`,
     ""
   ].join("\n")
 }
@@ -315,8 +317,6 @@ const functionsText = lastTextOf()
 const integersText = lastTextOf()
 
 /** The records after the first separator: kind letter first (`R`, `C`, …), as far as they go. */
-const recordsOf = (text: string, separator: string): Array<string> => text.split(separator).slice(1)
-
 /**
  * Splits one frame's stream: output (passed on as it comes, minus a possible
  * beginning of a mark held back) and the report records after it. Two kinds
@@ -334,10 +334,8 @@ export const makeFrameReader = (
   /** The frame's report carries the exports (`R`): they travel in the stream. */
   exportsInReport = true
 ) => {
-  const quitText = `\n${mark}`
-  const sealText = `\n${seal}`
-  const quitSeparator = Buffer.from(quitText)
-  const sealSeparator = Buffer.from(sealText)
+  const quitSeparator = Buffer.from(`\n${mark}`)
+  const sealSeparator = Buffer.from(`\n${seal}`)
   const longest = Math.max(quitSeparator.length, sealSeparator.length)
   let pending: Buffer = Buffer.alloc(0)
   let inReport = false
@@ -434,16 +432,17 @@ export const makeFrameReader = (
       if (pending.length > 0) onData(pending)
       pending = Buffer.alloc(0)
       if (!inReport) return undefined
-      const text = report.toString("utf8")
-      const sealed = recordsOf(text, sealText)
-      const parts = sealed.length > 0 ? sealed : recordsOf(text, quitText)
+      const sealed = recordsIn(sealSeparator)
+      const parts = sealed.length > 0 ? sealed : recordsIn(quitSeparator)
       let cwd: string | undefined
       let exports: string | undefined
       let functions: ReadonlyArray<string> | undefined
       for (const part of parts) {
-        if (part[0] === "R") exports = part.slice(2)
-        else if (part[0] === "C" && part.endsWith("\n")) cwd = part.slice(1, -1)
-        else if (part[0] === "F" && part.endsWith("\n")) functions = functionNames(part.slice(2))
+        // The last record may be cut short: a cwd or a function list counts only once its line is complete.
+        const complete = part[part.length - 1] === NEWLINE
+        if (part[0] === R) exports = part.toString("utf8", 2)
+        else if (part[0] === C && complete) cwd = part.toString("utf8", 1, part.length - 1)
+        else if (part[0] === F && complete) functions = functionNames(part.toString("utf8", 2))
       }
       return { cwd, exports, functions }
     }
