@@ -120,8 +120,8 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
   }
   const args = values.slice(h + 1)
   const heredoc = cmd.redirs.some((r) => r.after > h && r.op.startsWith("<<"))
-  const malformed =
-    cmd.words.slice(h).some((w) => w.unterminated) || cmd.redirs.some((r) => r.target?.unterminated === true)
+  let malformed = cmd.redirs.some((r) => r.target?.unterminated === true)
+  for (let i = h; i < cmd.words.length && !malformed; i++) malformed = cmd.words[i]?.unterminated === true
   for (const f of execFindings(name, args, heredoc, malformed)) {
     if (primary) a.findings.push(f.description)
     if (f.payload === null) continue

@@ -150,6 +150,9 @@ const limit = (): Inspection => ({
   loadedModules: []
 })
 
+/** What `detectCommand` returns besides the verdict (it collects nothing, and reads only the verdict). */
+const NOTHING_COLLECTED: Inspection = limit()
+
 const guarded = (command: string, options: DetectionEnv | undefined, collect: boolean): Inspection => {
   if (exceedsParserLimits(command)) return limit()
   try {
@@ -188,16 +191,18 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
     ? MALFORMED_DESCRIPTION
     : (firstRule(hardlineSet, one, lazyTwo, env) ??
       (found !== null && found.wildcards.length > 0 ? wildcardHardline(one, found.wildcards, env) : null))
-  const dangerous = isVerificationCleanup(command, env)
-    ? null
-    : (firstRule(dangerousSet, one, lazyTwo, env) ?? analysis.findings[0] ?? found?.computed[0] ?? null)
+  const flagged = firstRule(dangerousSet, one, lazyTwo, env) ?? analysis.findings[0] ?? found?.computed[0] ?? null
+  // Asked only of a flagged line: a verification's cleanup is let through whatever flagged it.
+  const dangerous = flagged !== null && isVerificationCleanup(command, env) ? null : flagged
+  const detection: Detection = {
+    dangerous: dangerous !== null,
+    description: dangerous,
+    hardline: hardline !== null,
+    hardline_description: hardline
+  }
+  if (locals === undefined) return { ...NOTHING_COLLECTED, detection }
   return {
-    detection: {
-      dangerous: dangerous !== null,
-      description: dangerous,
-      hardline: hardline !== null,
-      hardline_description: hardline
-    },
+    detection,
     unresolved: found === null ? [] : [...found.missing],
     scripts: locals?.settledScripts() ?? [],
     paths: locals?.paths ?? [],

@@ -57,6 +57,9 @@ const VALUE_FLAGS: Readonly<Record<Family, ReadonlySet<string>>> = {
 }
 
 export const interpreterFamily = (name: string): Family | null => {
+  // Every family's names start with p, n or r: most programs are told apart by their first letter.
+  const first = name.charCodeAt(0)
+  if (first !== 112 && first !== 110 && first !== 114) return null
   for (const [family, re] of FAMILY_NAMES) if (re.test(name)) return family
   return null
 }

@@ -26,6 +26,8 @@ export interface CmdView {
   readonly name: string
   /** The rule tokens of each text, filled on first use (both rule sets read them). */
   readonly tokens?: Array<TextTokens | undefined>
+  /** Memo of the program's argument values (`operands.argv`), filled on first use. */
+  argvMemo?: ReadonlyArray<string> | undefined
 }
 
 export interface View {
@@ -33,6 +35,9 @@ export interface View {
   readonly bySeq: ReadonlyArray<CmdView | undefined>
   readonly flat: ReadonlyArray<string>
   readonly funcs: ReadonlyArray<FuncDef>
+  /** Memos rules fill on first use, once per view (a field is cheaper to read than a WeakMap keyed by the view). */
+  writtenMemo?: ReadonlySet<string> | undefined
+  fetchMemo?: number | undefined
 }
 
 /**
@@ -63,14 +68,15 @@ const assemble = (
       base: flat.length,
       head,
       name: head >= 0 ? basename(programText(cmd, t, head)) : "",
-      tokens: []
+      tokens: [],
+      argvMemo: undefined
     }
     for (const s of t) flat.push(s)
     for (const s of rt) flat.push(s)
     cmds.push(view)
     bySeq[cmd.seq] = view
   }
-  return { cmds, bySeq, flat, funcs: a.ctx.funcs }
+  return { cmds, bySeq, flat, funcs: a.ctx.funcs, writtenMemo: undefined, fetchMemo: undefined }
 }
 
 const isCommand = (cmd: Cmd): boolean => !cmd.funcDef && (cmd.words.length > 0 || cmd.redirs.length > 0)

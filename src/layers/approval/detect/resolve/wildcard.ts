@@ -40,7 +40,8 @@ const FITS: Readonly<Record<string, (args: ReadonlyArray<string>) => boolean>> =
 })
 
 const hardlineOf = (c: CmdView, t: ReadonlyArray<string>, head: number, name: string, env: RuleEnv): string | null => {
-  const view: CmdView = { ...c, texts: t, base: 0, head, name }
+  // Its own texts: the memos of `c` (tokens, argv) describe the words as written, not this candidate.
+  const view: CmdView = { ...c, texts: t, base: 0, head, name, tokens: [], argvMemo: undefined }
   const bySeq: Array<CmdView | undefined> = []
   bySeq[c.cmd.seq] = view
   const v: View = { cmds: [view], bySeq, flat: [...t, ...c.redirectTexts], funcs: [] }

@@ -40,11 +40,13 @@ export const systemRules: ReadonlyArray<Rule> = [
   {
     kind: "program",
     description: "format filesystem",
+    only: (n) => n.startsWith("mkfs"),
     test: (_v, c) => /^mkfs(?![\w])/.test(c.name)
   },
   {
     kind: "program",
     description: "disk copy",
+    only: (n) => n === "dd",
     test: (v, c) => c.name === "dd" && laterSome(v, c, c.head, (x) => x.includes("if="))
   },
   {

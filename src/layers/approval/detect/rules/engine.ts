@@ -31,6 +31,11 @@ export type Rule =
       readonly kind: "program"
       readonly description: string
       readonly test: (v: View, c: CmdView, env: RuleEnv) => boolean
+      /**
+       * The program names (`CmdView.name`) the rule can hold for, when it holds for some only: an index, so a
+       * command is not asked about rules its program has nothing to do with. `test` must be false for the rest.
+       */
+      readonly only?: (name: string) => boolean
     }
   | {
       readonly kind: "view"
@@ -48,6 +53,8 @@ export interface RuleSet {
   readonly byAnyToken: ReadonlyArray<ReadonlyArray<Indexed> | undefined>
   readonly redirects: Of<"redirect">
   readonly programs: Of<"program">
+  /** The program rules that can hold for a program name (`only`), in table order. */
+  readonly programsFor: (name: string) => Of<"program">
   readonly views: Of<"view">
   /** Only look at commands that run (hardline) or at everything (dangerous). */
   readonly execOnly: boolean
@@ -123,7 +130,23 @@ export const ruleSet = (rules: ReadonlyArray<Rule>, execOnly: boolean): RuleSet 
       }
     }
   })
-  return { rules, byEndToken: byEnd, byAnyToken: byAny, redirects, programs, views, execOnly }
+  return { rules, byEndToken: byEnd, byAnyToken: byAny, redirects, programs, programsFor: programIndex(programs), views, execOnly }
+}
+
+/** Names remembered per rule set; a line of made-up names cannot grow it without bound (it starts over). */
+const NAMES_KEPT = 4096
+
+const programIndex = (programs: Of<"program">): ((name: string) => Of<"program">) => {
+  const byName = new Map<string, Of<"program">>()
+  return (name) => {
+    let list = byName.get(name)
+    if (list === undefined) {
+      if (byName.size >= NAMES_KEPT) byName.clear()
+      list = programs.filter(({ rule }) => rule.only === undefined || rule.only(name))
+      byName.set(name, list)
+    }
+    return list
+  }
 }
 
 /** The number of a token some rule is triggered by, or undefined. */
@@ -196,7 +219,7 @@ export const firstMatch = (set: RuleSet, v: View, env: RuleEnv = NO_ENV): number
     for (let r = 0; r < c.redirectTexts.length; r++) {
       for (const { id, rule } of set.redirects) if (id < best && rule.test(v, c, r, env)) best = id
     }
-    if (runs && c.head >= 0) for (const { id, rule } of set.programs) if (id < best && rule.test(v, c, env)) best = id
+    if (runs && c.head >= 0) for (const { id, rule } of set.programsFor(c.name)) if (id < best && rule.test(v, c, env)) best = id
   }
   for (const { id, rule } of set.views) if (id < best && rule.test(v, env)) best = id
   return best === Number.MAX_SAFE_INTEGER ? -1 : best

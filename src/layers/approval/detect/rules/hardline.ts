@@ -15,6 +15,10 @@ import { isDash, skipDashes, startsTok, startsTokAny } from "./tokenMatchers.js"
 import { lookupTable } from "../../../../lib/lookupTable.js"
 
 const DELETERS = new Set(["rm", "find", "rsync", "rclone"])
+const isDeleter = (name: string): boolean => DELETERS.has(name)
+const isMkfs = (name: string): boolean => /^mkfs(?![\w])/.test(name)
+const isPowerProgram = (name: string): boolean => /^(?:shutdown|reboot|halt|poweroff)(?![\w])/.test(name)
+const KILLERS = new Set(["kill", "killall5", "pkill", "killall"])
 const NONE: ReadonlySet<RmTarget> = new Set()
 
 /**
@@ -160,24 +164,29 @@ const LAST_WRITTEN = new Set(["cp", "mv", "install", "rsync"])
 const ALL_WRITTEN = new Set(["tee", "shred"])
 
 /** A raw disk formatted, partitioned, wiped or overwritten by a program other than dd (its own rule above). */
+const writesDisks = (name: string): boolean => DISK_TOOLS[name] !== undefined || LAST_WRITTEN.has(name) || ALL_WRITTEN.has(name)
+
 const writesDisk = (c: CmdView): boolean => {
+  const tool = DISK_TOOLS[c.name]
+  // Any other program writes no disk here: decided before its words are copied.
+  if (!writesDisks(c.name)) return false
   const args = c.texts.slice(c.head + 1).map(unquote)
   const operands = args.filter((t) => !isDash(t))
   if (!operands.some((t) => isBlockDevice(t))) return false
-  const tool = DISK_TOOLS[c.name]
   if (tool !== undefined) return tool(args.filter(isDash), operands.filter((t) => !isBlockDevice(t)))
   if (LAST_WRITTEN.has(c.name)) return isBlockDevice(operands[operands.length - 1] ?? "")
   return ALL_WRITTEN.has(c.name)
 }
 
 const HARDLINE_RULES: ReadonlyArray<Rule> = [
-  { kind: "program", description: H.rootDelete, test: (v, c, env) => deletesProtected(v, c, env, "root") },
-  { kind: "program", description: H.systemDelete, test: (v, c, env) => deletesProtected(v, c, env, "system") },
-  { kind: "program", description: H.homeDelete, test: (v, c, env) => deletesProtected(v, c, env, "home") },
-  { kind: "program", description: H.mkfs, test: (_v, c) => /^mkfs(?![\w])/.test(c.name) },
+  { kind: "program", description: H.rootDelete, only: isDeleter, test: (v, c, env) => deletesProtected(v, c, env, "root") },
+  { kind: "program", description: H.systemDelete, only: isDeleter, test: (v, c, env) => deletesProtected(v, c, env, "system") },
+  { kind: "program", description: H.homeDelete, only: isDeleter, test: (v, c, env) => deletesProtected(v, c, env, "home") },
+  { kind: "program", description: H.mkfs, only: isMkfs, test: (_v, c) => isMkfs(c.name) },
   {
     kind: "program",
     description: H.ddDevice,
+    only: (n) => n === "dd",
     test: (_v, c) => c.name === "dd" && c.texts.some((t, j) => j > c.head && ddOutputDevice(t))
   },
   {
@@ -186,19 +195,20 @@ const HARDLINE_RULES: ReadonlyArray<Rule> = [
     test: (_v, c, r) => (c.cmd.redirs[r]?.op.endsWith(">") ?? false) && isBlockDevice(unquote(c.redirectTexts[r] ?? ""))
   },
   { kind: "view", description: H.forkBomb, test: (v) => hasForkBomb(v, true) },
-  { kind: "program", description: H.killAll, test: (_v, c) => killsAll(c) || killsEveryName(c) },
-  { kind: "program", description: H.shutdown, test: (_v, c) => signalsInit(c) },
-  { kind: "program", description: H.shutdown, test: (_v, c) => /^(?:shutdown|reboot|halt|poweroff)(?![\w])/.test(c.name) },
-  { kind: "program", description: H.init, test: (_v, c) => c.name === "init" && /^[06](?![\w])/.test(arg(c, 1)) },
+  { kind: "program", description: H.killAll, only: (n) => KILLERS.has(n), test: (_v, c) => killsAll(c) || killsEveryName(c) },
+  { kind: "program", description: H.shutdown, only: (n) => n === "kill", test: (_v, c) => signalsInit(c) },
+  { kind: "program", description: H.shutdown, only: isPowerProgram, test: (_v, c) => isPowerProgram(c.name) },
+  { kind: "program", description: H.init, only: (n) => n === "init", test: (_v, c) => c.name === "init" && /^[06](?![\w])/.test(arg(c, 1)) },
   {
     kind: "program",
     description: H.systemctlPower,
+    only: (n) => n === "systemctl" || n === "loginctl",
     test: (_v, c) =>
       (c.name === "systemctl" || c.name === "loginctl") && powersOff(c)
   },
-  { kind: "program", description: H.telinit, test: (_v, c) => c.name === "telinit" && /^[06](?![\w])/.test(arg(c, 1)) },
+  { kind: "program", description: H.telinit, only: (n) => n === "telinit", test: (_v, c) => c.name === "telinit" && /^[06](?![\w])/.test(arg(c, 1)) },
   ...destructiveHardline,
-  { kind: "program", description: HL.diskWrite, test: (_v, c) => writesDisk(c) }
+  { kind: "program", description: HL.diskWrite, only: writesDisks, test: (_v, c) => writesDisk(c) }
 ]
 
 export const hardlineSet = ruleSet(HARDLINE_RULES, true)

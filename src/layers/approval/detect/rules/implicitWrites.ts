@@ -29,8 +29,6 @@ export const writtenPath = (w: string, env: RuleEnv): string => {
   return `${UNKNOWN_CWD}/${w}`
 }
 
-const classes = new WeakMap<View, ReadonlySet<string>>()
-
 const isHome = (dir: string, env: RuleEnv): boolean =>
   dir === "~" || dir === "$HOME" || dir === "${HOME}" || (env.home !== undefined && dir === env.home.replace(/\/+$/, ""))
 
@@ -50,7 +48,7 @@ const changedDirectory = (cwd: string | null, target: string | undefined): strin
 
 /** Every implicit-exec class the view's commands write to (the runtime home is the runtime-home rule's). */
 const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
-  let found = classes.get(v)
+  let found = v.writtenMemo
   if (found !== undefined) return found
   const out = new Set<string>()
   // Where relative writes land once the line has changed directory (`cd .git/hooks && cp x pre-commit`).
@@ -71,7 +69,7 @@ const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
     }
   }
   found = out
-  classes.set(v, found)
+  v.writtenMemo = found
   return found
 }
 

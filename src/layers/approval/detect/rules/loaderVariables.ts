@@ -76,6 +76,7 @@ const variableRules = (description: string, table: Readonly<Record<string, (valu
     // `read -r PS4 <<< …`, `printf -v BASH_ENV …`: a value the line does not show.
     kind: "program",
     description,
+    only: (n) => FROM_INPUT.has(n),
     test: (_v, c) => runs(c) && FROM_INPUT.has(c.name) && variableTargets(c).some((t) => table[t.toLowerCase()] !== undefined)
   },
   {

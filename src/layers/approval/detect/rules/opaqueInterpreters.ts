@@ -31,6 +31,8 @@ const cmakeRunsCode = (args: ReadonlyArray<string>): boolean => {
 
 const javaSource = (args: ReadonlyArray<string>): boolean => args.some((a) => /\.java$/i.test(a) && !a.startsWith("-"))
 
+const NAMED = new Set(["go", "run-parts", "java", "cmake", "ctest"])
+
 /** Whether program `name` (basename) run with `args` runs code in a language the gate does not read. */
 export const runsOpaqueCode = (name: string, args: ReadonlyArray<string>): boolean => {
   if (name === "go") return args[0] === "run"
@@ -47,6 +49,13 @@ export const runsOpaqueCode = (name: string, args: ReadonlyArray<string>): boole
 }
 
 // Rule views lower-case the program's name: R is told from a typed `r` by the word as written.
-const test = (c: CmdView): boolean => runs(c) && runsOpaqueCode(c.name === "r" ? basename(c.cmd.words[c.head]?.value ?? "") : c.name, argv(c))
+const test = (c: CmdView): boolean => {
+  if (!runs(c)) return false
+  const name = c.name === "r" ? basename(c.cmd.words[c.head]?.value ?? "") : c.name
+  // Most programs are none of these: told by name before the arguments are copied.
+  return NAMED.has(name) || OPAQUE.test(name) ? runsOpaqueCode(name, argv(c)) : false
+}
 
-export const opaqueInterpreterRules: ReadonlyArray<Rule> = [{ kind: "program", description: D.opaqueCode, test: (_v, c) => test(c) }]
+export const opaqueInterpreterRules: ReadonlyArray<Rule> = [
+  { kind: "program", description: D.opaqueCode, only: (n) => n === "r" || NAMED.has(n) || OPAQUE.test(n), test: (_v, c) => test(c) }
+]

@@ -8,7 +8,6 @@ import type { Cmd, Word } from "../../shell/ast.js"
 import type { CmdView } from "../ruleInput.js"
 
 const EMPTY: ReadonlySet<string> = new Set()
-const argvCache = new WeakMap<CmdView, ReadonlyArray<string>>()
 
 /**
  * The command runs: not quoted prose, not a comment, and not a heredoc body
@@ -19,11 +18,8 @@ export const runs = (c: CmdView): boolean => c.head >= 0 && c.cmd.cls === "exec"
 
 /** Argument values after the program word. */
 export const argv = (c: CmdView): ReadonlyArray<string> => {
-  let a = argvCache.get(c)
-  if (a === undefined) {
-    a = c.cmd.words.slice(c.head + 1).map((w) => w.value)
-    argvCache.set(c, a)
-  }
+  let a = c.argvMemo
+  if (a === undefined) c.argvMemo = a = c.cmd.words.slice(c.head + 1).map((w) => w.value)
   return a
 }
 

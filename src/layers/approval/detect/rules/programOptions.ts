@@ -186,4 +186,9 @@ const test = (c: CmdView, env: RuleEnv): boolean => {
   return o !== undefined && runsProgram(o, argv(c))
 }
 
-export const programOptionRules: ReadonlyArray<Rule> = [{ kind: "program", description: D.programOption, test: (_v, c, env) => test(c, env) }]
+const mayRun = (name: string): boolean =>
+  name === "make" || name === "gmake" || name === "go" || name === "git" || name === "zip" || COMPILER.test(name) || OPTIONS[name] !== undefined
+
+export const programOptionRules: ReadonlyArray<Rule> = [
+  { kind: "program", description: D.programOption, only: mayRun, test: (_v, c, env) => test(c, env) }
+]

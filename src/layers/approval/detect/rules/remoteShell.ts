@@ -37,15 +37,13 @@ const readsProgramFromStdin = (c: CmdView): boolean => {
   return true
 }
 
-const firstFetch = new WeakMap<View, number>()
-
 /** Some command before `c` mentions a download tool (the first mention is found once per view). */
 const fetchedEarlier = (v: View, c: CmdView): boolean => {
-  let at = firstFetch.get(v)
+  let at = v.fetchMemo
   if (at === undefined) {
     at = v.flat.findIndex((t) => FETCH.test(t))
     if (at < 0) at = Number.MAX_SAFE_INTEGER
-    firstFetch.set(v, at)
+    v.fetchMemo = at
   }
   return at < c.base
 }
@@ -59,6 +57,7 @@ export const remoteShellRules: ReadonlyArray<Rule> = [
   {
     kind: "program",
     description: D.remoteShell,
+    only: (n) => shellLike(n) || SOURCES.has(n),
     test: (v, c) =>
       piped(c) &&
       runs(c) &&
@@ -68,6 +67,7 @@ export const remoteShellRules: ReadonlyArray<Rule> = [
   {
     kind: "program",
     description: D.remoteProcSubst,
+    only: (n) => shellLike(n) || SOURCES.has(n),
     test: (_v, c) => {
       const fed =
         c.cmd.words.some((w) => w.value.startsWith("<(") && fetchedText(w.value)) ||
@@ -97,6 +97,7 @@ export const networkShellRules: ReadonlyArray<Rule> = [
   {
     kind: "program",
     description: D.networkShell,
+    only: (n) => NETCATS.has(n) || n === "socat" || n === "busybox",
     test: (_v, c) =>
       runs(c) && ((NETCATS.has(c.name) && netcatRuns(argv(c))) || (c.name === "socat" && socatRuns(argv(c))) || (c.name === "busybox" && argv(c)[0] === "nc" && netcatRuns(argv(c).slice(1))))
   }

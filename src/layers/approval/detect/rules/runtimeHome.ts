@@ -83,24 +83,28 @@ const ancestorOrSelf = (p: string, home: Home | null, env: PathEnv, cwd: Readonl
 const GIT_TREE_WRITERS = new Set(["checkout", "restore", "reset", "switch", "worktree", "clone", "pull", "merge", "stash", "apply", "am", "read-tree", "checkout-index", "rebase", "cherry-pick", "revert"])
 const COPY_VALUED = new Set(["-t", "-S", "--suffix", "-e", "--rsh", "-m", "--mode"])
 
+const NO_DESTINATIONS: ReadonlyArray<string | null> = []
+
 /** Directories a bulk writer (archive extraction, recursive copy, tree checkout) fills; `null` entry: the cwd. */
-const bulkDestinations = (c: CmdView): Array<string | null> => {
-  const args = argv(c)
+const bulkDestinations = (c: CmdView): ReadonlyArray<string | null> => {
   switch (c.name) {
     case "tar":
     case "bsdtar": {
+      const args = argv(c)
       const extracting = args.some((a, k) => a === "--extract" || a === "--get" || /^-[A-Za-z]*x/.test(a) || (k === 0 && /^[A-Za-z]*x[A-Za-z]*$/.test(a)))
       if (!extracting) return []
       const dirs = optionValues(args, "-C", "--directory")
       return dirs.length > 0 ? dirs : [null]
     }
     case "unzip": {
+      const args = argv(c)
       const dirs = optionValues(args, "-d", null)
       return dirs.length > 0 ? dirs : [null]
     }
     case "cp":
     case "scp":
     case "rsync": {
+      const args = argv(c)
       const recursive = c.name === "rsync" || hasFlag(args, "r", "--recursive") || hasFlag(args, "R", null) || hasFlag(args, "a", "--archive")
       if (!recursive) return []
       const t = optionValues(args, "-t", "--target-directory")
@@ -109,6 +113,7 @@ const bulkDestinations = (c: CmdView): Array<string | null> => {
       return ops.length >= 2 ? [ops[ops.length - 1] ?? ""] : []
     }
     case "git": {
+      const args = argv(c)
       const trees = [...optionValues(args, null, "--work-tree"), ...optionValues(args, "-C", null)]
       const sub = operands(args, new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace"]))
       if (!GIT_TREE_WRITERS.has(sub[0] ?? "")) return []
@@ -116,7 +121,7 @@ const bulkDestinations = (c: CmdView): Array<string | null> => {
       return trees.length > 0 ? trees : [null]
     }
     default:
-      return []
+      return NO_DESTINATIONS
   }
 }
 
