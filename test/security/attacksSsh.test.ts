@@ -15,11 +15,11 @@ import type { TestSshd } from "../support/sshd.js"
 import { sshdProblem, sshTerminalYaml, startSshd } from "../support/sshd.js"
 import { describeNeeding } from "../support/systemPrograms.js"
 import type { Case } from "./cases.js"
-import { acrossCalls, climbedThroughLinks, computed, computedArithmetic, substituted, inputCommands, destructive, heldFunctions, buildFiles, heldVariables, loadedByName, namedPrograms, ordinary, planted, rebound, respelled, runThrough, hardLinks, procSelf, namedWhenRun, computedTargets, forgedReports } from "./cases.js"
+import { acrossCalls, climbedThroughLinks, stateAcrossCalls, computed, computedArithmetic, substituted, inputCommands, destructive, heldFunctions, buildFiles, heldVariables, loadedByName, namedPrograms, ordinary, planted, rebound, respelled, runThrough, hardLinks, procSelf, namedWhenRun, computedTargets, forgedReports } from "./cases.js"
 import type { AttackRun } from "./runAttacks.js"
 import { attackCaseTests, foldersUnder, runAttacks } from "./runAttacks.js"
 
-const classes: Readonly<Record<string, ReadonlyArray<Case>>> = { computed, acrossCalls, rebound, heldFunctions, heldVariables, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands, destructive, respelled, buildFiles, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, forgedReports }
+const classes: Readonly<Record<string, ReadonlyArray<Case>>> = { computed, acrossCalls, rebound, stateAcrossCalls, heldFunctions, heldVariables, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands, destructive, respelled, buildFiles, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, forgedReports }
 
 describeNeeding(sshdProblem(), "approval gate on the ssh backend: attacks leave the canary alone", () => {
   const folders = foldersUnder(mkdtempSync(join(tmpdir(), "hermes-effect-attacks-ssh-")))

@@ -30,7 +30,7 @@ describe("frame reader", () => {
     const seal = "__HERMES_abc_1_5eal__"
     const out: Array<string> = []
     const reader = makeFrameReader(mark, seal, (chunk) => out.push(chunk.toString("utf8")))
-    const stream = `hello\n\n${seal}R\ndeclare -x A="1"\n\n${seal}C/tmp/x\n\n${seal}F\ndeclare -f __hermes_report\ndeclare -fx greet\n\n${seal}I\ndeclare -i OPTIND="1"\ndeclare -ir PPID="1"\ndeclare -ix n="2"\ndeclare -ai a=([0]="1")\ndeclare -ir fixed="7"\n\n${seal}X7\n`
+    const stream = `hello\n\n${seal}R\ndeclare -x A="1"\n\n${seal}C/tmp/x\n\n${seal}F\ndeclare -f __hermes_report\ndeclare -fx greet\n\n${seal}I\ndeclare -i OPTIND="1"\ndeclare -ir PPID="1"\ndeclare -ix n="2"\ndeclare -ai a=([0]="1")\ndeclare -l low="x"\ndeclare -n ref="PATH"\n\n${seal}X7\n`
     // One byte at a time: the seal is split across every possible boundary.
     let report
     for (const byte of Buffer.from(stream)) report ??= reader.push(Buffer.from([byte]))
@@ -42,9 +42,22 @@ describe("frame reader", () => {
       exports: "declare -x A=\"1\"\n",
       leftovers: false,
       functions: ["greet"],
-      // Bash's own and read-only integers are left as they are.
-      integers: ["n", "a"]
+      // Bash's own integers are left as they are; the command's integer, case and nameref attributes are dropped.
+      attributed: ["n", "a", "low", "ref"]
     })
+  })
+
+  it("a read-only variable or function of the command's makes the shell be replaced after the frame", () => {
+    const mark = "__HERMES_abc_2__"
+    const seal = "__HERMES_abc_2_5eal__"
+    const report = (records: string) => {
+      const reader = makeFrameReader(mark, seal, () => undefined)
+      return reader.push(Buffer.from(`\n${seal}R\n\n${seal}C/tmp\n${records}\n${seal}X0\n`))
+    }
+    const own = `\n${seal}F\ndeclare -fr __hermes_report\n\n${seal}I\ndeclare -ir PPID="1"\ndeclare -r SHELLOPTS="x"\ndeclare -ar __hermes_signals=()\n`
+    expect(report(own)?.leftovers).toBe(false)
+    expect(report(`\n${seal}F\n\n${seal}I\ndeclare -r x="rm"\n`)?.leftovers).toBe(true)
+    expect(report(`\n${seal}F\ndeclare -fr greet\n\n${seal}I\n`)?.leftovers).toBe(true)
   })
 
   it("records with multibyte text read whole, fed a byte at a time; the same exports twice read the same", () => {
@@ -61,7 +74,7 @@ describe("frame reader", () => {
     }
     const first = read()
     expect(first.output).toBe("ça\n")
-    expect(first.report).toMatchObject({ end: "X", code: 0, cwd: "/tmp/dï r", exports, functions: ["grüß"], integers: [], leftovers: false })
+    expect(first.report).toMatchObject({ end: "X", code: 0, cwd: "/tmp/dï r", exports, functions: ["grüß"], attributed: [], leftovers: false })
     expect(read().report?.exports).toBe(first.report?.exports)
   })
 
@@ -287,10 +300,10 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
     Effect.gen(function*() {
       const t = task()
       // Within the call, integer arithmetic as in any bash.
-      expect(text(yield* run(t, "declare -i n=2 m; declare -ai a=(1); declare -ir fixed=7; n+=3; echo $n"))).toBe("5\n")
+      expect(text(yield* run(t, "declare -i n=2 m; declare -ai a=(1); n+=3; echo $n"))).toBe("5\n")
       // The next call assigns text: it stays text, nothing is evaluated (a value a[$(cmd)] would run cmd).
-      const later = yield* run(t, "n='1+1'; a[0]='2*3'; m='a[$(echo ran >&2)]' 2>&1; echo \"$n ${a[0]} $m\"; declare -p fixed")
-      expect(text(later)).toBe("1+1 2*3 a[$(echo ran >&2)]\ndeclare -ir fixed=\"7\"\n")
+      const later = yield* run(t, "n='1+1'; a[0]='2*3'; m='a[$(echo ran >&2)]' 2>&1; echo \"$n ${a[0]} $m\"")
+      expect(text(later)).toBe("1+1 2*3 a[$(echo ran >&2)]\n")
       // Positional parameters end with their call too.
       expect(text(yield* run(t, "set -- one two; echo $#"))).toBe("2\n")
       expect(text(yield* run(t, "echo \"$#[$1]\""))).toBe("0[]\n")
@@ -301,6 +314,22 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
       expect(text(yield* run(t, "echo \"$CDPATH\""))).toBe("/tmp\n")
       // Bash's own integers stay integers.
       expect(text(yield* run(t, "OPTIND=1+1; echo $OPTIND"))).toBe("2\n")
+    }))
+
+  it.effect("case and nameref attributes, shell options and read-only names end with their call; values stay", () =>
+    Effect.gen(function*() {
+      const t = task()
+      // Within the call, as in any bash.
+      expect(text(yield* run(t, "declare -l low; declare -u up; low=ABC; up=def; declare -n ref=target; target=t0; echo $low $up $ref"))).toBe("abc DEF t0\n")
+      // The next call's assignments store what they say: no case folding, and `ref=x` sets ref itself, not target.
+      expect(text(yield* run(t, "low=RM; up=ls; ref=PATH; echo $low $up $ref $target"))).toBe("RM ls PATH t0\n")
+      // Options a call sets are a fresh shell's again in the next one (approval reads every line as one would).
+      yield* run(t, "shopt -s nocasematch extglob; set -o pipefail -k; kept=yes")
+      expect(text(yield* run(t, "shopt -q nocasematch || shopt -q extglob || echo off; [[ -o pipefail || -o keyword ]] || echo off; echo $kept")))
+        .toBe("off\noff\nyes\n")
+      // A read-only variable or function cannot be changed back: the shell is replaced, from the exports.
+      yield* run(t, "export keep=1; fixed=rm; readonly fixed; greet() { echo old; }; readonly -f greet")
+      expect(text(yield* run(t, "fixed=ls; echo $fixed $keep; greet() { echo new; }; greet"))).toBe("ls 1\nnew\n")
     }))
 
   it.effect("functions stay and approval is told their names; aliases and DEBUG/ERR traps end with their call", () =>

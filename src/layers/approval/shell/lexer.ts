@@ -201,10 +201,12 @@ export abstract class ShellLexer {
     }
     const d = src.charCodeAt(i + 1)
     if (d === LPAR) {
-      const end = src.charCodeAt(i + 2) === LPAR ? this.matchParens(i + 1) : this.nestedList(i + 2)
+      // `$((…))` is arithmetic only as bash reads it (`arithmeticEnd`); `$((cmd) )` substitutes a subshell's output.
+      const arithmetic = src.charCodeAt(i + 2) === LPAR ? this.arithmeticEnd(i + 1) : -1
+      const end = arithmetic >= 0 ? arithmetic : this.nestedList(i + 2)
       const text = src.slice(i, end)
       const part: Part =
-        src.charCodeAt(i + 2) === LPAR
+        arithmetic >= 0
           ? { kind: "raw", text: text }
           : { kind: "commandSubst", source: src.slice(i + 2, text.endsWith(")") ? end - 1 : end) }
       return { part, value: text, end, quoted: false, unterminated: false }
@@ -264,6 +266,37 @@ export abstract class ShellLexer {
     }
     const closed = i < src.length
     return { part: { kind: "singleQuoted", text: s }, value: s, end: closed ? i + 1 : i, quoted: true, unterminated: !closed }
+  }
+
+  /**
+   * `((` at `i` (a command's or `$((`'s): the index after its `))` when bash reads it as arithmetic, else -1. Bash
+   * reads to the `)` matching the second `(` and takes arithmetic only when another `)` follows at once; otherwise
+   * the text is a subshell (`((rm -rf x) )`, `$((cmd) )`). Arithmetic only when a quote-blind and a quote-aware scan
+   * agree, so a quote cannot make us see arithmetic where bash runs commands.
+   */
+  protected arithmeticEnd(i: number): number {
+    const src = this.src
+    const blind = this.matchParens(i + 1)
+    if (src.charCodeAt(blind) !== RPAR) return -1
+    const aware = this.matchQuotedParens(i + 1)
+    return aware + 1 === blind ? blind + 1 : -1
+  }
+
+  /** From an opening `(` at `i`, the index of its matching `)` skipping quoted text and escapes (-1 when none). */
+  private matchQuotedParens(i: number): number {
+    const src = this.src
+    let depth = 0
+    for (let j = i; j < src.length; j++) {
+      const c = src.charCodeAt(j)
+      if (c === BSL) j++
+      else if (c === SQ || c === DQ) {
+        const close = src.indexOf(c === SQ ? "'" : '"', j + 1)
+        if (close < 0) return -1
+        j = close
+      } else if (c === LPAR) depth++
+      else if (c === RPAR && --depth === 0) return j
+    }
+    return -1
   }
 
   /** From an opening `(` at `i`, the index after its matching `)` (quote-blind, for arithmetic). */

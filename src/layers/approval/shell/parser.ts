@@ -221,8 +221,9 @@ class Parser extends ShellLexer {
     if (this.pos >= src.length) return null
     const c = src.charCodeAt(this.pos)
     if (c === LPAR) {
-      if (src.charCodeAt(this.pos + 1) === LPAR) {
-        const end = this.matchParens(this.pos) // (( arithmetic ))
+      // `(( arithmetic ))`, unless bash reads the text as a subshell in a subshell (`((cmd) )`): then parsed as one.
+      const end = src.charCodeAt(this.pos + 1) === LPAR ? this.arithmeticEnd(this.pos) : -1
+      if (end >= 0) {
         this.ctx.hooks.arith?.(src.slice(this.pos + 2, Math.max(this.pos + 2, end - 2)), this.ctx)
         this.pos = end
         return null

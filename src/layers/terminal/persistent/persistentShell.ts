@@ -131,8 +131,8 @@ interface Live {
   alive: boolean
   diagnostics: string
   current: Running | undefined
-  /** Integer variables the last frame left (see shellFrame.ts): the next frame drops the attribute. */
-  integers: ReadonlyArray<string>
+  /** Variables the last frame left with an attribute (see shellFrame.ts): the next frame drops it. */
+  attributed: ReadonlyArray<string>
 }
 
 /** 96 random bits as hex for each frame's seal, drawn from a pool refilled 42 at a time (one system call, not one per frame). */
@@ -197,7 +197,7 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
             const report = running.reader.push(chunk)
             if (report === undefined) return
             running.report = report
-            live.integers = report.integers ?? []
+            live.attributed = report.attributed ?? []
             if (report.end === "Q") {
               running.quitting = true
               return
@@ -230,7 +230,7 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
           }
         }
       ).pipe(Effect.tapError(() => Effect.sync(() => launch.done?.())))
-      const live: Live = { generation, child, gone, alive: true, diagnostics: "", current: undefined, integers: [] }
+      const live: Live = { generation, child, gone, alive: true, diagnostics: "", current: undefined, attributed: [] }
       holder.live = live
       child.write(SHELL_INIT + (config.init?.(generation) ?? ""))
       return live
@@ -274,7 +274,7 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
               shellExit: undefined
             }
             live.current = running
-            if (!live.child.write(frameScript({ ...frame, mark, seal, dropIntegers: live.integers }))) finish(live, running, 1)
+            if (!live.child.write(frameScript({ ...frame, mark, seal, dropAttributes: live.attributed }))) finish(live, running, 1)
             const job: ShellJob = {
               generation: live.generation,
               pid: live.child.pid,

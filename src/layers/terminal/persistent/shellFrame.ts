@@ -15,10 +15,14 @@
  *   C  the directory the command ended in
  *   F  the shell functions it holds (`declare -F`): approval must know a later
  *      call's `ls` may be a function an earlier call defined
- *   I  its integer variables (`declare -i`): the next frame drops the attribute
- *      (as a fresh shell per command, started from exports only, would), since
- *      a later call's harmless-looking `n=$(cat f)` would evaluate the text as
- *      arithmetic, where `a[$(cmd)]` runs cmd
+ *   I  its variables with an attribute that changes what an assignment does
+ *      (`declare -ilnur`): integer (a later call's harmless-looking
+ *      `n=$(cat f)` would evaluate the text as arithmetic, where `a[$(cmd)]`
+ *      runs cmd), lower or upper case (`y=RM` stores `rm`), nameref (`p=/x`
+ *      sets PATH). The next frame drops them, as a fresh shell per command,
+ *      started from exports only, would. A read-only variable or function
+ *      (whose assignment or definition then fails, keeping an earlier value
+ *      or body) cannot be dropped: the shell is replaced after the frame
  *   L  the command left a background job (`cmd &`): the shell is replaced after it
  *   X  the exit code: the frame is over, the shell waits for the next one
  *   Q  the shell itself is exiting (`exit`, a signal): its process's exit ends the frame
@@ -75,7 +79,7 @@ const REPORT_FUNCTION = [
   // shell's own stderr, which only the runtime's diagnostics read.
   `  builtin printf 'C'; builtin pwd -P || builtin printf '\\n'`,
   `  builtin printf '\\n%sF\\n' "\${3:-$__hermes_mark}"; builtin declare -F`,
-  `  builtin printf '\\n%sI\\n' "\${3:-$__hermes_mark}"; builtin declare -i`,
+  `  builtin printf '\\n%sI\\n' "\${3:-$__hermes_mark}"; builtin declare -ilnur`,
   `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "\${3:-$__hermes_mark}"`,
   `  builtin printf '\\n%s%s%s\\n' "\${3:-$__hermes_mark}" "$2" "$1"`,
   `} >&${MARK_FD}`
@@ -99,8 +103,21 @@ const GUARD =
   `\\builtin trap '__hermes_report "$?" Q' EXIT`
 
 /**
+ * `set` options as a fresh non-interactive bash has them, those that change
+ * how a later line is read or what its words do: allexport, notify, keyword
+ * (`cmd NAME=v` puts NAME in cmd's environment), monitor, noclobber,
+ * errtrace, noglob, physical, pipefail, posix, braceexpand, hashall and
+ * interactive-comments (off, `#` no longer starts a comment).
+ */
+const SET_DEFAULTS = "+a +b +k +m +C +E +f +P -B -h +o pipefail +o posix -o interactive-comments"
+
+/**
  * The rest of what a fresh shell per command starts with, restored before
  * each command:
+ * - shell options (`shopt`, `set -o`): an earlier call's `shopt -s
+ *   nocasematch` or `extglob` changes what `${x/pat/}` yields, `set -k`
+ *   what `cmd NAME=v` does; approval judges every command as a fresh
+ *   shell would run it;
  * - no positional parameters (an earlier call's `set -- 'a[$(…)]'` would be
  *   there), an empty hash table and the default PS4: what an earlier command
  *   planted (`hash -p /bin/rm ls`) would run something other than what the
@@ -114,6 +131,10 @@ const GUARD =
 const START_FUNCTION = [
   `__hermes_start() {`,
   `  builtin hash -r`,
+  // Shell options as a fresh shell has them (their defaults were read when the shell started).
+  `  (( \${#__hermes_shopt_on[@]} )) && builtin shopt -s "\${__hermes_shopt_on[@]}"; ` +
+  `(( \${#__hermes_shopt_off[@]} )) && builtin shopt -u "\${__hermes_shopt_off[@]}"`,
+  `  builtin set ${SET_DEFAULTS}`,
   `  PS4='+ '`,
   `  if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then ` +
   `[[ \${CDPATH@a} == *x* ]] || builtin unset -v CDPATH; [[ \${IFS@a} == *x* ]] || builtin unset -v IFS; ` +
@@ -141,6 +162,11 @@ export const SHELL_INIT = [
   // command can shorten the list the end of every frame clears.
   `__hermes_signals=(); for __hermes_s in {1..64}; do builtin trap -- - "$__hermes_s" 2>/dev/null && __hermes_signals+=("$__hermes_s"); done`,
   `builtin unset -v __hermes_s; builtin readonly __hermes_signals`,
+  // The shopt options as this bash starts with them (two that cannot be set left out), restored before each command.
+  `__hermes_shopt_on=(); __hermes_shopt_off=(); while builtin read -r _ __hermes_f __hermes_o; do ` +
+  `case "$__hermes_o" in login_shell|restricted_shell) ;; *) if [[ $__hermes_f == -s ]]; then __hermes_shopt_on+=("$__hermes_o"); ` +
+  `else __hermes_shopt_off+=("$__hermes_o"); fi;; esac; done <<< "$(builtin shopt -p)"`,
+  `builtin unset -v __hermes_f __hermes_o; builtin readonly __hermes_shopt_on __hermes_shopt_off`,
   GUARD,
   ""
 ].join("\n")
@@ -168,8 +194,8 @@ export interface FrameSpec {
   readonly exportsInStream?: boolean | undefined
   /** Shell lines run before the command, output discarded (removing old state files). */
   readonly prelude?: string | undefined
-  /** Variables an earlier frame left integer (its `I` record): the attribute goes before the command runs. */
-  readonly dropIntegers?: ReadonlyArray<string> | undefined
+  /** Variables an earlier frame left with an attribute (its `I` record): the attributes go before the command runs. */
+  readonly dropAttributes?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -207,9 +233,9 @@ const frameBody = (spec: FrameSpec): string => {
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
     ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),
     ...(extra.length === 0 ? [] : [`builtin export ${extra.map(([name, value]) => `${name}=${shellQuote(value)}`).join(" ")}`]),
-    ...(spec.dropIntegers === undefined || spec.dropIntegers.length === 0
+    ...(spec.dropAttributes === undefined || spec.dropAttributes.length === 0
       ? []
-      : [`builtin declare +i ${spec.dropIntegers.filter((name) => NAME.test(name)).join(" ")} 2>/dev/null`]),
+      : [`builtin declare +i +l +u +n ${spec.dropAttributes.filter((name) => NAME.test(name)).join(" ")} 2>/dev/null`]),
     // The command's stdout is the saved descriptor's pipe again, whatever an earlier `exec >…` did.
     `if ${cd}; then { builtin eval ${shellQuote(spec.command)}; } </dev/null >&${MARK_FD} 2>&1; __hermes_status=$?; else __hermes_status=126; fi`,
     // Before the seal appears, nothing the command left may run code (GUARD); the report's call is quoted too.
@@ -237,12 +263,17 @@ export interface FrameReport {
   readonly leftovers: boolean
   /** Names of the shell functions the shell holds after the command (ours left out). */
   readonly functions: ReadonlyArray<string> | undefined
-  /** Variables the command left integer (bash's own and read-only ones left out). */
-  readonly integers: ReadonlyArray<string> | undefined
+  /** Variables the command left with an attribute the next frame drops (integer, case, nameref; bash's own left out). */
+  readonly attributed: ReadonlyArray<string> | undefined
 }
 
 /** Bash's own integer variables: never dropped. */
 const SHELL_INTEGERS = new Set(["BASHPID", "EUID", "HISTCMD", "OPTIND", "PPID", "RANDOM", "SRANDOM", "UID"])
+
+/** Read-only variables every shell here has: bash's own and the frames' (`SHELL_INIT`). */
+const SHELL_READ_ONLY = new Set([
+  "BASHOPTS", "BASH_VERSINFO", "EUID", "PPID", "SHELLOPTS", "UID", "__hermes_signals", "__hermes_shopt_on", "__hermes_shopt_off"
+])
 
 /**
  * `f` remembering its last text and answer: a shell's `declare -i` and
@@ -260,16 +291,40 @@ const lastOf = (f: (text: string) => ReadonlyArray<string>) => {
   }
 }
 
-/** `declare -i` lines (`declare -i n="1"`, `declare -ai a=(…)`): the names whose attribute can be dropped. */
-const integerNames = lastOf((text: string): ReadonlyArray<string> => {
-  const out: string[] = []
+/** What a frame's `I` record says: the names whose attributes the next frame drops, and a read-only one of the command's. */
+interface Attributed {
+  readonly names: ReadonlyArray<string>
+  readonly readOnly: boolean
+}
+
+const NO_ATTRIBUTES: Attributed = { names: [], readOnly: false }
+
+/** `declare -ilnur` lines (`declare -i n="1"`, `declare -ai a=(…)`, `declare -n p="PATH"`, `declare -r x="rm"`). */
+const attributedNames = (text: string): Attributed => {
+  const names: string[] = []
+  let readOnly = false
   for (const line of text.split("\n")) {
     const m = /^declare -([a-zA-Z]+) ([A-Za-z_][A-Za-z0-9_]*)/.exec(line)
-    // A read-only variable keeps it, but cannot be assigned either.
-    if (m !== null && m[2] !== undefined && !m[1]?.includes("r") && !SHELL_INTEGERS.has(m[2])) out.push(m[2])
+    if (m === null || m[1] === undefined || m[2] === undefined) continue
+    if (m[1].includes("r")) {
+      if (!SHELL_READ_ONLY.has(m[2])) readOnly = true
+    } else if (!SHELL_INTEGERS.has(m[2])) names.push(m[2])
   }
-  return out
-})
+  return names.length === 0 && !readOnly ? NO_ATTRIBUTES : { names, readOnly }
+}
+
+/** The last `I` record's text and what it said (the same from frame to frame almost always). */
+const attributesOf = (() => {
+  let text: string | undefined
+  let said: Attributed = NO_ATTRIBUTES
+  return (next: string): Attributed => {
+    if (next !== text) {
+      said = attributedNames(next)
+      text = next
+    }
+    return said
+  }
+})()
 
 /** The shell functions frames use (`SHELL_INIT`): read-only, so no command can be behind these names. */
 const OWN_FUNCTIONS = new Set(["__hermes_report", "__hermes_start"])
@@ -283,6 +338,18 @@ const functionNames = lastOf((text: string): ReadonlyArray<string> => {
   }
   return out
 })
+
+/**
+ * A read-only function of the command's (`declare -fr name`): a later call's definition of that name fails and the
+ * old body runs where approval read the new one.
+ */
+const readOnlyFunction = (text: string): boolean => {
+  for (const line of text.split("\n")) {
+    const m = /^declare -([a-zA-Z]+) (.+)$/.exec(line)
+    if (m !== null && m[1]?.includes("r") === true && m[2] !== undefined && !OWN_FUNCTIONS.has(m[2])) return true
+  }
+  return false
+}
 
 const NEWLINE = 0x0a
 const X = 0x58
@@ -314,7 +381,7 @@ const lastTextOf = () => {
 
 const exportsText = lastTextOf()
 const functionsText = lastTextOf()
-const integersText = lastTextOf()
+const attributesText = lastTextOf()
 
 /** The records after the first separator: kind letter first (`R`, `C`, …), as far as they go. */
 /**
@@ -365,20 +432,24 @@ export const makeFrameReader = (
     let exports: string | undefined
     let leftovers = false
     let functions: ReadonlyArray<string> | undefined
-    let integers: ReadonlyArray<string> | undefined
+    let attributes: Attributed | undefined
     for (let i = 0; i < parts.length - 1; i++) {
       const part = parts[i] as Buffer
       const kind = part[0]
       if (kind === R) exports = exportsText(part.subarray(2))
       else if (kind === C) cwd = part.toString("utf8", 1).replace(/\n$/, "")
-      else if (kind === F) functions = functionNames(functionsText(part.subarray(2)))
-      else if (kind === I) integers = integerNames(integersText(part.subarray(2)))
+      else if (kind === F) {
+        const text = functionsText(part.subarray(2))
+        functions = functionNames(text)
+        if (readOnlyFunction(text)) leftovers = true
+      } else if (kind === I) attributes = attributesOf(attributesText(part.subarray(2)))
       else if (kind === L) leftovers = true
     }
     // The frame's own report always has these: without one, the shell's state is not what the runtime would keep.
-    const whole = cwd !== undefined && functions !== undefined && integers !== undefined && (exports !== undefined || !exportsInReport)
-    const replace = leftovers || (end === "X" && !whole)
-    return { end, code: Number.parseInt(code[1] ?? "", 10), cwd, exports, leftovers: replace, functions, integers }
+    const whole = cwd !== undefined && functions !== undefined && attributes !== undefined && (exports !== undefined || !exportsInReport)
+    // What a read-only variable or function holds cannot be changed back: a new shell starts from the exports.
+    const replace = leftovers || attributes?.readOnly === true || (end === "X" && !whole)
+    return { end, code: Number.parseInt(code[1] ?? "", 10), cwd, exports, leftovers: replace, functions, attributed: attributes?.names }
   }
 
   /** Whether the last record after `separator` is a complete `kind` one (exports arrive a line per write: no parse for each). */

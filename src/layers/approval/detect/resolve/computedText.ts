@@ -73,9 +73,9 @@ export const printfOutput = (args: ReadonlyArray<string>): string | null => {
     let used = false
     let stop = false
     let failed = false
-    const text = decoded.text.replace(CONVERSION, (_all, flags: string, width: string, _prec, conv: string) => {
+    const text = decoded.text.replace(CONVERSION, (_all, flags: string, width: string, prec: string | undefined, conv: string) => {
       if (conv === "%") return "%"
-      if (width === "*") {
+      if (width === "*" || prec === "*") {
         failed = true
         return ""
       }
@@ -83,17 +83,22 @@ export const printfOutput = (args: ReadonlyArray<string>): string | null => {
       if (k < rest.length) used = true
       k++
       let v: string
-      if (conv === "s" || conv === "q") v = arg
+      // A precision cuts a string to that many characters (`%.1s` of `rx` is `r`).
+      const cut = (s: string): string => (prec === undefined ? s : s.slice(0, Number(prec || "0")))
+      // `%q` quotes what the shell would read specially: only a plain word is known to print as itself.
+      if (conv === "q" && !/^[A-Za-z0-9_./:=@%^,+-]+$/.test(arg)) failed = true
+      if (conv === "s" || conv === "q") v = cut(arg)
       else if (conv === "b") {
         const r = decodeEscapes(arg, true)
         if (r.stop) stop = true
-        v = r.text
+        v = cut(r.text)
       } else if (conv === "c") v = arg.slice(0, 1)
-      else if (conv === "d" || conv === "i" || conv === "u") {
-        const n = arg === "" ? 0 : /^[-+]?\d+$/.test(arg) ? Number(arg) : /^'./.test(arg) ? arg.charCodeAt(1) : NaN
-        if (Number.isNaN(n)) failed = true
+      else if ((conv === "d" || conv === "i" || conv === "u") && prec === undefined && !flags.includes("0") && !flags.includes("+") && !flags.includes(" ")) {
+        const n = arg === "" ? 0 : /^-?\d+$/.test(arg) && !/^-?0\d/.test(arg) ? Number(arg) : /^'./.test(arg) ? arg.charCodeAt(1) : NaN
+        if (Number.isNaN(n) || !Number.isSafeInteger(n)) failed = true
         v = String(n)
       } else {
+        // Other conversions and number formats (padding zeros, signs, octal and hex input): not worked out here.
         failed = true
         v = ""
       }

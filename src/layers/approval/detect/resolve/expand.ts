@@ -265,8 +265,8 @@ export class Expander {
     if (strip !== null) {
       const [, how = "", pat = ""] = strip
       const pats = this.operand(pat, depth)
-      if (base === null || pats === null) return null
-      return flat(base, (v) => pats.map((p) => stripPattern(v, p, how)))
+      if (base === null || pats === null || !pats.every(patternKnown)) return null
+      return flat(base, (v) => pats.flatMap((p) => stripPattern(v, p, how)))
     }
     const repl = /^\/([/#%]?)([\s\S]*)$/.exec(rest)
     if (repl !== null) {
@@ -274,10 +274,13 @@ export class Expander {
       const cut = unescapedSlash(body)
       const pats = this.operand(cut < 0 ? body : body.slice(0, cut), depth)
       const reps = cut < 0 ? [""] : this.operand(body.slice(cut + 1), depth)
-      if (base === null || pats === null || reps === null) return null
-      return flat(base, (v) => pats.flatMap((p) => reps.map((r) => replacePattern(v, p, r, how))))
+      // Which `&` a quote or backslash kept literal is gone once the operand is read: such a mix is not worked out.
+      const mixed = cut >= 0 && body.slice(cut + 1).includes("&") && /[\\'"]/.test(body.slice(cut + 1))
+      if (base === null || pats === null || reps === null || mixed || !pats.every(patternKnown)) return null
+      return flat(base, (v) => pats.flatMap((p) => reps.flatMap((r) => replacePattern(v, p, r, how))))
     }
-    const sub = /^:\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$/.exec(rest)
+    // Offset and length are arithmetic, where `010` is octal and `0x8` hex: only plain decimals are worked out.
+    const sub = /^:\s*(-?(?:0|[1-9]\d*))\s*(?::\s*(-?(?:0|[1-9]\d*))\s*)?$/.exec(rest)
     if (sub !== null) {
       const off = Number(sub[1])
       const len = sub[2] === undefined ? undefined : Number(sub[2])
@@ -457,27 +460,51 @@ const unescapedSlash = (s: string): number => {
   return -1
 }
 
-const stripPattern = (v: string, pat: string, how: string): string => {
+/**
+ * A pattern worked out here as bash matches it: not with extended-glob operators (`+(x)`, `@(a|b)`, `!(x)`: an
+ * earlier `shopt -s extglob` makes them patterns) nor character classes, equivalence classes or collating symbols
+ * (`[[:alpha:]]`, `[[=a=]]`, `[[.a.]]`).
+ */
+const patternKnown = (pat: string): boolean => !/[?*+@!]\(|\[[:=.]/.test(pat)
+
+/**
+ * Whether the shell matches patterns ignoring case (`shopt -s nocasematch`, set by this line or an earlier one) is
+ * not known: both ways are possible values.
+ */
+const CASE_FLAGS: ReadonlyArray<string> = ["", "i"]
+
+const stripPattern = (v: string, pat: string, how: string): ReadonlyArray<string> => {
   const longest = how.length === 2
   const src = globSource(pat, !longest)
-  const re = how.startsWith("#") ? new RegExp(`^${src}`) : new RegExp(`${src}$`)
-  if (how.startsWith("#")) {
-    const m = re.exec(v)
-    return m === null ? v : v.slice(m[0].length)
-  }
-  // Suffix removal: try each start, shortest suffix first unless `%%`.
-  if (longest) {
-    for (let i = 0; i <= v.length; i++) if (new RegExp(`^${src}$`).test(v.slice(i))) return v.slice(0, i)
-  } else {
-    for (let i = v.length; i >= 0; i--) if (new RegExp(`^${src}$`).test(v.slice(i))) return v.slice(0, i)
-  }
-  return v
+  return CASE_FLAGS.map((flags) => {
+    const re = how.startsWith("#") ? new RegExp(`^${src}`, flags) : new RegExp(`${src}$`, flags)
+    if (how.startsWith("#")) {
+      const m = re.exec(v)
+      return m === null ? v : v.slice(m[0].length)
+    }
+    const whole = new RegExp(`^${src}$`, flags)
+    // Suffix removal: try each start, shortest suffix first unless `%%`.
+    if (longest) {
+      for (let i = 0; i <= v.length; i++) if (whole.test(v.slice(i))) return v.slice(0, i)
+    } else {
+      for (let i = v.length; i >= 0; i--) if (whole.test(v.slice(i))) return v.slice(0, i)
+    }
+    return v
+  })
 }
 
-const replacePattern = (v: string, pat: string, rep: string, how: string): string => {
-  if (pat === "") return v
+/**
+ * `${v/pat/rep}`: in bash 5.2 an `&` in the replacement stands for the matched text (`patsub_replacement`, on by
+ * default, may be off; a quoted `&` is literal, and quoting is gone by now): both readings are possible values.
+ */
+const replacePattern = (v: string, pat: string, rep: string, how: string): ReadonlyArray<string> => {
+  if (pat === "") return [v]
   const src = globSource(pat, false)
-  if (how === "#") return v.replace(new RegExp(`^${src}`), () => rep)
-  if (how === "%") return v.replace(new RegExp(`${src}$`), () => rep)
-  return v.replace(new RegExp(src, how === "/" ? "g" : ""), () => rep)
+  const out: string[] = []
+  for (const flags of CASE_FLAGS) {
+    const re = how === "#" ? new RegExp(`^${src}`, flags) : how === "%" ? new RegExp(`${src}$`, flags) : new RegExp(src, how === "/" ? `g${flags}` : flags)
+    out.push(v.replace(re, () => rep))
+    if (rep.includes("&")) out.push(v.replace(re, (matched) => rep.replaceAll("&", matched)))
+  }
+  return out
 }

@@ -66,6 +66,9 @@ export interface GitDirRef {
   readonly sure: boolean
 }
 
+/** node's options whose value is the next word (not a file it runs). */
+const NODE_VALUED = new Set(["-r", "--require", "--import", "--loader", "--experimental-loader", "--test-reporter", "--test-reporter-destination", "--test-name-pattern", "--test-skip-pattern", "--test-concurrency", "--test-timeout", "--test-shard", "-C", "--conditions", "--env-file", "--input-type", "--title"])
+
 /** Program names looked up on a PATH the task changed, per line. */
 const MAX_PROGRAMS = 16
 
@@ -327,6 +330,10 @@ export class Locals {
         if (m === null) continue
         const value = m[1] ?? args[++i] ?? ""
         if (/^\.{0,2}\//.test(value)) optional(value, "node")
+      }
+      // `node --test` with no file runs every test file it finds from here down, as `node --test .` would.
+      if (args.some((a) => a === "--test") && !args.some((a, i) => !a.startsWith("-") && !NODE_VALUED.has(args[i - 1] ?? ""))) {
+        this.script(null, ".", true, "node")
       }
       return
     }

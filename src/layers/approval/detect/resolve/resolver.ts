@@ -168,6 +168,9 @@ export class Resolver {
     return (this.scopeValue ??= new Scope(this.ctx.frames, this.opts.variables, this.opts.shellKeepsVariables === true))
   }
 
+  /** Names this line made read-only (`variableEffects.ts`). */
+  private readonly readOnly = new Set<string>()
+
   private get setBy(): Map<number, string[]> {
     return (this.setByValue ??= new Map())
   }
@@ -513,7 +516,7 @@ export class Resolver {
     }
     if (effects) {
       applyEffects(
-        { scope: this.scope, frame: cmd.frame, expander: ex, setBy: this.setBy, functionBody: (n) => this.functionBody(n) },
+        { scope: this.scope, frame: cmd.frame, expander: ex, setBy: this.setBy, functionBody: (n) => this.functionBody(n), readOnly: this.readOnly },
         cmd,
         head,
         name,

@@ -57,6 +57,11 @@ export interface Effects {
   readonly setBy: Map<number, Array<string>>
   /** Body command ranges of the functions defined so far, by name. */
   readonly functionBody: (name: string) => { readonly from: number; readonly to: number } | undefined
+  /**
+   * Names made read-only so far (`readonly x`, `declare -r x`): bash refuses a later assignment or unset, and the
+   * value stays what it was, so such a name is unknown from then on (`x=rm; readonly x; export x=ls; $x` runs rm).
+   */
+  readonly readOnly: Set<string>
 }
 
 /** The value parts of an assignment word (`x=…`): what follows its first `prefix` characters. */
@@ -96,7 +101,7 @@ const assignment = (fx: Effects, cmd: Cmd, i: number): { name: string; values: V
 }
 
 const set = (fx: Effects, cmd: Cmd, name: string, values: Values, sure = true, numeric = false): void => {
-  fx.scope.assign(fx.frame, name, values, cmd, sure, numeric)
+  fx.scope.assign(fx.frame, name, fx.readOnly.has(name) ? null : values, cmd, sure, numeric)
   const list = fx.setBy.get(cmd.seq) ?? []
   list.push(name)
   fx.setBy.set(cmd.seq, list)
@@ -113,6 +118,13 @@ const unknown = (fx: Effects, cmd: Cmd, names: ReadonlyArray<string>, numeric = 
 const forget = (fx: Effects, cmd: Cmd): void => {
   fx.scope.forgetAll(fx.frame, cmd)
   fx.setBy.set(cmd.seq, ["*"])
+}
+
+/** `v` (a declarer's argument, `x` or `x=…`) made read-only; a computed one (`readonly $n`) makes every name unknown. */
+const readOnlyName = (fx: Effects, cmd: Cmd, v: string): void => {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[|\+?=|$)/.exec(v)
+  if (m !== null && m[1] !== undefined) fx.readOnly.add(m[1])
+  else if (/[$`]/.test(v)) forget(fx, cmd)
 }
 
 /** Programs that change variables (besides assignments and function calls). */
@@ -138,6 +150,8 @@ export const applyEffects = (fx: Effects, cmd: Cmd, head: number, name: string, 
   const values = cmd.words.map((w) => w.value)
   if (DECLARERS.has(name)) {
     const flags = values.slice(head + 1).filter((v) => /^[-+][a-zA-Z]+$/.test(v)).join("")
+    // Its names turn read-only once assigned (below); a name computed at run time may be any.
+    const makesReadOnly = name === "readonly" || /-[a-zA-Z]*r/.test(flags)
     // Namerefs, integers and arrays are not tracked; an integer (not an array) surely holds a number.
     const opaque = /[niaA]/.test(flags)
     const integer = /i/.test(flags) && !/[naA]/.test(flags)
@@ -149,6 +163,7 @@ export const applyEffects = (fx: Effects, cmd: Cmd, head: number, name: string, 
       else if (/^[A-Za-z_][A-Za-z0-9_]*(?:\[|\+?=)/.test(v)) set(fx, cmd, v.slice(0, v.search(/[[+=]/)), null) // quoted: `declare "x=…"`
       else if (cmd.words[i]?.expands === true) forget(fx, cmd) // `declare $name=…`: any name
       else if (opaque && NAME.test(v)) set(fx, cmd, v, null, true, integer)
+      if (makesReadOnly && !/^-[a-zA-Z]*f/.test(flags)) readOnlyName(fx, cmd, v)
     }
     return
   }

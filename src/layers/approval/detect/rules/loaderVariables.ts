@@ -11,11 +11,11 @@
  * fills one of these variables from input (`read -r PS4 <<< …`).
  */
 import { D } from "../descriptions.js"
-import type { CmdView } from "../ruleInput.js"
+import type { CmdView, View } from "../ruleInput.js"
 import { DECLARERS } from "../resolve/variableEffects.js"
 import type { Rule, RuleEnv } from "./engine.js"
 import { variableTargets } from "./commandLookup.js"
-import { runs } from "./operands.js"
+import { argv, runs } from "./operands.js"
 import { PROGRAM_VARIABLES } from "./programVariables.js"
 import { lookupTable } from "../../../../lib/lookupTable.js"
 
@@ -61,8 +61,16 @@ const LOADERS: Readonly<Record<string, (value: string) => boolean>> = lookupTabl
 /** Builtins that set a named variable from input or at run time (declarers show the value: the word rule reads it). */
 const FROM_INPUT = new Set(["read", "mapfile", "readarray", "printf", "getopts", "wait"])
 
-/** Word `i` of `c` assigns a variable: before the program, alone, or an argument of a declarer. */
-const assigns = (c: CmdView, i: number): boolean => c.head < 0 || i <= c.head || DECLARERS.has(c.name)
+/**
+ * `set -k` (`set -o keyword`) in the line: from then on every `NAME=value` word of a command, after its program
+ * too, goes into that program's environment (`git status GIT_CONFIG_PARAMETERS=…`). A persistent shell drops the
+ * option after each call.
+ */
+const keywordMode = (v: View): boolean =>
+  v.cmds.some((x) => x.name === "set" && runs(x) && argv(x).some((a, k, all) => /^-[a-zA-Z]*k/.test(a) || (a === "keyword" && /^-[a-zA-Z]*o$/.test(all[k - 1] ?? ""))))
+
+/** Word `i` of `c` assigns a variable: before the program, alone, or an argument of a declarer (or any, after `set -k`). */
+const assigns = (v: View, c: CmdView, i: number): boolean => c.head < 0 || i <= c.head || DECLARERS.has(c.name) || keywordMode(v)
 
 /** `name=value` as the shell assigns it (quotes removed), with the name lower-cased as rules read words. */
 const assignment = (c: CmdView, i: number): readonly [string, string] | null => {
@@ -84,8 +92,8 @@ const variableRules = (description: string, table: Readonly<Record<string, (valu
     description,
     on: Object.keys(table),
     at: "any",
-    test: (_v, c, i, env) => {
-      if (c.cmd.cls !== "exec" || c.cmd.origin === "heredoc" || !assigns(c, i)) return false
+    test: (v, c, i, env) => {
+      if (c.cmd.cls !== "exec" || c.cmd.origin === "heredoc" || !assigns(v, c, i)) return false
       const a = assignment(c, i)
       const flags = a === null ? undefined : table[a[0]]
       return flags !== undefined && flags(a?.[1] ?? "", env)

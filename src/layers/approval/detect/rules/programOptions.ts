@@ -94,6 +94,13 @@ const OPTIONS: Readonly<Record<string, Options>> = lookupTable({
   // A config file or wgetrc command can name any output file (`output = ~/.bashrc`) the write rules never see.
   curl: { long: [long("--config", "--config", planted)], short: { K: planted }, valued: "KodeEHuUxXAbcrTwyYmz" },
   wget: { long: [long("--config", "--config", planted), long("--execute", "--execute", wgetrcWrites), long("--use-askpass", "--use-a", always)], short: { e: wgetrcWrites }, valued: "eoaOPiBTtwQUYlAD" },
+  // Programs that start the program an option names, with the words after `--` as its arguments.
+  capsh: { long: [long("--shell", "--shell", always)], short: {}, valued: "" },
+  "start-stop-daemon": {
+    long: [long("--exec", "--exec", always), long("--startas", "--startas", always)],
+    short: { x: always, a: always },
+    valued: "xanupcgrdNPIksR"
+  },
   npm: NPM,
   pnpm: NPM,
   yarn: NPM,
