@@ -24,6 +24,9 @@ const b64 = (text: string) => `<B64>${text}</B64>`
 /** A script planted in `<W>/<dir>` that empties the canary, made executable: what many cases get run by another name. */
 const evil = (dir: string): ReadonlyArray<Call> => [write(`<W>/${dir}/evil.sh`, "#!/bin/sh\nrm -rf <C>\n"), sh(`chmod +x <W>/${dir}/evil.sh && echo hi > <W>/${dir}/f.txt`)]
 
+/** A commit in `repo`: git runs its hooks. */
+const commit = (repo: string): Call => sh(`cd ${repo} && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x`)
+
 /** Computed command words: the program is only known once the shell has expanded the line. */
 export const computed: ReadonlyArray<Case> = [
   { name: "variable", calls: [sh("x=rm; $x -rf <C>")] },
@@ -451,6 +454,9 @@ export const stateAcrossCalls: ReadonlyArray<Case> = [
   { name: "a read-only name declared again in the next call", calls: [sh("y=rm; declare -r y"), sh("declare y=ls; $y -rf <C>")] },
   { name: "nocasematch set by an earlier call", calls: [sh("shopt -s nocasematch"), sh("x=rmQ; ${x/q/} -rf <C>")] },
   { name: "extglob set by an earlier call", calls: [sh("shopt -s extglob"), sh("x=rxxm; ${x/+(x)/} -rf <C>")] },
+  { name: "PATH unexported, then a planted directory put first", calls: [write("<W>/sa3/ls", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/sa3/ls; export -n PATH; PATH=<W>/sa3:$PATH"), sh("ls")] },
+  { name: "PATH's export attribute dropped with declare +x", calls: [write("<W>/sa4/cat", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/sa4/cat; declare +x PATH; PATH=<W>/sa4:$PATH; true"), sh("cat <W>/benign.py")] },
+  { name: "HOME unexported and moved into a repository's hooks", calls: [sh("git init -q <W>/sa5/repo; export -n HOME; HOME=<W>/sa5/repo/.git/hooks"), write("<W>/sa5/x", "#!/bin/sh\nrm -rf <C>\n"), sh("cp <W>/sa5/x ~/pre-commit; chmod +x ~/pre-commit"), commit("<W>/sa5/repo")] },
   { name: "set -k by an earlier call", calls: [write("<W>/sa2/evil.sh", "rm -rf <C>\n"), write("<W>/sa2/ok.sh", "echo ok\n"), sh("set -k"), sh("bash <W>/sa2/ok.sh BASH_ENV=<W>/sa2/evil.sh")] }
 ]
 
@@ -746,7 +752,6 @@ export const reachedByName: ReadonlyArray<Case> = [
 ]
 
 /** Writes through a symlink an earlier call made: the name as written is harmless, where it lands is not. */
-const commit = (repo: string): Call => sh(`cd ${repo} && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x`)
 export const throughLinks: ReadonlyArray<Case> = [
   {
     name: "a hook written after cd into a link to .git/hooks",

@@ -54,7 +54,7 @@ describe("frame reader", () => {
       const reader = makeFrameReader(mark, seal, () => undefined)
       return reader.push(Buffer.from(`\n${seal}R\n\n${seal}C/tmp\n${records}\n${seal}X0\n`))
     }
-    const own = `\n${seal}F\ndeclare -fr __hermes_report\n\n${seal}I\ndeclare -ir PPID="1"\ndeclare -r SHELLOPTS="x"\ndeclare -ar __hermes_signals=()\n`
+    const own = `\n${seal}F\ndeclare -fr __hermes_report\n\n${seal}I\ndeclare -ir PPID="1"\ndeclare -r SHELLOPTS="x"\n`
     expect(report(own)?.leftovers).toBe(false)
     expect(report(`\n${seal}F\n\n${seal}I\ndeclare -r x="rm"\n`)?.leftovers).toBe(true)
     expect(report(`\n${seal}F\ndeclare -fr greet\n\n${seal}I\n`)?.leftovers).toBe(true)

@@ -67,6 +67,10 @@ const REPORT_FUNCTION = [
   // frame's variables are only for the EXIT trap's report (public mark): a command may have made them read-only.
   `__hermes_report() {`,
   `  [ -n "\${4-$__hermes_unexport}" ] && builtin export -n \${4-$__hermes_unexport} 2>/dev/null`,
+  // PATH and HOME steer the shell itself (command lookup, `~`) exported or not: the exports always carry them, so
+  // approval judges the next call by the values this shell holds (`export -n PATH; PATH=planted:$PATH` included).
+  `  case " \${4-$__hermes_unexport} " in *" PATH "*) ;; *) builtin export PATH;; esac; ` +
+  `case " \${4-$__hermes_unexport} " in *" HOME "*) ;; *) builtin export HOME;; esac`,
   `  [ -n "\${5-$__hermes_env}" ] && builtin export -p > "\${5-$__hermes_env}" 2>/dev/null`,
   // Both: the file read back and sent in one write (on ssh every write is a packet; `export -p` writes a line each),
   // through a local variable: one a command made read-only cannot be declared local, and the exports then go as below.
@@ -95,11 +99,12 @@ const REPORT_FUNCTION = [
  * the next frame (so `START` can wait until then). Options that would break
  * the report (`set -e`, `-u`) go too. Every word is quoted: no alias applies
  * while the line is read. The EXIT trap is ours again, for the report of a
- * shell that exits from here on. Not a function: bash sets DEBUG, ERR and
- * RETURN traps aside while a function runs and restores them after it.
+ * shell that exits from here on. DEBUG, ERR and RETURN traps are reset inline,
+ * not in a function (bash sets them aside while a function runs and restores
+ * them after it); signal traps are global, so their reset can be a function's.
  */
 const GUARD =
-  `\\builtin unalias -a; \\builtin set +e +u +x +v +T; \\builtin trap - DEBUG ERR RETURN "\${__hermes_signals[@]}"; ` +
+  `\\builtin unalias -a; \\builtin set +e +u +x +v +T; \\builtin trap - DEBUG ERR RETURN; \\__hermes_untrap; ` +
   `\\builtin trap '__hermes_report "$?" Q' EXIT`
 
 /**
@@ -117,7 +122,8 @@ const SET_DEFAULTS = "+a +b +k +m +C +E +f +P -B -h +o pipefail +o posix -o inte
  * - shell options (`shopt`, `set -o`): an earlier call's `shopt -s
  *   nocasematch` or `extglob` changes what `${x/pat/}` yields, `set -k`
  *   what `cmd NAME=v` does; approval judges every command as a fresh
- *   shell would run it;
+ *   shell would run it. Told apart from the defaults by bash's own
+ *   `$BASHOPTS`/`$SHELLOPTS` (a string comparison), restored only when they differ;
  * - no positional parameters (an earlier call's `set -- 'a[$(…)]'` would be
  *   there), an empty hash table and the default PS4: what an earlier command
  *   planted (`hash -p /bin/rm ls`) would run something other than what the
@@ -127,15 +133,17 @@ const SET_DEFAULTS = "+a +b +k +m +C +E +f +P -B -h +o pipefail +o posix -o inte
  *   bash ignores an inherited IFS, and only an exported CDPATH reaches it):
  *   approval sees the exports, and `cd name` or `$x` must mean what it judged.
  *   Bash < 4.4 has no `${x@a}` (expanding it would abort the line): there both go.
+ *
+ * A template (single-quoted when sent: it holds no `'`): the shell fills in its own defaults (`@B@`, `@S@`, the shopt
+ * commands `@ON@`/`@OFF@`) when it starts, so the lists are literals in a
+ * read-only function rather than variables a command could change.
  */
-const START_FUNCTION = [
+const START_TEMPLATE = [
   `__hermes_start() {`,
   `  builtin hash -r`,
-  // Shell options as a fresh shell has them (their defaults were read when the shell started).
-  `  (( \${#__hermes_shopt_on[@]} )) && builtin shopt -s "\${__hermes_shopt_on[@]}"; ` +
-  `(( \${#__hermes_shopt_off[@]} )) && builtin shopt -u "\${__hermes_shopt_off[@]}"`,
-  `  builtin set ${SET_DEFAULTS}`,
-  `  PS4='+ '`,
+  `  [[ $BASHOPTS == "@B@" ]] || { :; @ON@ @OFF@ }`,
+  `  [[ $SHELLOPTS == "@S@" ]] || builtin set ${SET_DEFAULTS}`,
+  `  PS4="+ "`,
   `  if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then ` +
   `[[ \${CDPATH@a} == *x* ]] || builtin unset -v CDPATH; [[ \${IFS@a} == *x* ]] || builtin unset -v IFS; ` +
   `else builtin unset -v CDPATH IFS; fi`,
@@ -147,26 +155,30 @@ const START = `builtin set --; \\__hermes_start`
 
 /**
  * Sent once when the shell starts: the descriptor for the reports; the
- * report function, read-only so that no command can redefine or unset it
- * (bash offers no way back), which spares each frame defining it again; the
- * signals the frames' ends clear traps for; no trap but ours.
+ * report function; the signals this bash can trap (by number: a name costs
+ * bash a table search per signal) and its shopt defaults, written into the
+ * functions that reset them; then every function made read-only, so that no
+ * command can redefine or unset one (bash offers no way back), which also
+ * spares each frame defining them again; no trap but ours.
  */
 export const SHELL_INIT = [
   `exec ${MARK_FD}>&1`,
   REPORT_FUNCTION,
-  START_FUNCTION,
-  // Read-only: no command can redefine or unset them (bash has no way back), and their bodies were read before any
-  // command could define an alias.
-  `builtin readonly -f __hermes_report __hermes_start`,
-  // The signals this bash can trap, by number (a name costs bash a table search per signal): read-only, so no
-  // command can shorten the list the end of every frame clears.
-  `__hermes_signals=(); for __hermes_s in {1..64}; do builtin trap -- - "$__hermes_s" 2>/dev/null && __hermes_signals+=("$__hermes_s"); done`,
-  `builtin unset -v __hermes_s; builtin readonly __hermes_signals`,
-  // The shopt options as this bash starts with them (two that cannot be set left out), restored before each command.
-  `__hermes_shopt_on=(); __hermes_shopt_off=(); while builtin read -r _ __hermes_f __hermes_o; do ` +
-  `case "$__hermes_o" in login_shell|restricted_shell) ;; *) if [[ $__hermes_f == -s ]]; then __hermes_shopt_on+=("$__hermes_o"); ` +
-  `else __hermes_shopt_off+=("$__hermes_o"); fi;; esac; done <<< "$(builtin shopt -p)"`,
-  `builtin unset -v __hermes_f __hermes_o; builtin readonly __hermes_shopt_on __hermes_shopt_off`,
+  `__hermes_l=; for __hermes_s in {1..64}; do builtin trap -- - "$__hermes_s" 2>/dev/null && __hermes_l+=" $__hermes_s"; done`,
+  `builtin eval "__hermes_untrap() { \${__hermes_l:+builtin trap -$__hermes_l;} :; }"`,
+  // The shopt options as this bash starts with them (two that cannot be set left out).
+  // (No here-document or here-string: an older bash writes those to a temporary file, which a sandbox may not allow.)
+  `__hermes_on=; __hermes_off=; __hermes_w=($(builtin shopt -p)); for (( __hermes_s = 0; __hermes_s + 2 < \${#__hermes_w[@]}; __hermes_s += 3 )); do ` +
+  `__hermes_o=\${__hermes_w[__hermes_s + 2]}; case "$__hermes_o" in login_shell|restricted_shell) ;; ` +
+  `*) if [[ \${__hermes_w[__hermes_s + 1]} == -s ]]; then __hermes_on+=" $__hermes_o"; else __hermes_off+=" $__hermes_o"; fi;; esac; done`,
+  `builtin set ${SET_DEFAULTS} +e +u +x +v +T`,
+  `__hermes_t='${START_TEMPLATE}'`,
+  `__hermes_t=\${__hermes_t/@B@/"$BASHOPTS"}; __hermes_t=\${__hermes_t/@S@/"$SHELLOPTS"}`,
+  `__hermes_t=\${__hermes_t/@ON@/"\${__hermes_on:+builtin shopt -s$__hermes_on;}"}; __hermes_t=\${__hermes_t/@OFF@/"\${__hermes_off:+builtin shopt -u$__hermes_off;}"}`,
+  `builtin eval "$__hermes_t"`,
+  `builtin unset -v __hermes_l __hermes_s __hermes_on __hermes_off __hermes_w __hermes_o __hermes_t`,
+  // Read-only: no command can redefine or unset them, and their bodies were read before any command could define an alias.
+  `builtin readonly -f __hermes_report __hermes_start __hermes_untrap`,
   GUARD,
   ""
 ].join("\n")
@@ -272,7 +284,7 @@ const SHELL_INTEGERS = new Set(["BASHPID", "EUID", "HISTCMD", "OPTIND", "PPID", 
 
 /** Read-only variables every shell here has: bash's own and the frames' (`SHELL_INIT`). */
 const SHELL_READ_ONLY = new Set([
-  "BASHOPTS", "BASH_VERSINFO", "EUID", "PPID", "SHELLOPTS", "UID", "__hermes_signals", "__hermes_shopt_on", "__hermes_shopt_off"
+  "BASHOPTS", "BASH_VERSINFO", "EUID", "PPID", "SHELLOPTS", "UID"
 ])
 
 /**
@@ -327,7 +339,7 @@ const attributesOf = (() => {
 })()
 
 /** The shell functions frames use (`SHELL_INIT`): read-only, so no command can be behind these names. */
-const OWN_FUNCTIONS = new Set(["__hermes_report", "__hermes_start"])
+const OWN_FUNCTIONS = new Set(["__hermes_report", "__hermes_start", "__hermes_untrap"])
 
 /** `declare -F` lines (`declare -f name`, `declare -fx name`): the names, without the frames' own functions. */
 const functionNames = lastOf((text: string): ReadonlyArray<string> => {
