@@ -444,6 +444,20 @@ export const asBashComputes: ReadonlyArray<Case> = [
 ]
 
 /**
+ * Text a shell reads again as commands after the line expanded it: a variable or command output anywhere in it (not
+ * only as the command name) may hold `$(…)` or `;`. Each planted file holds `$(rm -rf <C>)`.
+ */
+const payload = (dir: string): Call => write(`<W>/${dir}/f`, "$(rm -rf <C>)\n")
+export const textRunAgain: ReadonlyArray<Case> = [
+  { name: "eval of echo and a file's text", calls: [payload("ta1"), sh("x=$(cat <W>/ta1/f); eval echo $x")] },
+  { name: "eval of a double-quoted line holding a command's output", calls: [payload("ta2"), sh("eval \"echo $(cat <W>/ta2/f)\"")] },
+  { name: "a trap action holding a file's text", calls: [payload("ta3"), sh("read -r x < <W>/ta3/f; trap \"echo $x\" EXIT; true")] },
+  { name: "a mapfile callback holding a file's text", calls: [payload("ta4"), sh("x=$(cat <W>/ta4/f); printf 'a\\nb\\n' | { mapfile -C \"echo $x\" -c 1 lines; }")] },
+  { name: "compgen -W expanding a file's text", calls: [payload("ta5"), sh("compgen -W \"$(cat <W>/ta5/f)\" x")] },
+  { name: "watch running a line with a file's text", calls: [payload("ta6"), sh("timeout 3 watch -n 0.5 \"echo $(cat <W>/ta6/f)\"")] }
+]
+
+/**
  * A shell's state that outlives a call in a persistent shell and changes what a later call's words do: variable
  * attributes (nameref, read-only), shell options (nocasematch, extglob, keyword). Each ends with its call.
  */
@@ -1131,7 +1145,7 @@ export const forgedReports: ReadonlyArray<Case> = [
 ]
 
 export const classes = {
-  computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, stateAcrossCalls, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
+  computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, textRunAgain, stateAcrossCalls, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
   consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports
 }
 

@@ -99,6 +99,27 @@ describe("values bash computes by rules a plain reading would skip", () => {
   })
 })
 
+describe("text a shell reads again as commands after the line expanded it", () => {
+  it("asks when a value only known when it runs is anywhere in it", () => {
+    expectAll([
+      "x=$(cat f); eval echo $x",
+      "eval \"echo $(cat f)\"",
+      "eval echo \\$$(cat f)",
+      "read -r x < f; trap \"echo $x\" EXIT",
+      "x=$(cat f); watch -n1 \"echo $x\"",
+      "x=$(cat f); mapfile -C \"echo $x\" -c 1 l < g",
+      "compgen -W \"$(cat f)\" x",
+      "x=$(cat f); ssh -p 22 host \"ls $x\"",
+      "x=$(cat f); tmux new -d \"echo $x\""
+    ], true)
+  })
+
+  it("reads a known value as the commands it spells", () => {
+    expect(detectCommand("x='$(rm -rf /)'; eval echo $x", ENV).hardline).toBe(true)
+    expectAll(["x=hi; eval echo $x", "tmp=$(mktemp); trap \"rm -f $tmp\" EXIT", "x=$(cat f); ssh \"$x\" uptime", "compgen -W \"a b c\" a"], false)
+  })
+})
+
 describe("programs that start the program an option names", () => {
   it("asks for capsh --shell and start-stop-daemon --exec/--startas", () => {
     expectAll([

@@ -42,6 +42,7 @@ import type { Values } from "./variableScope.js"
 import { hasGlob } from "./computedText.js"
 import { type Console, consoleOf, consoleReadsStdin, consoleText, readsCodeOrCommands } from "../consoleCommands.js"
 import { exShellText } from "../editorCommands.js"
+import { CODE_TEXT_PROGRAMS, codeWordIndexes } from "./codeText.js"
 
 /** Programs whose script files are judged as their own code: awk/sed programs, ex/vim scripts, ed commands, consoles. */
 export type ScriptReader = "awk" | "sed" | "ex" | "ed" | Console | "pytest-config"
@@ -79,6 +80,8 @@ export interface Wildcard {
 }
 
 const PRINTERS = new Set(["echo", "printf"])
+/** A value that reads as more than words when parsed again as shell. */
+const SHELL_TEXT = /[$`;&|<>()\n]/
 /** Programs that only transform their standard input (the ones the expander can run). */
 const FILTERS = new Set(["base64", "xxd", "rev", "tr", "cat"])
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/
@@ -509,6 +512,7 @@ export class Resolver {
       if (alts === undefined ? globbed(headWord) : unknownProgram(alts)) this.unknownProgram(cmd, head)
     }
     if (head >= 0 && !rendered && (collect || fed)) this.codeFed(cmd, head, name, ex)
+    if (head >= 0 && CODE_TEXT_PROGRAMS.has(name)) this.codeText(cmd, head, name, ex)
     if (!rendered && (expand || collect || this.cwdAtRunTime || changesDir)) this.computedWrite(cmd, head, name, ex)
     if (!rendered && this.opts.locals !== undefined) {
       if (name === "cd" || name === "pushd") this.opts.locals.cdPath = this.cdPathSet(cmd.frame)
@@ -572,6 +576,24 @@ export class Resolver {
       computes: (source) => numericOutput(source) || ex.substitution(source, 0) !== null,
       positionalText: this.positionalText
     })
+  }
+
+  /**
+   * Words a shell reads again as commands once this line has expanded them (`codeText.ts`): a value only known when
+   * it runs is code nobody has seen; a known one is read as the commands it spells (`x='$(rm -rf /)'; eval echo $x`).
+   */
+  private codeText(cmd: Cmd, head: number, name: string, ex: Expander): void {
+    const args = cmd.words.slice(head + 1)
+    for (const i of codeWordIndexes(name, args.map((w) => w.value))) {
+      const w = args[i]
+      if (w === undefined || !w.expands) continue
+      const values = ex.strings(w.parts)
+      if (values === null) {
+        this.computed.push(D.computedCode)
+        return
+      }
+      for (const v of values) if (SHELL_TEXT.test(v)) parseInto(this.ctx, v, "exec", "eval", cmd.depth + 1, true)
+    }
   }
 
   private unknownProgram(cmd: Cmd, head: number): void {
