@@ -99,6 +99,22 @@ describe("values bash computes by rules a plain reading would skip", () => {
   })
 })
 
+describe("commands inside a ${…} expansion", () => {
+  it("are read as commands: operands, patterns, subscripts, bash 5.3's ${ cmd; }", () => {
+    expectAll([
+      "echo ${x:-$(rm -rf /tmp/v)}",
+      "echo \"${x:=`rm -rf /tmp/v`}\"",
+      "echo ${x#$(rm -rf /tmp/v)}",
+      "echo ${a[$(rm -rf /tmp/v)]}",
+      "echo ${x:-${y:+$(rm -rf /tmp/v)}}",
+      "echo ${ rm -rf /tmp/v; }",
+      "echo ${| rm -rf /tmp/v; }"
+    ], true)
+    expect(detectCommand("echo ${x:-$(rm -rf /)}", ENV).hardline).toBe(true)
+    expectAll(["echo ${HOME}/x ${x:-default} ${#x} ${x%.txt} ${x:-$(date +%s)}"], false)
+  })
+})
+
 describe("text a shell reads again as commands after the line expanded it", () => {
   it("asks when a value only known when it runs is anywhere in it", () => {
     expectAll([

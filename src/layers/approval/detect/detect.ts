@@ -33,6 +33,8 @@ import type { ScriptRef } from "./resolve/resolver.js"
 import { Locals } from "./resolve/localFiles.js"
 import { wildcardHardline } from "./resolve/wildcard.js"
 import { isVerificationCleanup } from "./verificationCleanup.js"
+import type { PatchInput } from "./patchInputs.js"
+import { patchInputs } from "./patchInputs.js"
 import type { View } from "./ruleInput.js"
 import { tierOne, tierTwo } from "./ruleInput.js"
 
@@ -49,8 +51,8 @@ export const HARDLINE_DESCRIPTIONS: ReadonlyArray<string> = [
 ]
 
 /** Dangerous rule descriptions (Hermes order, de-duplicated), then the structural findings. */
-export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
-  ...new Set(DANGEROUS_RULES.map((r) => r.description)),
+export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [...new Set([
+  ...DANGEROUS_RULES.map((r) => r.description),
   SHELL_FLAG_DESCRIPTION,
   INTERPRETER_FLAG_DESCRIPTION,
   INTERPRETER_HEREDOC_DESCRIPTION,
@@ -64,6 +66,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   D.arithmeticCode,
   D.computedArithmetic,
   D.substitutedCode,
+  D.computedCode,
   D.inputCommands,
   D.consoleCommands,
   D.stdinProgram,
@@ -72,7 +75,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [
   MALFORMED_DESCRIPTION,
   PARSER_LIMIT_DESCRIPTION,
   DETECTOR_FAILURE_DESCRIPTION
-]
+])]
 
 const FAILURE: Detection = {
   dangerous: true,
@@ -116,6 +119,8 @@ export interface Inspection {
   readonly writes: ReadonlyArray<string>
   /** An archive extracted, or a download named by the server, where the command starts: every name may land there. */
   readonly startFills: boolean
+  /** `patch` runs that write what their diff names: the diff is read where the command starts (policy/patchTargets.ts). */
+  readonly patchInputs: ReadonlyArray<PatchInput>
   /** An `mv` source is computed at run time. */
   readonly computedMove: boolean
   /** Bare program names the line runs, and directories a `PATH=` in the line adds (planted programs). */
@@ -141,6 +146,7 @@ const limit = (): Inspection => ({
   startWrites: [],
   writes: [],
   startFills: false,
+  patchInputs: [],
   computedMove: false,
   programs: [],
   programsCapped: false,
@@ -211,6 +217,7 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
     startWrites: locals?.startWrites ?? [],
     writes: locals?.writes() ?? [],
     startFills: locals?.startFills ?? false,
+    patchInputs: patchInputs(one),
     computedMove: locals?.computedMove ?? false,
     programs: locals?.programs ?? [],
     programsCapped: locals?.programsCapped ?? false,

@@ -32,8 +32,23 @@ const skipDelimited = (s: string, from: number, delimiter: string): number => {
   return i + 1
 }
 
-/** Whether a sed script holds an `e` command or an `s` command with the `e` flag. */
-export const sedScriptRuns = (script: string): boolean => {
+/** What a sed script does beyond editing its stream: runs the pattern space, or writes files (`w`, `W`, `s///w`). */
+export interface SedEffects {
+  readonly runs: boolean
+  readonly writes: ReadonlyArray<string>
+}
+
+/** The rest of the line from `i`: a file name sed reads up to the newline (leading blanks skipped). */
+const lineFrom = (script: string, i: number): { readonly text: string; readonly end: number } => {
+  const nl = script.indexOf("\n", i)
+  const end = nl < 0 ? script.length : nl
+  return { text: script.slice(i, end).replace(/^[ \t]+/, ""), end }
+}
+
+/** Walks a sed script once: its `e` command and `s///e` flag (runs), and the files `w`, `W` and `s///w` name. */
+export const sedScriptEffects = (script: string): SedEffects => {
+  const writes: string[] = []
+  let runs = false
   let i = 0
   while (i < script.length) {
     const c = script[i] ?? ""
@@ -49,19 +64,33 @@ export const sedScriptRuns = (script: string): boolean => {
       i = skipDelimited(script, i + 2, script[i + 1] ?? "")
       continue
     }
-    if (c === "e") return true
+    if (c === "e") {
+      runs = true
+      i = lineFrom(script, i + 1).end
+      continue
+    }
     if (c === "s" || c === "y") {
       const d = script[i + 1] ?? ""
       i = skipDelimited(script, skipDelimited(script, i + 2, d), d)
       if (c === "y") continue
       const flags = /^[a-zA-Z0-9]*/.exec(script.slice(i))?.[0] ?? ""
-      if (flags.includes("e")) return true
-      // `w file` as the last flag takes the rest of the line.
-      if (flags.endsWith("w")) i = script.indexOf("\n", i) < 0 ? script.length : script.indexOf("\n", i)
-      else i += flags.length
+      if (flags.includes("e")) runs = true
+      const w = flags.indexOf("w")
+      // `w file` as a flag takes the rest of the line (letters glued after it are the file's name).
+      if (w >= 0) {
+        const file = lineFrom(script, i + w + 1)
+        if (file.text !== "") writes.push(file.text)
+        i = file.end
+      } else i += flags.length
       continue
     }
-    if (c === "#" || c === ":" || /[aicrRwWbtTlqQvF=]/.test(c)) {
+    if (c === "w" || c === "W") {
+      const file = lineFrom(script, i + 1)
+      if (file.text !== "") writes.push(file.text)
+      i = file.end
+      continue
+    }
+    if (c === "#" || c === ":" || /[aicrRbtTlqQvF=]/.test(c)) {
       // Text, file names, labels and comments run to the end of the line (labels also to `;`).
       const nl = script.indexOf("\n", i)
       const semi = /[btT:]/.test(c) ? script.indexOf(";", i) : -1
@@ -71,13 +100,16 @@ export const sedScriptRuns = (script: string): boolean => {
     }
     i++
   }
-  return false
+  return { runs, writes }
 }
+
+/** Whether a sed script holds an `e` command or an `s` command with the `e` flag. */
+export const sedScriptRuns = (script: string): boolean => sedScriptEffects(script).runs
 
 const SED_VALUED = new Set(["-l", "--line-length", "-s", "--separate"])
 
 /** The sed scripts among the arguments: their texts and indexes; none under `--sandbox` or with `-f`. */
-const sedScripts = (args: ReadonlyArray<string>): ReadonlyArray<{ readonly text: string; readonly arg: number }> => {
+export const sedScripts = (args: ReadonlyArray<string>): ReadonlyArray<{ readonly text: string; readonly arg: number }> => {
   if (args.includes("--sandbox")) return []
   const scripts: Array<{ text: string; arg: number }> = []
   let operand: { text: string; arg: number } | undefined
@@ -112,7 +144,7 @@ const awkString = (literal: string): string => {
 }
 
 /** The awk program: `-f` means it is in a file (judged with the files), else the first operand. */
-const awkProgram = (args: ReadonlyArray<string>): { readonly text: string; readonly arg: number } | null => {
+export const awkProgram = (args: ReadonlyArray<string>): { readonly text: string; readonly arg: number } | null => {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? ""
     if (a === "-f" || a.startsWith("--file") || a.startsWith("-f")) return null

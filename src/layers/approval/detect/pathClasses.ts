@@ -277,19 +277,63 @@ export const isHomeDir = (word: string, env: PathEnv): boolean => {
   return b.length > 0 && a.length === b.length && a.every((p, k) => p === b[k])
 }
 
+/** End of one path component from `i`, stepping over `$(…)`, `${…}` and backquotes (a pid computed by a command). */
+const componentEnd = (path: string, i: number): number => {
+  let depth = 0
+  for (let k = i; k < path.length; k++) {
+    const c = path[k]
+    if (c === "`") {
+      const close = path.indexOf("`", k + 1)
+      if (close < 0) return path.length
+      k = close
+    } else if (c === "(" || c === "{") depth++
+    else if ((c === ")" || c === "}") && depth > 0) depth--
+    else if (c === "/" && depth === 0) return k
+  }
+  return path.length
+}
+
+const SELF_PID = /^(?:self|thread-self|\$\$|\$\{\$\}|\$BASHPID|\$\{BASHPID\})$/
+
+/** `/proc/<pid>[/task/<tid>]/{cwd,root}` at the start of a path: the pid's spelling, which view, and the rest. */
+const procView = (path: string): { readonly pid: string; readonly view: string; readonly rest: string } | null => {
+  const start = /^\/+proc\/+/.exec(path)
+  if (start === null) return null
+  let i = start[0].length
+  const pidEnd = componentEnd(path, i)
+  const pid = path.slice(i, pidEnd)
+  if (pid === "") return null
+  i = pidEnd
+  const task = /^\/+task\/+/.exec(path.slice(i))
+  if (task !== null) {
+    const tidEnd = componentEnd(path, i + task[0].length)
+    if (tidEnd === i + task[0].length) return null
+    i = tidEnd
+  }
+  // `root~/…`: normalisation folded the home's absolute spelling that followed (`/proc/1/root/home/me/x`).
+  const m = /^\/+(cwd|root)(?=\/|~|$)\/*/.exec(path.slice(i))
+  if (m === null) return null
+  return { pid, view: m[1] ?? "", rest: path.slice(i + m[0].length) }
+}
+
 /**
  * `/proc/self` is whichever process opens the path: for a command, its own shell or program, standing where the
  * command stands, not where the runtime does. `/proc/self/cwd/x` is `./x` there, `/proc/self/root/x` is `/x`; so
  * are `thread-self` and the shell's own pid (`$$`, `$BASHPID`), and the shell's own `~+`, `$PWD` and `$(pwd)`.
+ * Any other process in the same mount namespace (`/proc/1`, `/proc/$(pgrep node)`, `/proc/*`, a task under it) has
+ * the same root, so its `root/x` is `/x` too; its `cwd` is a directory only known when it runs, and is kept as
+ * written (judged by the names below it; the judge refuses writes through it).
  */
-const PROC_SELF = /^\/proc\/(?:self|thread-self|\$\$|\$\{\$\}|\$BASHPID|\$\{BASHPID\})\/(cwd|root)(?=\/|$)\/*/
 const HERE_WORD = /^(?:~\+|\$PWD|\$\{PWD\}|\$\(\s*pwd(?:\s+-[LP])?\s*\)|`\s*pwd(?:\s+-[LP])?\s*`)(?=\/|$)/
 export const asCommandSees = (path: string): string => {
   // `~+`, `$PWD` and `$(pwd)` are where the command stands.
   const here = HERE_WORD.exec(path)
   if (here !== null) return `.${path.slice(here[0].length)}`
-  const m = PROC_SELF.exec(path)
+  if (!path.startsWith("/") || !path.includes("proc")) return path
+  const m = procView(path)
   if (m === null) return path
-  const rest = path.slice(m[0].length)
-  return m[1] === "root" ? `/${rest}` : rest === "" ? "." : `./${rest}`
+  // `/proc/1/root/proc/self/root/x`: folded again.
+  if (m.view === "root") return m.rest.startsWith("~") ? m.rest : asCommandSees(`/${m.rest}`)
+  if (!SELF_PID.test(m.pid) || m.rest.startsWith("~")) return path
+  return m.rest === "" ? "." : `./${m.rest}`
 }

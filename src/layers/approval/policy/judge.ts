@@ -34,6 +34,7 @@ import { consoleText, isConsole } from "../detect/consoleCommands.js"
 import { inputCommands } from "../detect/inputCommands.js"
 import { implicitlyExecuted, otherUsersHome } from "../detect/implicitExec.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
+import { patchTargets } from "./patchTargets.js"
 import { codeSearchDirs, MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 import { hasTraversalComponent } from "../../../lib/pathSafety.js"
 import { asCommandSees, globMatches, hasGlob } from "../detect/pathClasses.js"
@@ -98,6 +99,26 @@ const MAX_LOCAL_PACKAGES = 64
 const MAKE_INCLUDE = /^\s*-?(?:include|sinclude)\s+(.+)$/
 const NINJA_INCLUDE = /^(?:include|subninja)\s+(.+)$/
 const NOT_COLLECTED = /^(?:\..*|.*\.egg|_darcs|build|CVS|dist|node_modules|venv|\{arch\}|__pycache__|site-packages)$/
+
+/** A rule line's targets (`a b: deps`, not `x := v`, not a recipe line). */
+const RULE_TARGETS = /^([^\t#:=][^:=]*?)\s*::?(?!=)/
+
+/** Whether a makefile text has a rule whose target (a name, or a `%` pattern) is `name`. */
+const remadeByRules = (text: string, name: string): boolean => {
+  const bare = name.replace(/^\.\//, "")
+  for (const line of text.split("\n")) {
+    const m = RULE_TARGETS.exec(line)
+    if (m === null) continue
+    for (const target of (m[1] ?? "").trim().split(/\s+/)) {
+      if (target === bare || target === name) return true
+      if (target.includes("%")) {
+        const at = target.indexOf("%")
+        if (bare.startsWith(target.slice(0, at)) && bare.endsWith(target.slice(at + 1)) && bare.length >= target.length - 1) return true
+      }
+    }
+  }
+  return false
+}
 
 const SAFE: Detection = { dangerous: false, description: null, hardline: false, hardline_description: null }
 
@@ -227,7 +248,7 @@ const judgeFrom = (
 const looksNeeded = (first: Inspection): "none" | "programs" | "more" => {
   const rest = first.unresolved.length === 0 && first.scripts.length === 0 && first.paths.length === 0 &&
     first.runners.length === 0 && first.moves.length === 0 && !first.computedMove && first.gitDirs.length === 0 &&
-    first.startWrites.length === 0 && !first.startFills
+    first.startWrites.length === 0 && !first.startFills && first.patchInputs.length === 0
   if (!rest) return "more"
   if (first.programs.length === 0) return "none"
   return first.writes.length === 0 && first.loadedModules.length === 0 && !first.programsCapped ? "programs" : "more"
@@ -409,6 +430,9 @@ const judgeWith = (
         break
       }
     }
+    // `patch` writes the names inside its diff, which only a read of the diff where the command starts shows.
+    const patched = inspection.patchInputs.length === 0 ? null : yield* patchTargets(surroundings, env, cwd, inspection.patchInputs)
+    if (patched !== null) verdict = stronger(verdict, { detection: dangerous(patched.description), note: patched.note })
     // Writes through another name: a symlink an earlier call made, `..` after one, a hard link.
     if (!verdict.detection.dangerous) verdict = stronger(verdict, yield* linkedWrites(surroundings, env, cwd, inspection.writes, "writes"))
     // On a backend sharing the host's files, a path may lead into the runtime's home through a symlink.
@@ -815,8 +839,12 @@ class Looker {
             const file = yield* self.read(joinPath(dir, name, self.env.home))
             if (file === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `makefile ${name}` })
             if (Option.isNone(file)) continue
-            const included = yield* self.includes(file.value, dir, 1)
+            const includedNames: Array<string> = []
+            const included = yield* self.includes(file.value, dir, 1, MAKE_INCLUDE, includedNames)
             if (included === "too-large") return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `included by ${name}` })
+            // A makefile (or one it includes) that its own rules make is made first, and make starts over reading it.
+            const remade = [name, ...includedNames].find((n) => remadeByRules(`${file.value}\n${included}`, n))
+            if (remade !== undefined) return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `makefile ${remade} is remade by its rules` })
             texts.push(`${file.value}\n${included}`)
             source = source === "" ? name : `${source}, ${name}`
             if (!runner.named) break
@@ -980,8 +1008,18 @@ class Looker {
     })
   }
 
-  /** The text of the files an `include` line names (literal names, relative to the directory), recursively. */
-  private includes(makefile: string, dir: string, depth: number, pattern: RegExp = MAKE_INCLUDE): Effect.Effect<string | "too-large"> {
+  /**
+   * The text of the files an `include` line names (literal names, relative to the directory), recursively; their
+   * names go to `names`. A makefile's include of a file that is not there is a file make first makes with its own
+   * rules, then reads: what it will hold is not known here.
+   */
+  private includes(
+    makefile: string,
+    dir: string,
+    depth: number,
+    pattern: RegExp = MAKE_INCLUDE,
+    names: Array<string> = []
+  ): Effect.Effect<string | "too-large"> {
     const self = this
     return Effect.gen(function*() {
       const out: Array<string> = []
@@ -994,10 +1032,14 @@ class Looker {
           }
           const file = yield* self.read(joinPath(dir, name, self.env.home))
           if (file === "too-large") return file
-          if (Option.isNone(file)) continue
+          if (Option.isNone(file)) {
+            if (pattern === MAKE_INCLUDE) return "too-large" as const
+            continue
+          }
+          names.push(name)
           out.push(file.value)
           if (depth < MAX_SCRIPT_DEPTH) {
-            const deeper = yield* self.includes(file.value, dir, depth + 1, pattern)
+            const deeper = yield* self.includes(file.value, dir, depth + 1, pattern, names)
             if (deeper === "too-large") return deeper
             out.push(deeper)
           }

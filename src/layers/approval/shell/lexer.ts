@@ -214,6 +214,14 @@ export abstract class ShellLexer {
     if (d === LBRACE) {
       const end = this.matchBraces(i + 2)
       const text = src.slice(i, end)
+      const inner = src.slice(i + 2, text.endsWith("}") ? end - 1 : end)
+      // bash 5.3's `${ cmd; }` and `${| cmd; }` run commands in the shell itself (5.2 refuses them): commands either way.
+      if (/^[\s|]/.test(inner)) {
+        this.nestedSource(inner.startsWith("|") ? inner.slice(1) : inner)
+        return { part: { kind: "commandSubst", source: inner }, value: text, end, quoted: false, unterminated: false }
+      }
+      // What runs when the expansion is made: `${x:-$(cmd)}`, `${x/$(cmd)/}`, `${a[$(cmd)]}`.
+      this.substitutionsWithin(i + 2, i + 2 + inner.length)
       return {
         part: { kind: "bracedParam", text: src.slice(i + 2, text.endsWith("}") ? end - 1 : end) },
         value: text,
@@ -297,6 +305,28 @@ export abstract class ShellLexer {
       else if (c === RPAR && --depth === 0) return j
     }
     return -1
+  }
+
+  /**
+   * The command substitutions and backticks between `from` and `to` (a `${…}`'s inside), parsed as commands. Quotes
+   * are not skipped: inside double quotes a `'` is a plain character and `"${x:-'$(cmd)'}"` runs cmd.
+   */
+  private substitutionsWithin(from: number, to: number): void {
+    const src = this.src
+    for (let j = from; j < to && !this.stopped(); j++) {
+      const c = src.charCodeAt(j)
+      if (c === BSL) j++
+      else if (c === DOLLAR && src.charCodeAt(j + 1) === LPAR) {
+        const arithmetic = src.charCodeAt(j + 2) === LPAR ? this.arithmeticEnd(j + 1) : -1
+        if (arithmetic >= 0) this.substitutionsWithin(j + 3, arithmetic - 2)
+        j = (arithmetic >= 0 ? arithmetic : this.nestedList(j + 2)) - 1
+      } else if (c === BQ) {
+        let k = j + 1
+        while (k < to && src.charCodeAt(k) !== BQ) k += src.charCodeAt(k) === BSL ? 2 : 1
+        this.nestedSource(unescapeBackticks(src.slice(j + 1, Math.min(k, to))))
+        j = k
+      }
+    }
   }
 
   /** From an opening `(` at `i`, the index after its matching `)` (quote-blind, for arithmetic). */

@@ -2,15 +2,23 @@
  * Terminal writes onto files other programs run without being asked (shell
  * start-up files, git config and hooks, .envrc, ssh config, crontabs,
  * interpreter hooks, PATH directories): redirects, tee, cp/mv/install/ln
- * destinations, sed -i, dd of=, curl -o, wget -O. Same classification and
- * descriptions as file-tool writes (implicitExec.ts); Hermes' own rules come
- * first in the table, so `>> ~/.bashrc` keeps Hermes' description.
+ * destinations, sed -i, dd of=, curl -o, wget -O, the outputs of other
+ * programs (outputFiles.ts: `openssl -out`, `unxz x.xz`, awk's `print > f`,
+ * find -fprintf…), a hook made executable, an inline diff's names, a recursive
+ * copy into the home, and every path an unmodelled program is given
+ * (unknownWriters.ts). Same classification and descriptions as file-tool
+ * writes (implicitExec.ts); Hermes' own rules come first in the table, so
+ * `>> ~/.bashrc` keeps Hermes' description.
  */
+import { D } from "../descriptions.js"
 import { IMPLICIT_EXEC_DESCRIPTIONS, implicitlyExecuted, otherUsersHome, RUNTIME_HOME_DESCRIPTION } from "../implicitExec.js"
+import { inlinePatchWrites } from "../patchInputs.js"
 import { absolutePath, asCommandSees } from "../pathClasses.js"
-import type { View } from "../ruleInput.js"
+import type { CmdView, View } from "../ruleInput.js"
 import type { Rule, RuleEnv } from "./engine.js"
-import { argv, fillsCurrentDirectory, operands, PLANTABLE, PLANTABLE_HOME, runs, writes } from "./operands.js"
+import { argv, fillsCurrentDirectory, modelledWriter, operands, PLANTABLE, PLANTABLE_HOME, recursiveCopyDestinations, runs, writes } from "./operands.js"
+import { armedFiles, AWKS, awkComputedOutput } from "./outputFiles.js"
+import { namedByUnknownWriter } from "./unknownWriters.js"
 
 const NONE: ReadonlyArray<string> = []
 
@@ -46,6 +54,27 @@ const changedDirectory = (cwd: string | null, target: string | undefined): strin
   return cwd === null ? t : `${cwd}/${t}`
 }
 
+/**
+ * A recursive copy into the home by its absolute name (`cp -r x/. /home/me`): operands.ts knows `~` and `$HOME`
+ * only, so the home's own path is recognised here, where the home is known.
+ */
+const homeFills = (c: CmdView, env: RuleEnv): ReadonlyArray<string> => {
+  if (env.home === undefined || !(c.name === "cp" || c.name === "rsync" || c.name === "scp")) return NONE
+  const into = recursiveCopyDestinations(c.name, argv(c)).filter((d) => d.startsWith("/") && isHome(d.replace(/\/+$/, ""), env))
+  return into.flatMap((d) => PLANTABLE_HOME.map((n) => `${d.replace(/\/+$/, "")}/${n}`))
+}
+
+/**
+ * What counts as written beyond the command's own write list: every path an unmodelled program is given, the home's
+ * start-up files under a recursive copy into it, and the files chmod makes executable.
+ */
+const beyondWrites = (c: CmdView, env: RuleEnv): ReadonlyArray<string> => {
+  const named = namedByUnknownWriter(c, modelledWriter)
+  const filled = homeFills(c, env)
+  const armed = armedFiles(c.name, argv(c))
+  return named.length + filled.length + armed.length === 0 ? NONE : [...named, ...filled, ...armed]
+}
+
 /** Every implicit-exec class the view's commands write to (the runtime home is the runtime-home rule's). */
 const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
   let found = v.writtenMemo
@@ -55,7 +84,8 @@ const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
   let cwd: string | null = null
   for (const c of v.cmds) {
     const here = cwd === null || !fillsCurrentDirectory(c) ? NONE : isHome(cwd, env) ? PLANTABLE_HOME : PLANTABLE
-    for (const written of here.length === 0 ? writes(c) : [...writes(c), ...here]) {
+    const extra = runs(c) ? [...here, ...beyondWrites(c, env)] : here
+    for (const written of extra.length === 0 ? writes(c) : [...writes(c), ...extra]) {
       if (written === "/dev/null" || written === "/dev/stderr" || written === "/dev/stdout") continue
       const w = asCommandSees(written)
       const path = writtenPath(cwd !== null && relative(w) ? `${cwd}/${w}` : w, env)
@@ -68,6 +98,11 @@ const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
       cwd = changedDirectory(cwd, target === undefined ? undefined : asCommandSees(target))
     }
   }
+  // A diff given inline names the files `patch` writes (one in a file is read by the judge).
+  for (const written of inlinePatchWrites(v)) {
+    const d = implicitlyExecuted(writtenPath(asCommandSees(written), env), { home: env.home })
+    if (d !== null) out.add(d)
+  }
   found = out
   v.writtenMemo = found
   return found
@@ -76,6 +111,18 @@ const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
 // The runtime's home has a rule of its own (runtimeHome.ts), which also sees reads.
 const DESCRIPTIONS = IMPLICIT_EXEC_DESCRIPTIONS.filter((d) => d !== RUNTIME_HOME_DESCRIPTION)
 
-export const implicitWriteRules: ReadonlyArray<Rule> = DESCRIPTIONS.map(
-  (description): Rule => ({ kind: "view", description, test: (v, env) => writtenClasses(v, env).has(description) })
-)
+/**
+ * awk sending output to a file it names only when it runs (`print > $1`, `print > f` with `f` built from input):
+ * where it lands is not known, as with a shell write to a computed target.
+ */
+const awkComputedRule: Rule = {
+  kind: "program",
+  description: D.computedWriteTarget,
+  only: (name) => AWKS.has(name),
+  test: (_v, c) => runs(c) && awkComputedOutput(c.name, argv(c))
+}
+
+export const implicitWriteRules: ReadonlyArray<Rule> = [
+  ...DESCRIPTIONS.map((description): Rule => ({ kind: "view", description, test: (v, env) => writtenClasses(v, env).has(description) })),
+  awkComputedRule
+]

@@ -6,6 +6,8 @@
  */
 import type { Cmd, Word } from "../../shell/ast.js"
 import type { CmdView } from "../ruleInput.js"
+import { INPUT_NAMERS, isOutputOption, namedByInput, OUTPUT_WRITERS, outputFiles, outputOptionValues } from "./outputFiles.js"
+import { isPureReader } from "./unknownWriters.js"
 
 const EMPTY: ReadonlySet<string> = new Set()
 
@@ -194,7 +196,7 @@ const OTHER_WRITERS = ["sort", "uniq", "patch", "history", "link", ...EDITORS, .
  * Names an archive may hold, where other programs run them: extracting into a directory (`tar -C .git/hooks`,
  * `unzip -d ~/.config`) writes whatever names the archive holds, so each is judged as a write there.
  */
-export const PLANTABLE: ReadonlyArray<string> = ["config", "pre-commit", "hooks/pre-commit", "git/config"]
+export const PLANTABLE: ReadonlyArray<string> = ["config", "pre-commit", "hooks/pre-commit", "git/config", "authorized_keys"]
 /** In the home, the start-up files and ssh's keys too. */
 export const PLANTABLE_HOME: ReadonlyArray<string> = [...PLANTABLE, ".bashrc", ".profile", ".ssh/authorized_keys", ".gitconfig"]
 const HOME_SPELLINGS = new Set(["~", "$HOME", "${HOME}"])
@@ -292,16 +294,52 @@ export const fillsCurrentDirectory = (c: CmdView): boolean => {
   if (!runs(c)) return false
   const args = argv(c)
   if (EXTRACTORS.includes(c.name)) return extractDir(c.name, args) === "."
+  if (INPUT_NAMERS.includes(c.name)) return namedByInput(c.name, args) === "."
+  if (RECURSIVE_COPIERS.has(c.name)) return recursiveCopyDestinations(c.name, args).some((d) => d === "." || d === "./")
   if (c.name === "curl") {
     return bundledFlag(args, "O", CURL_VALUED, ["--remote-name", "--remote-name-all"]) && serverNamed("curl", args) && optionValues(args, null, "--output-dir").length === 0
   }
   return c.name === "wget" && serverNamed("wget", args) && bundledValues(args, "P", WGET_VALUED, "--directory-prefix").length === 0
 }
 
+/**
+ * The directories a recursive copy fills (`cp -r x/. ~`, `rsync -a x/ ~/`, `scp -r`): the names the copied tree
+ * holds are not read, so every name that runs where it lands counts as written (PLANTABLE, and in the home its
+ * start-up files: plantedUnder).
+ */
+const RECURSIVE_COPIERS = new Set(["cp", "rsync", "scp"])
+export const recursiveCopyDestinations = (name: string, args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const recursive = name === "rsync" || hasFlag(args, "r", "--recursive") || hasFlag(args, "R", null) || hasFlag(args, "a", "--archive")
+  if (!recursive) return []
+  const t = bundledValues(args, "t", "tSmog", "--target-directory")
+  if (t.length > 0) return t
+  const ops = operands(args, COPY_VALUED)
+  return ops.length >= 2 ? [ops[ops.length - 1] ?? ""] : []
+}
+
+/** The names that run, under a directory some program fills with names it does not show. */
+const plantedUnder = (dir: string): ReadonlyArray<string> => {
+  const d = dir.replace(/\/+$/, "")
+  if (d === "" || d === ".") return []
+  return (HOME_SPELLINGS.has(d) ? PLANTABLE_HOME : PLANTABLE).map((n) => `${d}/${n}`)
+}
+
+const MODELLED = new Set(OUTPUT_WRITERS)
+
 /** Files this command writes through its own arguments (not redirects). */
 export const argumentWrites = (c: CmdView): string[] => {
   if (!runs(c)) return []
   const args = argv(c)
+  const own = modelledWrites(c, args)
+  if (MODELLED.has(c.name)) own.push(...outputFiles(c.name, args))
+  if (RECURSIVE_COPIERS.has(c.name)) for (const d of recursiveCopyDestinations(c.name, args)) own.push(...plantedUnder(d))
+  if (INPUT_NAMERS.includes(c.name)) own.push(...plantedUnder(namedByInput(c.name, args) ?? ""))
+  // A program the gate does not model: the usual output options name what it writes.
+  if (!WRITERS.has(c.name) && !isPureReader(c.name) && args.some(isOutputOption)) own.push(...outputOptionValues(args))
+  return own
+}
+
+const modelledWrites = (c: CmdView, args: ReadonlyArray<string>): string[] => {
   switch (c.name) {
     case "cp":
     case "ln":
@@ -348,9 +386,7 @@ export const argumentWrites = (c: CmdView): string[] => {
       if (EDITORS.has(c.name)) return operands(args, EDITOR_VALUED).filter((a) => !a.startsWith("+"))
       const dir = EXTRACTORS.includes(c.name) ? extractDir(c.name, args) : null
       // "." (the current directory) is fillsCurrentDirectory's case: only what knows the directory can judge it.
-      if (dir === null || dir === "" || dir === ".") return []
-      const d = dir.replace(/\/+$/, "")
-      return (HOME_SPELLINGS.has(d) ? PLANTABLE_HOME : PLANTABLE).map((n) => `${d}/${n}`)
+      return dir === null ? [] : [...plantedUnder(dir)]
     }
     case "wget":
       // The download, and the log (`-o ~/.bashrc` writes lines holding the URL, `$(…)` and all).
@@ -362,7 +398,14 @@ export const argumentWrites = (c: CmdView): string[] => {
   }
 }
 
-const WRITERS = new Set([...COPIERS, ...OTHER_WRITERS])
+const WRITERS = new Set([...COPIERS, ...OTHER_WRITERS, ...OUTPUT_WRITERS, ...INPUT_NAMERS])
+
+/** Whether the gate knows what `name` writes (so the paths it merely reads are not judged as written). */
+export const modelledWriter = (name: string): boolean => WRITERS.has(name)
+
+/** Whether the command may write through its arguments: a modelled writer, or an unmodelled one with an output option. */
+const writesByArgs = (cmd: Cmd, head: number, name: string): boolean =>
+  head >= 0 && (WRITERS.has(name) || (!isPureReader(name) && cmd.words.some((w, k) => k > head && isOutputOption(w.value))))
 const NOTHING: ReadonlyArray<string> = []
 
 /**
@@ -370,7 +413,7 @@ const NOTHING: ReadonlyArray<string> = []
  * and redirects, so the view carries no texts, and a command that neither redirects nor writes builds none.
  */
 export const commandWrites = (cmd: Cmd, head: number, name: string): ReadonlyArray<string> =>
-  cmd.redirs.length === 0 && !(head >= 0 && WRITERS.has(name))
+  cmd.redirs.length === 0 && !writesByArgs(cmd, head, name)
     ? NOTHING
     : writes({ cmd, texts: [], redirectTexts: [], base: 0, head, name })
 
@@ -387,13 +430,13 @@ export const extractionDir = (name: string, args: ReadonlyArray<Word>): Word | u
 
 /** fillsCurrentDirectory for a command not yet in a view (the inspection's file tracking). */
 export const commandFillsCurrentDirectory = (cmd: Cmd, head: number, name: string): boolean =>
-  head >= 0 && (EXTRACTORS.includes(name) || name === "curl" || name === "wget") &&
+  head >= 0 && (EXTRACTORS.includes(name) || INPUT_NAMERS.includes(name) || RECURSIVE_COPIERS.has(name) || name === "curl" || name === "wget") &&
   fillsCurrentDirectory({ cmd, texts: [], redirectTexts: [], base: 0, head, name })
 
 /** Everything the command writes: redirect targets and argument destinations. */
 export const writes = (c: CmdView): ReadonlyArray<string> => {
   if (c.cmd.cls !== "exec" || c.cmd.origin === "heredoc") return NOTHING
-  const byArgs = c.head >= 0 && WRITERS.has(c.name)
+  const byArgs = writesByArgs(c.cmd, c.head, c.name)
   if (c.cmd.redirs.length === 0 && !byArgs) return NOTHING
   const r = redirectWrites(c)
   return byArgs ? [...r, ...argumentWrites(c)] : r

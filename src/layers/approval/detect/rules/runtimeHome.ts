@@ -11,7 +11,7 @@
  */
 import { D } from "../descriptions.js"
 import type { PathEnv } from "../pathClasses.js"
-import { absolutePath, globAncestor, globCovers, hasGlob, pathParts } from "../pathClasses.js"
+import { absolutePath, asCommandSees, globAncestor, globCovers, hasGlob, pathParts } from "../pathClasses.js"
 import type { CmdView, View } from "../ruleInput.js"
 import type { Rule, RuleEnv } from "./engine.js"
 import { argv, hasFlag, operands, optionValues } from "./operands.js"
@@ -35,7 +35,9 @@ const homeOf = (env: RuleEnv): Home | null => {
 }
 
 /** Where a path word points: absolute components, or null when it depends on an unknown directory. */
-const resolve = (p: string, env: PathEnv, cwd: ReadonlyArray<string> | null): string[] | null => {
+const resolve = (word: string, env: PathEnv, cwd: ReadonlyArray<string> | null): string[] | null => {
+  // `/proc/<pid>/root/x` is `/x` (any process sharing our mounts), `/proc/self/cwd/x` is `./x`.
+  const p = asCommandSees(word)
   const abs = absolutePath(p, env)
   if (abs !== null) return pathParts(abs)
   if (cwd === null || p.startsWith("$") || p.startsWith("~")) return null
@@ -61,8 +63,9 @@ const worthChecking = (w: string, home: Home | null, cwdKnown: boolean): boolean
   (home !== null && w.includes(home.base)) ||
   (cwdKnown && (hasGlob(w) || w.startsWith(".")))
 
-const reaches = (p: string, home: Home | null, env: PathEnv, cwd: ReadonlyArray<string> | null): boolean => {
-  if (HOME_VARIABLE.test(p)) return true
+const reaches = (word: string, home: Home | null, env: PathEnv, cwd: ReadonlyArray<string> | null): boolean => {
+  if (HOME_VARIABLE.test(word)) return true
+  const p = asCommandSees(word)
   // The folded spelling; `~root/…` folds to `~~/.hermes/…`.
   if (FOLDED_FORM.test(p)) return true
   if (home === null) return false
