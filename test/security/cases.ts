@@ -1155,7 +1155,17 @@ export const forgedReports: ReadonlyArray<Case> = [
   { name: "a report forged by an alias standing in for the report function", calls: forgedFrom("fr4", marksIn("$*"), "shopt -s expand_aliases; alias __hermes_report=forge") },
   { name: "a report forged by PS4 while tracing the frame's last lines", calls: forgedFrom("fr5", marksIn("$BASH_COMMAND"), "PS4='$(forge >&19)+ '; set -x") },
   { name: "the frame's variables made read-only so its report drops PATH", calls: forgedFrom("fr7", "\"$__hermes_mark\"", "readonly __hermes_unexport=PATH __hermes_env=<W>/fr7.env") },
-  { name: "a report forged by a signal trap the command fires at its shell", calls: forgedFrom("fr6", marksIn("$BASH_COMMAND $*"), "trap 'forge \"$@\"' USR1; kill -USR1 $$") }
+  { name: "a report forged by a signal trap the command fires at its shell", calls: forgedFrom("fr6", marksIn("$BASH_COMMAND $*"), "trap 'forge \"$@\"' USR1; kill -USR1 $$") },
+  {
+    // Under extdebug a DEBUG trap that fails skips the command it precedes: the frame's resets, then its report.
+    name: "a DEBUG trap under extdebug that skips the frame's resets and forges at its report",
+    calls: forgedFrom("fr8", marksIn("$M"), "g() { M=$BASH_COMMAND; case $M in *__hermes_report*) forge >&19; return 1;; *trap*|*unalias*|*untrap*|*'set +'*) return 1;; esac; }; shopt -s extdebug; trap g DEBUG")
+  },
+  {
+    name: "a function named builtin that the report's printf goes through",
+    calls: forgedFrom("fr9", marksIn("$M"), "builtin() { M=\"$*\"; case $M in *__HERMES_*) forge;; esac; command builtin \"$@\"; }")
+  },
+  { name: "unset disabled, so the next frame's text stays readable", calls: [sh("enable -n unset"), ...forgedFrom("fr10", marksIn("$__hf"), "forge")] }
 ]
 
 export const classes = {

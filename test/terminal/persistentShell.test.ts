@@ -17,7 +17,7 @@ import { Approval } from "../../src/services/Approval.js"
 import { Environments } from "../../src/services/Environments.js"
 import type { RunOptions } from "../../src/services/TerminalBackend.js"
 import { ToolExecutor } from "../../src/services/ToolExecutor.js"
-import { ApprovalLog, RecordingApproval } from "../support/approval.js"
+import { ApprovalLog, HUMAN_APPROVED_MARKER, RecordingApproval } from "../support/approval.js"
 import { eventually, liveProcesses, uniqueSleep } from "../support/processes.js"
 import { tempHome } from "../support/runtime.js"
 import { describeNeeding, programProblem } from "../support/systemPrograms.js"
@@ -330,6 +330,19 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
       // A read-only variable or function cannot be changed back: the shell is replaced, from the exports.
       yield* run(t, "export keep=1; fixed=rm; readonly fixed; greet() { echo old; }; readonly -f greet")
       expect(text(yield* run(t, "fixed=ls; echo $fixed $keep; greet() { echo new; }; greet"))).toBe("ls 1\nnew\n")
+    }))
+
+  it.effect("after a dangerous command a person approved, the shell is replaced from what it reported", () =>
+    Effect.gen(function*() {
+      const t = task()
+      const pid = text(yield* run(t, "kept=yes; echo $$")).trim()
+      // Approved, it may have left hooks that rewrite its own report: nothing but what it reported carries over.
+      const approved = yield* run(t, `export OUT=1; plain=1; f() { :; }; echo ${HUMAN_APPROVED_MARKER} $$`)
+      expect(text(approved).trim()).toBe(`${HUMAN_APPROVED_MARKER} ${pid}`)
+      const after = text(yield* run(t, "echo $$ \"[$OUT][$plain][$kept]\"; type -t f || echo none")).trim().split("\n")
+      expect(after[0]?.startsWith(pid)).toBe(false)
+      expect(after[0]?.endsWith("[1][][]")).toBe(true)
+      expect(after[1]).toBe("none")
     }))
 
   it.effect("functions stay and approval is told their names; aliases and DEBUG/ERR traps end with their call", () =>

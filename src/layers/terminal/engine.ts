@@ -29,6 +29,10 @@ import { DEFAULT_CAPTURE_BYTES, makeBoundedCapture } from "./boundedCapture.js"
 import { makeEndingRace } from "./endingRace.js"
 import { makeSnapshotReaders } from "./snapshotReaders.js"
 import type { CommandEvents, Launched, Transport } from "./transport.js"
+import type { DecidedBy } from "../../services/Approval.js"
+
+/** Dangerous commands let through by a decision the gate relies on (not by isolation or approvals being off). */
+const UNTRUSTED: ReadonlySet<DecidedBy> = new Set(["allowlist", "rule", "session", "smart", "human", "non-interactive"])
 
 export interface EnvironmentIdentity {
   readonly kind: string
@@ -95,6 +99,7 @@ export const makeEnvironment = (
           fallbackCwd: explicit === undefined ? home : undefined,
           env: options.env,
           persist: io.persist,
+          untrusted: UNTRUSTED.has(command.grant.decidedBy),
           pty: options.pty === true,
           stdin: io.stdin
         }, events).pipe(

@@ -182,6 +182,7 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
           env: run.env,
           envFile: exports,
           exportsInStream: true,
+          replaceAfter: run.untrusted === true,
           prelude: batch.length === 0 ? undefined : `rm -f -- ${batch.map(shellQuote).join(" ")}`
         }, { onData: events.onData, onExit: events.onExit }).pipe(
           Effect.map((job): Launched | undefined => {

@@ -166,7 +166,8 @@ export const makeHostTransport = (config: HostTransportConfig): Effect.Effect<Tr
           fallbackCwd: run.fallbackCwd,
           source,
           env: run.env,
-          envFile: undefined
+          envFile: undefined,
+          replaceAfter: run.untrusted === true
         }, { onData: events.onData, onExit: events.onExit }).pipe(
           Effect.map((job): Launched | undefined => {
             if (job === undefined) return undefined

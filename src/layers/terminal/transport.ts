@@ -30,6 +30,12 @@ export interface CommandRun {
   readonly env: Readonly<Record<string, string>> | undefined
   /** Report the cwd and exports back for the next command (foreground yes, background no). */
   readonly persist: boolean
+  /**
+   * Approval let the command run although it was dangerous (a person, the allowlist, a session grant): such a command
+   * may have left a persistent shell hooks that rewrite what its end reports (a DEBUG trap under extdebug, a function
+   * named `builtin`), so the shell is replaced after it, from what it reported; the runtime's view is then the truth.
+   */
+  readonly untrusted?: boolean | undefined
   readonly pty: boolean
   /** Pipes: keep stdin writable (otherwise /dev/null). A PTY is always writable. */
   readonly stdin: boolean

@@ -136,6 +136,31 @@ describe("text a shell reads again as commands after the line expanded it", () =
   })
 })
 
+describe("code a shell runs around its later commands, and builtins replaced", () => {
+  it("asks for DEBUG, RETURN and ERR traps, extdebug and tracing; for disabled builtins and functions named as builtins", () => {
+    expectAll([
+      "trap 'echo x' DEBUG",
+      "trap -- f debug",
+      "trap g RETURN; f",
+      "trap 'log' ERR",
+      "s=DEBUG; trap f $s",
+      "shopt -s extdebug",
+      "set -T",
+      "set -Eo pipefail",
+      "set -o functrace",
+      "enable -n unset",
+      "enable -n echo printf",
+      "enable -d x",
+      "n=unset; enable $n",
+      "builtin() { :; }",
+      "printf() { :; }",
+      "function unset { :; }",
+      "[() { :; }"
+    ], true)
+    expectAll(["trap 'echo bye' EXIT", "trap - DEBUG", "trap '' ERR", "trap -p", "set -euo pipefail", "shopt -s globstar nullglob", "cd() { builtin cd \"$@\" && ls; }", "enable -a"], false)
+  })
+})
+
 describe("programs that start the program an option names", () => {
   it("asks for capsh --shell and start-stop-daemon --exec/--startas", () => {
     expectAll([

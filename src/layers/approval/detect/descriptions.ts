@@ -112,6 +112,8 @@ export const D = {
   promptExpansion: "expands a value as a prompt (${x@P}), which runs the command substitutions it holds",
   opaqueCode:
     "runs code in a language the gate does not read (Tcl, Lua, R, Julia, gnuplot, a #! interpreter other than a shell, Python, Node, Perl, Ruby or PHP, go run, java of a source file), or every program in a directory (run-parts)",
+  commandHooks:
+    "installs code the shell runs around its later commands (a DEBUG, RETURN or ERR trap, extdebug, function or error tracing)",
   computedCode:
     "runs as commands text that holds a value only known when it runs (eval, a trap action, watch, mapfile -C, compgen -W, an ssh remote command: a variable or a command's output there may hold $(…) or ;)",
   substitutedCode: "runs as code text that xargs or find fills in when it runs (an input line or a file name holding $(…) runs it)",

@@ -67,6 +67,7 @@ export const DANGEROUS_DESCRIPTIONS: ReadonlyArray<string> = [...new Set([
   D.computedArithmetic,
   D.substitutedCode,
   D.computedCode,
+  D.commandHooks,
   D.inputCommands,
   D.consoleCommands,
   D.stdinProgram,

@@ -122,6 +122,8 @@ interface Running {
   quitting: boolean
   /** The shell's exit code, when it ended during this frame. */
   shellExit: number | undefined
+  /** The shell is replaced after this frame whatever it reports (`FrameSpec.replaceAfter`). */
+  readonly replaceAfter: boolean
 }
 
 interface Live {
@@ -194,8 +196,9 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
             const running = live?.current
             // Over, waiting for a retired shell to go: what it still says is not this frame's.
             if (live === undefined || running === undefined || running.report.end === "X") return
-            const report = running.reader.push(chunk)
-            if (report === undefined) return
+            const pushed = running.reader.push(chunk)
+            if (pushed === undefined) return
+            const report = running.replaceAfter && pushed.end === "X" ? { ...pushed, leftovers: true } : pushed
             running.report = report
             live.attributed = report.attributed ?? []
             if (report.end === "Q") {
@@ -271,7 +274,8 @@ export const makePersistentShell = (config: PersistentShellConfig): Effect.Effec
               exited: Deferred.unsafeMake<number>(FiberId.none),
               report: {},
               quitting: false,
-              shellExit: undefined
+              shellExit: undefined,
+              replaceAfter: frame.replaceAfter === true
             }
             live.current = running
             if (!live.child.write(frameScript({ ...frame, mark, seal, dropAttributes: live.attributed }))) finish(live, running, 1)

@@ -61,30 +61,31 @@ const MARK_FD = 19
 
 /** The report records (above). `__hermes_env`: where the exports go (empty: into the stream). */
 const REPORT_FUNCTION = [
-  // One redirection for the whole report (each one costs bash several system calls), to the saved descriptor.
+  // One redirection for the whole report (each one costs bash several system calls), to the saved descriptor. Tests
+  // are `[[ ]]` (a keyword: no function named `[` can stand in for it while the seal is in the arguments).
   // A frame's report takes everything from its arguments, literals on the frame's last line: $3 the seal every record
   // starts with, $4 the names to unexport, $5 the exports file, $6 "1" to send the exports in the stream as well. The
   // frame's variables are only for the EXIT trap's report (public mark): a command may have made them read-only.
   `__hermes_report() {`,
-  `  [ -n "\${4-$__hermes_unexport}" ] && builtin export -n \${4-$__hermes_unexport} 2>/dev/null`,
+  `  [[ -n "\${4-$__hermes_unexport}" ]] && builtin export -n \${4-$__hermes_unexport} 2>/dev/null`,
   // PATH and HOME steer the shell itself (command lookup, `~`) exported or not: the exports always carry them, so
   // approval judges the next call by the values this shell holds (`export -n PATH; PATH=planted:$PATH` included).
   `  case " \${4-$__hermes_unexport} " in *" PATH "*) ;; *) builtin export PATH;; esac; ` +
   `case " \${4-$__hermes_unexport} " in *" HOME "*) ;; *) builtin export HOME;; esac`,
-  `  [ -n "\${5-$__hermes_env}" ] && builtin export -p > "\${5-$__hermes_env}" 2>/dev/null`,
+  `  [[ -n "\${5-$__hermes_env}" ]] && builtin export -p > "\${5-$__hermes_env}" 2>/dev/null`,
   // Both: the file read back and sent in one write (on ssh every write is a packet; `export -p` writes a line each),
   // through a local variable: one a command made read-only cannot be declared local, and the exports then go as below.
-  `  if [ -n "\${5-$__hermes_env}" ] && [ -n "\${6-$__hermes_both}" ] && builtin local __hermes_x= 2>/dev/null && ` +
-  `{ LC_ALL=C IFS= builtin read -rd '' __hermes_x < "\${5-$__hermes_env}" 2>/dev/null; [ -n "$__hermes_x" ]; }; then ` +
+  `  if [[ -n "\${5-$__hermes_env}" ]] && [[ -n "\${6-$__hermes_both}" ]] && builtin local __hermes_x= 2>/dev/null && ` +
+  `{ LC_ALL=C IFS= builtin read -rd '' __hermes_x < "\${5-$__hermes_env}" 2>/dev/null; [[ -n "$__hermes_x" ]]; }; then ` +
   `builtin printf '\\n%sR\\n%s\\n%s' "\${3:-$__hermes_mark}" "$__hermes_x" "\${3:-$__hermes_mark}"`,
-  `  elif [ -z "\${5-$__hermes_env}" ] || [ -n "\${6-$__hermes_both}" ]; then builtin printf '\\n%sR\\n' "\${3:-$__hermes_mark}"; builtin export -p; builtin printf '\\n%s' "\${3:-$__hermes_mark}"`,
+  `  elif [[ -z "\${5-$__hermes_env}" ]] || [[ -n "\${6-$__hermes_both}" ]]; then builtin printf '\\n%sR\\n' "\${3:-$__hermes_mark}"; builtin export -p; builtin printf '\\n%s' "\${3:-$__hermes_mark}"`,
   `  else builtin printf '\\n%s' "\${3:-$__hermes_mark}"; fi`,
   // No `2>/dev/null` (a dozen system calls a frame): should the directory be gone, bash's complaint goes to the
   // shell's own stderr, which only the runtime's diagnostics read.
   `  builtin printf 'C'; builtin pwd -P || builtin printf '\\n'`,
   `  builtin printf '\\n%sF\\n' "\${3:-$__hermes_mark}"; builtin declare -F`,
   `  builtin printf '\\n%sI\\n' "\${3:-$__hermes_mark}"; builtin declare -ilnur`,
-  `  [ "$!" = "$__hermes_bg" ] || builtin printf '\\n%sL\\n' "\${3:-$__hermes_mark}"`,
+  `  [[ "$!" = "$__hermes_bg" ]] || builtin printf '\\n%sL\\n' "\${3:-$__hermes_mark}"`,
   `  builtin printf '\\n%s%s%s\\n' "\${3:-$__hermes_mark}" "$2" "$1"`,
   `} >&${MARK_FD}`
 ].join("\n")
@@ -206,6 +207,8 @@ export interface FrameSpec {
   readonly exportsInStream?: boolean | undefined
   /** Shell lines run before the command, output discarded (removing old state files). */
   readonly prelude?: string | undefined
+  /** Replace the shell after the frame, from its report (transport.ts `CommandRun.untrusted`). */
+  readonly replaceAfter?: boolean | undefined
   /** Variables an earlier frame left with an attribute (its `I` record): the attributes go before the command runs. */
   readonly dropAttributes?: ReadonlyArray<string> | undefined
 }
@@ -240,7 +243,8 @@ const frameBody = (spec: FrameSpec): string => {
   const state = `__hermes_mark=${spec.mark}; __hermes_unexport=${unexport}; __hermes_env=${envFile}; __hermes_both=${both}`
   return [
     // The frame's text (its seal) must not stay readable by the command: eval holds its own copy.
-    `builtin unset -v __hf; ${state}; __hermes_bg=$!`,
+    // An assignment first: it clears the text even when a command disabled `unset` (`enable -n unset`).
+    `__hf=; builtin unset -v __hf; ${state}; __hermes_bg=$!`,
     START,
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
     ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),

@@ -85,13 +85,55 @@ export const variableTargets = (c: CmdView): ReadonlyArray<string> => {
 
 const LOOKUP_ARRAY = /\bbash_(?:cmds|aliases)\b/i
 
+/**
+ * Bash's builtins: a function of one of these names stands in for the builtin wherever it is called by name, the
+ * runtime's own shell code included (a persistent shell's report calls `builtin …`). `cd`, `pushd` and `popd`
+ * wrappers are everyday and left out (the runtime calls `builtin cd`).
+ */
+const BUILTIN_NAMES: ReadonlySet<string> = new Set([
+  ".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "command", "compgen", "complete", "compopt",
+  "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec", "exit", "export", "false", "fc", "fg",
+  "getopts", "hash", "help", "history", "jobs", "kill", "let", "local", "logout", "mapfile", "printf", "pwd", "read",
+  "readarray", "readonly", "return", "set", "shift", "shopt", "source", "suspend", "test", "times", "trap", "true",
+  "type", "typeset", "ulimit", "umask", "unalias", "unset", "wait"
+])
+
+/** Traps that run around every later command of the shell (before each, after each function, on each failure). */
+const COMMAND_TRAPS = /^(?:debug|return|err)$/i
+
+/** `trap action DEBUG|RETURN|ERR` (not a reset to `-` or an ignore), or a signal named at run time. */
+const setsCommandTrap = (args: ReadonlyArray<string>): boolean => {
+  let k = 0
+  if (args[0] === "--") k = 1
+  else if ((args[0] ?? "").startsWith("-") && args[0] !== "-") return false // -l, -p: listing
+  const action = args[k]
+  const signals = args.slice(k + 1)
+  if (action === undefined || action === "-" || action === "" || signals.length === 0) return false
+  return signals.some((s) => COMMAND_TRAPS.test(s) || computed(s))
+}
+
+/** `shopt -s extdebug`, `set -T`/`-E`, `set -o functrace`/`errtrace`: DEBUG, RETURN and ERR traps reach into functions. */
+const tracesCommands = (name: string, args: ReadonlyArray<string>): boolean => {
+  if (name === "shopt") return args.some((a) => /^-[a-z]*s/.test(a)) && args.some((a) => a === "extdebug" || computed(a))
+  if (name !== "set") return false
+  return args.some((a, k) => /^-[a-zA-Z]*[TE]/.test(a) || (/^-[a-zA-Z]*o$/.test(args[k - 1] ?? "") && /^(?:functrace|errtrace)$/.test(a)))
+}
+
 export const commandLookupRules: ReadonlyArray<Rule> = [
   {
     // Bash hands every command name it cannot find, with its arguments, to the first; the second would stand in
     // for every `builtin …` (the runtime's own shell code calls builtins that way so that functions cannot).
     kind: "view",
     description: D.rebindName,
-    test: (v) => v.funcs.some((f) => f.name === "command_not_found_handle" || f.name === "builtin")
+    test: (v) => v.funcs.some((f) => f.name === "command_not_found_handle" || BUILTIN_NAMES.has(f.name))
+  },
+  {
+    // Code a shell runs around its later commands (the runtime's persistent shell ends each frame with a report a
+    // DEBUG trap under extdebug could rewrite).
+    kind: "program",
+    description: D.commandHooks,
+    only: (n) => n === "trap" || n === "shopt" || n === "set",
+    test: (_v, c) => runs(c) && (c.name === "trap" ? setsCommandTrap(argv(c)) : tracesCommands(c.name, argv(c)))
   },
   {
     // `BASH_CMDS[ls]=/bin/rm` alone (the parser may take a subscripted assignment for the program word) or before a program.
@@ -107,7 +149,8 @@ export const commandLookupRules: ReadonlyArray<Rule> = [
     test: (_v, c) => {
       if (!runs(c)) return false
       if (c.name === "hash") return hasFlag(argv(c), "p", null)
-      if (c.name === "enable") return hasFlag(argv(c), "f", null)
+      // -f loads a builtin from a file, -n disables one (a program of its name then runs), -d deletes a loaded one.
+      if (c.name === "enable") return hasFlag(argv(c), "f", null) || hasFlag(argv(c), "n", null) || hasFlag(argv(c), "d", null) || argv(c).some(computed)
       // An exported function is defined in every bash the shell starts (scripts included), under any name.
       if (c.name === "export" && hasFlag(argv(c), "f", null)) return true
       if ((c.name === "declare" || c.name === "typeset") && hasFlag(argv(c), "f", null) && hasFlag(argv(c), "x", null)) return true
