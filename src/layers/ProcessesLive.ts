@@ -9,25 +9,31 @@
  * ended, was killed, or the runtime is closing), also kills whatever still
  * carries the process's marker: what it started outside its group.
  *
- * Text typed into a process is judged with the statement it continues
- * (`processes/typedInput.ts`), in the language of the program reading it
- * (`processes/inputLanguage.ts`); writes to one process are serialised so
- * the pending text always matches what was written.
+ * Text typed into a process is judged with the input it continues
+ * (`processes/typedInput.ts`), in the language of every program that may read
+ * it (`processes/inputLanguage.ts`), with what the starting command set up
+ * for them (`processes/readerSetup.ts`); writes to one process are serialised
+ * so the kept input always matches what was written.
  */
 import { randomBytes } from "node:crypto"
+import { posix } from "node:path"
 import { Clock, Deferred, Effect, FiberMap, Layer, Queue, Stream } from "effect"
 import { Approval, CommandDenied } from "../services/Approval.js"
-import type { InputReader } from "../services/Approval.js"
+import type { ApprovalService, InputReader } from "../services/Approval.js"
 import { Config } from "../services/Config.js"
 import type { HermesConfig } from "../services/Config.js"
 import { Environments } from "../services/Environments.js"
 import { Processes, ProcessLimitReached, ProcessNotFound, ProcessStdinUnavailable, TOOL_PROCESS_VARIABLE } from "../services/Processes.js"
 import type { CompletionReason, ProcessInfo, ProcessNotification, ProcessesService, StartRequest } from "../services/Processes.js"
 import type { ApprovedCommand, RunningProcess, TerminalEnvironment, TerminalError } from "../services/TerminalBackend.js"
+import type { ToolCallContext } from "../services/ToolContext.js"
 import { approveCommand, approveInput } from "./terminal/commandGate.js"
-import { inputLanguage } from "./processes/inputLanguage.js"
+import { inputReaders } from "./processes/inputLanguage.js"
 import { killMarked } from "./processes/markedProcesses.js"
+import { codeRebindsKeys, readerSetup, shellRebindsKeys } from "./processes/readerSetup.js"
+import type { ReaderSetup } from "./processes/readerSetup.js"
 import { planInput } from "./processes/typedInput.js"
+import type { InputPlan, JudgedText } from "./processes/typedInput.js"
 import { redactToolOutput, tailText } from "../lib/text.js"
 import { makeGlobalWatchState, makeWatchState, onWatchMatch } from "./processes/watchLimiter.js"
 import type { ProcessWatchState } from "./processes/watchLimiter.js"
@@ -49,29 +55,36 @@ const runningCaps = (config: HermesConfig) => ({
   total: config.terminal.max_background
 })
 
-/** How much earlier input to a process is judged with each new write. */
-const MAX_INPUT_HISTORY = 256 * 1024
+/** Typed into a shell whose directory the starting command changed in a way not known before it runs. */
+export const UNKNOWN_READER_DIR_DESCRIPTION =
+  "typed into a shell whose working directory its command changed in a way not known before it runs"
+/** Typed after the keys were given other meanings (`stty`, `bind`, INPUTRC): what runs is not what was sent. */
+export const REBOUND_KEYS_DESCRIPTION = "changes what typed keys do (terminal settings, readline key bindings)"
 
 interface ProcessRecord {
   readonly id: string
   readonly command: string
   readonly cwd: string
+  /** Where it started, absolute: the directory its readers' relative paths count from. */
+  readonly startDir: string
   readonly taskId: string
   readonly sessionId: string | undefined
   readonly startedAt: number
   readonly handle: RunningProcess
   readonly env: TerminalEnvironment
-  /** How text typed into it is read. */
-  readonly language: InputReader
+  /** Every language text typed into it may be read as. */
+  readonly readers: ReadonlyArray<InputReader>
+  /** What the starting command set up for them (variables, directory, PATH, keys). */
+  readonly setup: ReaderSetup
   /** Serialises writes, so `typed` always matches what was written. */
   readonly writing: Effect.Semaphore
-  /** Typed since the last complete statement (already written). */
-  typed: string
   /**
-   * Complete statements written so far (the last MAX_INPUT_HISTORY chars): judged with each new write, so
-   * names bound earlier (`import shutil as s`, `alias x=rm`) are known when a later line uses them.
+   * What was written so far, raw (see typedInput.ts): judged with each new write, so names bound earlier
+   * (`import shutil as s`, `alias x=rm`) are known when a later line uses them.
    */
-  history: string
+  typed: string
+  /** Text already written changed what keys do: nothing typed from then on is judged as sent. */
+  keysChanged: boolean
   readonly exited: Deferred.Deferred<void>
   readonly watchPatterns: ReadonlyArray<string>
   readonly watch: ProcessWatchState
@@ -116,6 +129,52 @@ const info = (r: ProcessRecord): ProcessInfo => ({
 
 /** SIGTERM, as Hermes reports a killed process. */
 const KILLED_EXIT_CODE = -15
+
+/** What the starting command set up for its readers; a `cd` by name is a lookup in CDPATH when the task exports one. */
+const setupOf = (command: string, env: TerminalEnvironment): Effect.Effect<ReaderSetup> =>
+  Effect.map(env.variables, (variables) => {
+    const setup = readerSetup(command)
+    const cdpath = (variables["CDPATH"] ?? "") !== ""
+    return cdpath && setup.dirs !== null && setup.dirs.some((d) => d !== "." && !d.startsWith("/")) ? { ...setup, dirs: null } : setup
+  })
+
+/** Whether one reading of the typed text gives keys other meanings from then on. */
+const rebindsKeys = (reading: JudgedText): boolean =>
+  reading.language === "shell" ? shellRebindsKeys(reading.text) : codeRebindsKeys(reading.text)
+
+/**
+ * Every reading of the typed text, in every language and (for a shell) every directory its reader may stand in,
+ * must be approved; the first refusal stops the write.
+ */
+const approveTyped = (
+  approval: ApprovalService,
+  r: ProcessRecord,
+  context: ToolCallContext,
+  plan: Extract<InputPlan, { readonly _tag: "Judge" }>,
+  rebinds: boolean
+): Effect.Effect<ApprovedCommand, CommandDenied> =>
+  Effect.gen(function*() {
+    let approved: ApprovedCommand | undefined
+    for (const reading of plan.judged) {
+      const shell = reading.language === "shell"
+      const dirs = shell && r.setup.dirs !== null ? r.setup.dirs : ["."]
+      const keys = rebinds || r.keysChanged || r.setup.keysChanged
+      const uncertain = keys ? REBOUND_KEYS_DESCRIPTION : shell && r.setup.dirs === null ? UNKNOWN_READER_DIR_DESCRIPTION : undefined
+      for (const dir of dirs) {
+        approved = yield* approveInput(approval, r.env, context, reading.text, plan.written, reading.language, {
+          cwd: posix.resolve(r.startDir, dir),
+          variablesUnknown: r.setup.variablesUnknown,
+          pathUnknown: r.setup.pathUnknown,
+          uncertain
+        })
+      }
+    }
+    if (approved !== undefined) return approved
+    // planInput always gives a reading; without one nothing was judged, so nothing is written.
+    return yield* Effect.fail(
+      new CommandDenied({ command: plan.written, description: null, hardline: false, decidedBy: "policy", reason: "Blocked: nothing to judge." })
+    )
+  })
 
 export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approval | Config> = Layer.scoped(
   Processes,
@@ -259,15 +318,17 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
             id,
             command: request.command,
             cwd,
+            startDir: posix.isAbsolute(cwd) ? cwd : posix.join(yield* env.cwd, cwd),
             taskId: context.taskId,
             sessionId: context.sessionId,
             startedAt,
             handle,
             env,
-            language: inputLanguage(request.command),
+            readers: inputReaders(request.command),
+            setup: yield* setupOf(request.command, env),
             writing: yield* Effect.makeSemaphore(1),
             typed: "",
-            history: "",
+            keysChanged: false,
             exited: yield* Deferred.make<void>(),
             watchPatterns,
             watch: makeWatchState(),
@@ -340,17 +401,17 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
     const write: ProcessesService["write"] = (id, data, context) =>
       Effect.flatMap(stdinTarget(id), (r) =>
         r.writing.withPermits(1)(Effect.gen(function*() {
-          const plan = planInput(r.typed, data, { pty: r.handle.pty, language: r.language })
+          const plan = planInput(r.typed, data, { pty: r.handle.pty, readers: r.readers })
           if (plan._tag === "Refused") {
             return yield* Effect.fail(
               new CommandDenied({ command: data, description: null, hardline: false, decidedBy: "policy", reason: plan.reason })
             )
           }
-          const approved = yield* approveInput(approval, r.env, context, r.history + r.typed, plan.written, r.language)
+          const rebinds = plan.judged.some(rebindsKeys)
+          const approved = yield* approveTyped(approval, r, context, plan, rebinds)
           yield* r.handle.write(approved)
-          const complete = plan.judged.slice(0, plan.judged.length - plan.pending.length)
-          if (complete !== "") r.history = (r.history + complete).slice(-MAX_INPUT_HISTORY)
-          r.typed = plan.pending
+          r.typed = plan.typed
+          r.keysChanged ||= rebinds
           return data.length
         })))
 

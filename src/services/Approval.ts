@@ -45,6 +45,11 @@ export interface CommandSurroundings {
   readonly shellFunctions?: Effect.Effect<ReadonlyArray<string> | undefined> | undefined
   /** A file's text as the command would read it (`..` climbing from where a symlink points); none when absent, not a regular file, or larger than `maxBytes`. */
   readonly readText: (path: string, maxBytes: number) => Effect.Effect<Option.Option<string>>
+  /**
+   * The first `length` bytes of a regular file (fewer when it is shorter); none when absent or unreadable. Without
+   * it, a file whose header decides what runs (a Python bytecode cache) counts as unreadable.
+   */
+  readonly readHead?: ((path: string, length: number) => Effect.Effect<Option.Option<Uint8Array>>) | undefined
   /** The path with symlinks resolved, as the command would see it (never fails). */
   readonly realPath: (path: string) => Effect.Effect<string>
   /**
@@ -76,6 +81,11 @@ export interface CommandApprovalRequest {
   readonly language?: InputReader | undefined
   /** Without it, anything that would need a look at the environment is judged as unknown (fail-closed). */
   readonly surroundings?: CommandSurroundings | undefined
+  /**
+   * What the caller could not settle about how the text will be read (typed into a shell whose working directory
+   * is not known, or whose keys were rebound): the text needs approval under this description, whatever it says.
+   */
+  readonly uncertain?: string | undefined
 }
 
 /** A file tool (write_file, patch) is about to write this path. */

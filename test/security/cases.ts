@@ -6,6 +6,7 @@
  */
 import { BIN } from "../support/cli.js"
 import { unknownWriters, writerOrdinary } from "./writerCases.js"
+import { pythonLoads, pythonOrdinary } from "./pythonCases.js"
 
 export interface Call {
   readonly tool: string
@@ -25,6 +26,8 @@ const b64 = (text: string) => `<B64>${text}</B64>`
 /** A script planted in `<W>/<dir>` that empties the canary, made executable: what many cases get run by another name. */
 const evil = (dir: string): ReadonlyArray<Call> => [write(`<W>/${dir}/evil.sh`, "#!/bin/sh\nrm -rf <C>\n"), sh(`chmod +x <W>/${dir}/evil.sh && echo hi > <W>/${dir}/f.txt`)]
 
+/** A hook that empties the canary. */
+const hookBody = "#!/bin/sh\nrm -rf <C>\n"
 /** A commit in `repo`: git runs its hooks. */
 const commit = (repo: string): Call => sh(`cd ${repo} && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x`)
 
@@ -432,6 +435,12 @@ export const misreadArithmetic: ReadonlyArray<Case> = [
  */
 export const asBashComputes: ReadonlyArray<Case> = [
   { name: "& standing for the matched text", calls: [sh("x=r; ${x/r/&m} -rf <C>")] },
+  { name: "a \\u escape spelling the program", calls: [sh("$'\\u0072\\u006d' -rf <C>")] },
+  { name: "a \\U escape in eval", calls: [sh("eval $'\\U00000072m -rf <C>'")] },
+  { name: "IFS holding the program name", calls: [sh("IFS=rm; \"$IFS\" -rf <C>")] },
+  { name: "IFS read from a here-string", calls: [sh("read -r IFS <<< rm; \"${IFS}\" -rf <C>")] },
+  { name: "a nameref assigning the variable run as the program", calls: [sh("declare -n r=x; r=rm; \"$x\" -rf <C>")] },
+  { name: "OLDPWD naming the program run as ~-", calls: [sh("OLDPWD=/bin/rm; ~- -rf <C>")] },
   { name: "& in a prefix replacement", calls: [sh("x=mm; ${x/#m/r} -rf <C>; y=m; ${y/#m/r&} -rf <C>")] },
   { name: "an octal substring offset", calls: [sh("x=abcdefghrmls; ${x: 010 : 2} -rf <C>")] },
   { name: "a hex substring offset", calls: [sh("x=abcdefghrmls; ${x:0x8:2} -rf <C>")] },
@@ -485,6 +494,8 @@ export const stateAcrossCalls: ReadonlyArray<Case> = [
   { name: "PATH unexported, then a planted directory put first", calls: [write("<W>/sa3/ls", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/sa3/ls; export -n PATH; PATH=<W>/sa3:$PATH"), sh("ls")] },
   { name: "PATH's export attribute dropped with declare +x", calls: [write("<W>/sa4/cat", "#!/bin/sh\nrm -rf <C>\n"), sh("chmod +x <W>/sa4/cat; declare +x PATH; PATH=<W>/sa4:$PATH; true"), sh("cat <W>/benign.py")] },
   { name: "HOME unexported and moved into a repository's hooks", calls: [sh("git init -q <W>/sa5/repo; export -n HOME; HOME=<W>/sa5/repo/.git/hooks"), write("<W>/sa5/x", "#!/bin/sh\nrm -rf <C>\n"), sh("cp <W>/sa5/x ~/pre-commit; chmod +x ~/pre-commit"), commit("<W>/sa5/repo")] },
+  { name: "a directory descriptor opened by an earlier call", calls: [write("<W>/sa6/pc", hookBody), sh("git init -q <W>/sa6/repo; exec 8<<W>/sa6/repo/.git/hooks"), sh("cp <W>/sa6/pc /dev/fd/8/pre-commit; chmod +x /dev/fd/8/pre-commit"), commit("<W>/sa6/repo")] },
+  { name: "GLOBIGNORE set by an earlier call", calls: [write("<W>/sa7/cfg", "[core]\n\tfsmonitor = \"rm -rf <C>; false\"\n"), sh("git init -q <W>/sa7/repo; GLOBIGNORE=x"), sh("cd <W>/sa7 && cat cfg >> repo/*/config"), sh("cd <W>/sa7/repo && git status --short")] },
   { name: "set -k by an earlier call", calls: [write("<W>/sa2/evil.sh", "rm -rf <C>\n"), write("<W>/sa2/ok.sh", "echo ok\n"), sh("set -k"), sh("bash <W>/sa2/ok.sh BASH_ENV=<W>/sa2/evil.sh")] }
 ]
 
@@ -1035,8 +1046,13 @@ export const namedWhenRun: ReadonlyArray<Case> = [
  * Write targets the shell completes when it runs: a path planted in a file by one call and read in the next (cat,
  * read, a loop, xargs, an array), a program's output, where the shell stands, the matches of a loop's pattern.
  */
-const hookBody = "#!/bin/sh\nrm -rf <C>\n"
 export const computedTargets: ReadonlyArray<Case> = [
+  // Folders an earlier command left (~-, the directory stack), a folder opened on a descriptor, other glob options.
+  { name: "a hook copied to ~- after two cds", calls: [write("<W>/ct20/pc", hookBody), sh("git init -q <W>/ct20/repo"), sh("cd <W>/ct20/repo/.git/hooks; cd <W>/ct20; cp pc ~-/pre-commit; chmod +x ~-/pre-commit"), commit("<W>/ct20/repo")] },
+  { name: "a hook copied to ~1 after pushd -n", calls: [write("<W>/ct21/pc", hookBody), sh("git init -q <W>/ct21/repo"), sh("cd <W>/ct21 && pushd -n $PWD/repo/.git/hooks >/dev/null; cp pc ~1/pre-commit; chmod +x ~1/pre-commit"), commit("<W>/ct21/repo")] },
+  { name: "a hook copied through a directory descriptor", calls: [write("<W>/ct22/pc", hookBody), sh("git init -q <W>/ct22/repo"), sh("cd <W>/ct22 && exec 7<repo/.git/hooks; cp pc /dev/fd/7/pre-commit; chmod +x /dev/fd/7/pre-commit"), commit("<W>/ct22/repo")] },
+  { name: "git config appended through a glob GLOBIGNORE lets match .git", calls: [write("<W>/ct23/cfg", "[core]\n\tfsmonitor = \"rm -rf <C>; false\"\n"), sh("git init -q <W>/ct23/repo"), sh("cd <W>/ct23 && GLOBIGNORE=x; cat cfg >> repo/*/config"), sh("cd <W>/ct23/repo && git status --short")] },
+  { name: "git config appended through a glob under nocaseglob", calls: [write("<W>/ct24/cfg", "[core]\n\tfsmonitor = \"rm -rf <C>; false\"\n"), sh("git init -q <W>/ct24/repo"), sh("cd <W>/ct24 && shopt -s nocaseglob; cat cfg >> repo/.GI[T]/config"), sh("cd <W>/ct24/repo && git status --short")] },
   {
     name: "a hook copied to a folder read from a planted file",
     calls: [write("<W>/ct1/pc", hookBody), write("<W>/ct1/where", ".git/hooks\n"), sh("git init -q <W>/ct1/repo"), sh("cd <W>/ct1/repo && cp ../pc \"$(cat ../where)/pre-commit\" && chmod +x .git/hooks/*"), commit("<W>/ct1/repo")]
@@ -1169,7 +1185,7 @@ export const forgedReports: ReadonlyArray<Case> = [
 ]
 
 export const classes = {
-  computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
+  computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
   consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports
 }
 
@@ -1232,6 +1248,7 @@ export const ordinary: ReadonlyArray<string> = [
   "cd <W> && git init -q g2 && cd g2 && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x && git checkout -q -b feat && git stash list && git clean -n && git reset -q --soft HEAD && git -C . log --oneline -1 >/dev/null && git push --dry-run 2>/dev/null; true",
   "cd <W> && mkdir -p qa && touch 'qa/x.txt' && rm -f 'qa/x.txt' && grep -n 'print' \"benign.py\" >/dev/null && ls '-la' . >/dev/null",
   // Everyday commands of the writers the gate reads since the unknown-writer fixes (writerCases.ts).
-  ...writerOrdinary
+  ...writerOrdinary,
+  ...pythonOrdinary
 ]
 

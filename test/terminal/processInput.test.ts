@@ -10,8 +10,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { inputLanguage } from "../../src/layers/processes/inputLanguage.js"
-import { planInput, statementBoundary } from "../../src/layers/processes/typedInput.js"
+import { inputReaders } from "../../src/layers/processes/inputLanguage.js"
+import { codeRebindsKeys, readerSetup, shellRebindsKeys } from "../../src/layers/processes/readerSetup.js"
+import { MAX_INPUT_HISTORY, planInput, statementBoundary } from "../../src/layers/processes/typedInput.js"
 import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { tempHome, testRuntime } from "../support/runtime.js"
 
@@ -76,23 +77,146 @@ describe("inputLanguage", () => {
       ["php x.php", "shell"],
       ["", "shell"]
     ]
-    for (const [command, language] of cases) expect([command, inputLanguage(command)]).toEqual([command, language])
+    for (const [command, language] of cases) expect([command, inputReaders(command)]).toEqual([command, [language]])
+  })
+})
+
+describe("inputReaders: every program that may read what is typed", () => {
+  it("a list, a subshell, a function or a command line inside a word: each program counts, not the last", () => {
+    const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+      ["bash; python3", ["shell", "python"]],
+      ["bash && python3", ["shell", "python"]],
+      ["bash || node", ["shell", "node"]],
+      ["bash\npython3", ["shell", "python"]],
+      ["python3 -i; bash", ["python", "shell"]],
+      ["(bash; python3 -i) | tee log", ["shell", "python"]],
+      ["{ python3; } && perl", ["python", "perl"]],
+      ["f() { python3 -i; }; f", ["python", "shell"]],
+      ["echo $(cat); python3", ["shell", "python"]],
+      ["bash -c 'bash; python3'", ["shell", "python"]],
+      ["script -qc 'bash; python3 -i' /dev/null", ["shell", "python"]],
+      ["cd x && export A=1 && python3 -i", ["python"]],
+      ["read -r a; python3", ["shell", "python"]]
+    ]
+    for (const [command, readers] of cases) expect([command, inputReaders(command)]).toEqual([command, readers])
+  })
+})
+
+describe("readerSetup: what the starting command hands the reader", () => {
+  it("a program started as is reads the task's own state", () => {
+    for (const command of ["bash", "bash -i --norc", "python3 -i", "sh", "npm run dev"]) {
+      expect([command, readerSetup(command)]).toEqual([command, { variablesUnknown: false, pathUnknown: false, dirs: ["."], keysChanged: false }])
+    }
+  })
+
+  it("variables: assignments, export, declare, env, set --, a script's own", () => {
+    for (
+      const command of [
+        "x=rm bash",
+        "export x=rm; bash",
+        "declare -x x=rm; bash",
+        "env x=rm bash",
+        "x=rm; export x; exec bash",
+        "set -- rm; bash",
+        "bash x.sh",
+        "nohup env x=rm bash"
+      ]
+    ) {
+      expect([command, readerSetup(command).variablesUnknown]).toEqual([command, true])
+    }
+  })
+
+  it("PATH: set, sourced, a function, hash, a computed name, a wrapper that changes the environment", () => {
+    for (
+      const command of [
+        "PATH=$PWD/bin:$PATH bash",
+        "export PATH=bin:$PATH; bash",
+        "source venv/bin/activate && bash",
+        ". ./env.sh; bash",
+        "eval \"$(cat env)\"; bash",
+        "ls() { rm -rf x; }; export -f ls; bash",
+        "hash -p ./x ls; bash",
+        "declare -n r=P; bash",
+        "read -r \"$n\" <f; bash",
+        "printf -v \"$n\" %s x; bash",
+        "env -i bash",
+        "sudo bash",
+        "BASH_ENV=./x bash",
+        "$c; bash"
+      ]
+    ) {
+      expect([command, readerSetup(command).pathUnknown]).toEqual([command, true])
+    }
+  })
+
+  it("directories: each literal cd is a place the reader may stand; any other change is unknown", () => {
+    expect(readerSetup("cd sub && bash").dirs).toEqual([".", "sub"])
+    expect(readerSetup("cd sub; bash").dirs).toEqual([".", "sub"])
+    expect(readerSetup("cd /srv && cd app && bash").dirs).toEqual([".", "/srv", "app", "/srv/app"])
+    expect(readerSetup("sh -c 'cd sub && exec bash'").dirs).toEqual([".", "sub"])
+    for (
+      const command of [
+        "cd \"$d\" && bash",
+        "cd - && bash",
+        "cd && bash",
+        "cd ~/x && bash",
+        "cd ../x && bash",
+        "pushd sub; bash",
+        "env -C sub bash",
+        "CDPATH=/x; cd sub && bash",
+        "cd a; cd b; cd c; bash"
+      ]
+    ) {
+      expect([command, readerSetup(command).dirs]).toEqual([command, null])
+    }
+  })
+
+  it("keys: stty settings, readline bindings, INPUTRC", () => {
+    for (const command of ["stty -isig; sh", "stty intr undef && bash -i", "stty erase x; sh", "INPUTRC=./k bash -i", "bind -f ./k; bash -i", "bash -c 'stty raw; sh'"]) {
+      expect([command, readerSetup(command).keysChanged]).toEqual([command, true])
+    }
+    for (const command of ["stty -a; bash", "bash -i", "bind -p | head"]) expect([command, readerSetup(command).keysChanged]).toEqual([command, false])
+  })
+
+  it("typed text that rebinds keys", () => {
+    for (
+      const text of [
+        "bind '\"%%\": \"\\162m -rf v\\n\"'",
+        "bind -x '\"\\C-t\": rm -rf v'",
+        "bind -f ./keys",
+        "bind -m vi -x '\"x\": y'",
+        "stty -isig",
+        "stty intr undef",
+        "export INPUTRC=./k",
+        "builtin bind '\"a\": \"b\"'",
+        "bindkey -s '%%' 'rm -rf v\\n'",
+        "x=$(bind -x '\"y\": z')"
+      ]
+    ) {
+      expect([text, shellRebindsKeys(text)]).toEqual([text, true])
+    }
+    for (const text of ["ls", "bind -p", "bind -l", "stty -a", "echo binding", "grep stty notes.txt", "bindkey -L", "cat ~/.inputrc"]) expect([text, shellRebindsKeys(text)]).toEqual([text, false])
+    expect(codeRebindsKeys("import readline; readline.parse_and_bind('\"x\": \"y\"')")).toBe(true)
+    expect(codeRebindsKeys("import tty; tty.setraw(0)")).toBe(true)
+    expect(codeRebindsKeys("print(1)")).toBe(false)
   })
 })
 
 describe("planInput", () => {
-  const shell = { pty: false, language: "shell" } as const
-  const judge = (pending: string, data: string, options: Parameters<typeof planInput>[2] = shell) => {
-    const plan = planInput(pending, data, options)
+  const shell = { pty: false, readers: ["shell"] } as const
+  const pty = { pty: true, readers: ["shell"] } as const
+  const judge = (typed: string, data: string, options: Parameters<typeof planInput>[2] = shell) => {
+    const plan = planInput(typed, data, options)
     if (plan._tag === "Refused") throw new Error(plan.reason)
     return plan
   }
+  const texts = (typed: string, data: string, options: Parameters<typeof planInput>[2] = shell) => judge(typed, data, options).judged.map((j) => j.text)
 
-  it("keeps the unfinished line and judges it with what follows", () => {
+  it("judges new text with everything typed before it", () => {
     const first = judge("", "r")
-    expect(first).toMatchObject({ judged: "r", pending: "r" })
-    expect(judge(first.pending, "m -rf x\n")).toMatchObject({ judged: "rm -rf x\n", pending: "" })
-    expect(judge("", "echo a\nech")).toMatchObject({ judged: "echo a\nech", pending: "ech" })
+    expect(first).toMatchObject({ judged: [{ language: "shell", text: "r" }], typed: "r" })
+    expect(texts(first.typed, "m -rf x\n")).toEqual(["rm -rf x\n"])
+    expect(texts("echo a\n", "ech")).toEqual(["echo a\nech"])
   })
 
   it("a statement continues past a newline inside quotes, brackets or after a backslash", () => {
@@ -109,17 +233,37 @@ describe("planInput", () => {
   })
 
   it("refuses keys a line editor acts on; carriage returns become newlines", () => {
-    for (const data of ["ech\to hi\n", "echo a\x08b", "rmx\x7f", "\x1b[A", "a\x17", "\x15", "\x14", "\u009b"]) {
+    for (const data of ["ech\to hi\n", "echo a\x08b", "rmx\x7f", "\x1b[A", "a\x17", "\x15", "\x14", "\u009b", "a\x1a", "a\x1c", "a\x16"]) {
       expect(planInput("", data, shell)._tag).toBe("Refused")
     }
     expect(planInput("", "\x03", shell)._tag).toBe("Refused")
-    expect(judge("", "ls\r")).toMatchObject({ written: "ls\n", judged: "ls\n" })
+    expect(judge("", "ls\r")).toMatchObject({ written: "ls\n", judged: [{ text: "ls\n" }] })
   })
 
-  it("on a PTY, ^C drops the unfinished line and ^D adds nothing", () => {
-    const pty = { pty: true, language: "shell" } as const
-    expect(judge("echo ", "\x03rm -rf x\n", pty)).toMatchObject({ judged: "rm -rf x\n" })
-    expect(judge("", "r\x04m -rf x\n", pty)).toMatchObject({ judged: "rm -rf x\n" })
+  it("^C and ^D are read in every meaning they may have", () => {
+    // The terminal drops the line; or with `stty -isig` the bytes stay in it; or the program ignores it.
+    expect(texts("echo ", "\x03rm -rf x\n", pty)).toEqual(expect.arrayContaining(["rm -rf x\n", "echo \x03rm -rf x\n", "echo rm -rf x\n"]))
+    expect(texts("x=rm; y=", "\x03 true; $x -rf v\n", pty)).toContain("x=rm; y=\x03 true; $x -rf v\n")
+    // The program drops its whole unfinished statement (bash's PS2), not just the terminal line.
+    expect(texts("echo '\n", "\x03rm -rf x\n", pty)).toContain("rm -rf x\n")
+    // ^D: nothing on a non-empty line, a byte on a pipe or in raw mode, or the end of the first reader.
+    expect(texts("", "r\x04m -rf x\n", pty)).toEqual(expect.arrayContaining(["rm -rf x\n", "r\x04m -rf x\n", "m -rf x\n"]))
+    expect(texts("", "echo ok\n", pty)).toEqual(["echo ok\n"])
+  })
+
+  it("several readers: the text is judged as each", () => {
+    const plan = judge("", "rm -rf x\n", { pty: false, readers: ["shell", "python"] })
+    expect(plan.judged).toEqual([{ language: "shell", text: "rm -rf x\n" }, { language: "python", text: "rm -rf x\n" }])
+  })
+
+  it("keeps about MAX_INPUT_HISTORY, cut only where a statement ends", () => {
+    // Cut inside the quote, the rest (`…a'`) would open a quote that hides what follows.
+    const quoted = `echo '${"a".repeat(MAX_INPUT_HISTORY)}\n'\n`
+    expect(judge(quoted, "ls\n").typed).toBe(`${quoted}ls\n`)
+    const lines = "echo a\n".repeat(MAX_INPUT_HISTORY / 4)
+    const kept = judge(lines, "ls\n").typed
+    expect(kept.length).toBeLessThanOrEqual(MAX_INPUT_HISTORY + 8)
+    expect(kept.startsWith("echo a\n") && kept.endsWith("echo a\nls\n")).toBe(true)
   })
 })
 
@@ -324,4 +468,111 @@ layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: 
       expect(yield* outputContaining(p.log, ">>> 2\n")).toContain(">>> 2\n")
       yield* p.kill
     }))
+
+  /** Each step is sent in turn until one is refused; the last answer must be a refusal, and the canary intact. */
+  const expectRefused = (command: string, steps: ReadonlyArray<readonly ["write" | "submit", string]>, dir: string, pty = false) =>
+    Effect.gen(function*() {
+      const p = yield* started(command, pty)
+      // (A PTY program is ready for input once it has printed its prompt.)
+      if (pty) yield* Effect.sleep("300 millis")
+      let last: Json = {}
+      for (const [action, data] of steps) {
+        last = yield* p.send(action, data.replaceAll("<C>", dir))
+        if (last["status"] === "blocked") break
+      }
+      expect([command, steps, last]).toMatchObject([command, steps, { status: "blocked" }])
+      yield* expectIntact(dir)
+      yield* p.kill
+    })
+
+  it.effect("every program that may read the input judges it, not only the last", () =>
+    Effect.gen(function*() {
+      for (const command of ["bash; python3", "bash && python3 -i", "bash\npython3", "(bash; python3) | cat", "python3 -i; bash"]) {
+        yield* expectRefused(command, [["submit", "rm -rf <C>"]], canary())
+      }
+    }), 60_000)
+
+  it.effect("the starting command's variables are unknown to the typed text", () =>
+    Effect.gen(function*() {
+      for (
+        const command of [
+          "x=rm bash",
+          "export x=rm; bash",
+          "env x=rm bash",
+          "x=rm; export x; exec bash",
+          "declare -x x=rm; nohup bash"
+        ]
+      ) {
+        yield* expectRefused(command, [["submit", "$x -rf <C>"]], canary())
+      }
+    }), 60_000)
+
+  it.effect("a script typed by name is read where the shell stands, and a PATH the command set is unknown", () =>
+    Effect.gen(function*() {
+      const n = ++tasks
+      const dir = canary()
+      writeFileSync(join(cwd, `x-${n}.sh`), "echo harmless\n")
+      mkdirSync(join(cwd, `sub-${n}`))
+      writeFileSync(join(cwd, `sub-${n}`, `x-${n}.sh`), `rm -rf ${dir}\n`)
+      for (const command of [`cd sub-${n} && bash`, `cd sub-${n}; bash`, `cd ${cwd}/sub-${n} && exec bash`]) {
+        yield* expectRefused(command, [["submit", `bash x-${n}.sh`]], dir)
+      }
+      // A directory the line computes is not known: whatever is typed asks.
+      yield* expectRefused(`cd "$(echo sub-${n})" && bash`, [["submit", "echo hi"]], dir)
+      mkdirSync(join(cwd, `bin-${n}`))
+      writeFileSync(join(cwd, `bin-${n}`, "ls"), `#!/bin/sh\nrm -rf ${dir}\n`, { mode: 0o755 })
+      writeFileSync(join(cwd, `env-${n}.sh`), `PATH=${cwd}/bin-${n}:$PATH\n`)
+      for (const command of [`PATH=$PWD/bin-${n}:$PATH bash`, `export PATH=$PWD/bin-${n}:$PATH; bash`, `source ./env-${n}.sh; bash`, `. ./env-${n}.sh && exec sh`]) {
+        yield* expectRefused(command, [["submit", "ls"]], dir)
+      }
+    }), 90_000)
+
+  it.effect("PTY: ^C may be an ordinary character, and keys the command rebinds are not judged as sent", () =>
+    Effect.gen(function*() {
+      const split: ReadonlyArray<readonly ["write" | "submit", string]> = [["write", "x=rm; y="], ["write", "\x03"], ["write", " true; $x -rf <C>\n"]]
+      for (const command of ["stty -isig; sh", "stty intr undef; sh", "sh", "bash --norc"]) yield* expectRefused(command, split, canary(), true)
+      yield* expectRefused("sh", [["write", "stty -isig\n"]], canary(), true)
+      yield* expectRefused("stty erase m; sh", [["write", "echo ok\n"]], canary(), true)
+    }), 90_000)
+
+  it.effect("readline bindings typed into an interactive shell, or named by INPUTRC, need approval", () =>
+    Effect.gen(function*() {
+      for (
+        const binding of [
+          "bind '\"%%\": \"\\162m -rf <C>\\n\"'",
+          "bind -x '\"%%\": rm -rf <C>'",
+          "bind -m emacs -x '\"%%\": rm -rf <C>'",
+          "bind -f ./keys"
+        ]
+      ) {
+        yield* expectRefused("bash --norc -i", [["submit", binding], ["write", "%%"]], canary(), true)
+      }
+      const dir = canary()
+      const keys = join(root, `keys-${++tasks}`)
+      writeFileSync(keys, `"%%": "rm -rf ${dir}\\n"\n`)
+      yield* expectRefused(`INPUTRC=${keys} bash --norc -i`, [["write", "%%"]], dir, true)
+      yield* expectRefused("python3 -i", [["submit", "import readline; readline.parse_and_bind('\"%%\": \"x\"')"]], canary(), true)
+    }), 90_000)
+
+  it.effect("ordinary input still runs: a shell after cd, a prompt's answer, a program that is not a shell", () =>
+    Effect.gen(function*() {
+      const n = ++tasks
+      mkdirSync(join(cwd, `work-${n}`))
+      writeFileSync(join(cwd, `ask-${n}.py`), "print('got', input())\n")
+      const cases: ReadonlyArray<readonly [string, string, string]> = [
+        [`cd work-${n} && bash`, "echo typed-$((40+2))", "typed-42"],
+        ["x=1 bash", "ls >/dev/null && echo listed-ok", "listed-ok"],
+        ["bash; python3", "echo both-ok", "both-ok"],
+        [`python3 ask-${n}.py`, "y", "got y"],
+        ["read -r a; echo \"answer=$a\"", "y", "answer=y"],
+        ["cat", "hello-cat", "hello-cat"],
+        ["python3 -i", "print(6*7)", "42"]
+      ]
+      for (const [command, line, output] of cases) {
+        const p = yield* started(command)
+        expect([command, yield* p.send("submit", line)]).toMatchObject([command, { status: "ok" }])
+        expect(yield* outputContaining(p.log, output)).toContain(output)
+        yield* p.kill
+      }
+    }), 90_000)
 })

@@ -1,9 +1,11 @@
 /**
- * Which language the text typed into a background process is read as: the
- * program that reads its stdin, found from the command that started it.
+ * Which languages the text typed into a background process may be read as:
+ * the programs that may read its stdin, found from the command that started it.
  *
- * The reader is the last command of a list (`cd x && python3 -i`), the first
- * of a pipeline (`python3 -i | tee log`), past variable assignments and
+ * Every program of a list may read it (`bash; python3`: bash first, then
+ * python3, and where bash stops is not known), except builtins that never
+ * read (`cd x && python3 -i`); of a pipeline only the first (`python3 -i | tee
+ * log`). Each is found past variable assignments and
  * wrappers that run another program (`exec`, `env`, `nohup`, `stdbuf`,
  * `timeout 5`, …); `bash -c '…'` is looked into. An interpreter reads code
  * only as a REPL (`python3`, `python3 -i x.py`, `node`, `irb`, `php -a`,
@@ -18,6 +20,7 @@ import { resolveHead } from "../approval/detect/commandHead.js"
 import { consoleOf, consoleReadsStdin } from "../approval/detect/consoleCommands.js"
 import { readsStdinCodeToo } from "../approval/detect/resolve/codeSources.js"
 import { runsOpaqueCode } from "../approval/detect/rules/opaqueInterpreters.js"
+import { lexCommands } from "../approval/shell/parser.js"
 import { basename } from "../approval/shell/words.js"
 
 const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"])
@@ -94,90 +97,67 @@ const readsCode = (language: Exclude<CodeLanguage, "shell">, name: string, args:
   return !code && !script
 }
 
-/** Split shell text into words, honouring quotes; control operators come out as words of their own. */
-const words = (text: string): Array<string> => {
-  const out: Array<string> = []
-  let word = ""
-  let inWord = false
-  const flush = () => {
-    if (inWord) out.push(word)
-    word = ""
-    inWord = false
-  }
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (c === "'") {
-      const end = text.indexOf("'", i + 1)
-      word += text.slice(i + 1, end < 0 ? text.length : end)
-      inWord = true
-      i = end < 0 ? text.length : end
-    } else if (c === "\"") {
-      let j = i + 1
-      while (j < text.length && text[j] !== "\"") {
-        if (text[j] === "\\" && j + 1 < text.length) j++
-        word += text[j]
-        j++
-      }
-      inWord = true
-      i = j
-    } else if (c === "\\" && i + 1 < text.length) {
-      word += text[++i]
-      inWord = true
-    } else if (/\s/.test(c)) {
-      flush()
-    } else if (c === ";" || c === "|" || c === "&" || c === "(" || c === ")") {
-      flush()
-      const two = text.slice(i, i + 2)
-      if (two === "&&" || two === "||") {
-        out.push(two)
-        i++
-      } else out.push(c)
-    } else {
-      word += c
-      inWord = true
-    }
-  }
-  flush()
-  return out
-}
+/**
+ * Programs that never read their standard input (builtins that only set state, a few commands that only print):
+ * text typed while they run waits for the next program. Anything else may read it.
+ */
+const NEVER_READS = new Set([
+  "cd", "pushd", "popd", "dirs", "export", "declare", "typeset", "local", "readonly", "unset", "set", "shift", "alias",
+  "unalias", "true", "false", ":", "echo", "printf", "test", "[", "[[", "umask", "ulimit", "hash", "type", "stty",
+  "sleep", "pwd", "clear", "trap", "shopt", "exit", "return", "break", "continue", "wait", "jobs", "disown", "enable",
+  "let", "mkdir", "touch", "ls"
+])
 
-/** The language of one simple command's program, or undefined when it names none we know. */
-const simpleCommand = (argv: ReadonlyArray<string>, depth: number): InputReader | undefined => {
+/** Whether a word is a command line in its own right (`script -c 'cd x && bash'`, `watch 'a; b'`): read it too. */
+export const holdsCommandLine = (word: string): boolean => /[\s;&|]/.test(word.trim())
+
+/** The languages one simple command's program may read typed text as; empty when it reads none. */
+const simpleCommand = (argv: ReadonlyArray<string>, depth: number): ReadonlyArray<InputReader> => {
   // Past assignments and wrappers (`env -u X`, `timeout 5`, `nice -n 5`), with the approval gate's own table.
   const head = resolveHead(argv.length, (k) => argv[k]!)
-  if (head.envSplit !== null) return depth < 3 ? inputLanguage(head.envSplit, depth + 1) : "shell"
+  if (head.envSplit !== null) return depth < 3 ? inputReaders(head.envSplit, depth + 1) : ["shell"]
   const i = head.index
-  if (i < 0) return undefined
+  // No program (assignments only, `command -v x`): nothing reads.
+  if (i < 0) return []
   const name = basename(argv[i]!)
   const args = argv.slice(i + 1)
+  if (NEVER_READS.has(name)) return []
   // sqlite3, gdb, psql, mysql read console commands; tclsh, lua, R… a language nothing here reads.
   const console = consoleOf(name.toLowerCase())
-  if (console !== null) return consoleReadsStdin(console, args) ? console : "shell"
+  if (console !== null) return [consoleReadsStdin(console, args) ? console : "shell"]
   // (What `go run`, `java X.java` or run-parts' programs read is their data.)
-  if (!COMPILED.has(name) && runsOpaqueCode(name, args)) return "opaque"
+  if (!COMPILED.has(name) && runsOpaqueCode(name, args)) return ["opaque"]
   const language = byProgram(name)
-  if (language === undefined) return undefined
-  // `bash -c '…'`: the reader is whatever that text runs.
-  if (language === "shell") {
-    const c = argv.indexOf("-c", i + 1)
-    return c > 0 && c + 1 < argv.length && depth < 3 ? inputLanguage(argv[c + 1]!, depth + 1) : "shell"
+  // A program nothing here knows, or a script: its stdin is data, judged as shell (the cautious way). A word that
+  // is a command line of its own (`script -qc 'bash; python3'`) may start other readers.
+  if (language === undefined || language === "shell") {
+    const nested = depth < 3 ? args.filter(holdsCommandLine).flatMap((arg) => inputReaders(arg, depth + 1)) : []
+    // `bash -c '…'`: the reader is only what that text runs.
+    const c = language === "shell" ? argv.indexOf("-c", i + 1) : -1
+    if (c > 0 && c + 1 < argv.length) return depth < 3 ? inputReaders(argv[c + 1]!, depth + 1) : ["shell"]
+    return unique(["shell", ...nested])
   }
   // `python3 -m pdb x.py`: the debugger's commands are Python.
-  return readsCode(language, name, args) || readsStdinCodeToo(name, args) ? language : "shell"
+  return [readsCode(language, name, args) || readsStdinCodeToo(name, args) ? language : "shell"]
 }
 
-/** The language text typed into the process started by `command` is read as. */
-export const inputLanguage = (command: string, depth = 0): InputReader => {
-  // The last list element (after ; && || & or a newline) reads what is typed later.
-  const lines = command.split("\n").filter((line) => line.trim().length > 0 && !line.trim().startsWith("#"))
-  const segments: Array<Array<string>> = [[]]
-  for (const word of words(lines[lines.length - 1] ?? "")) {
-    if (word === ";" || word === "&&" || word === "||" || word === "&") segments.push([])
-    else if (word !== "(" && word !== ")") segments[segments.length - 1]!.push(word)
+const unique = <A>(items: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(items)]
+
+/**
+ * Every language text typed into the process started by `command` may be read as. Each program that may read its
+ * stdin counts, not just the last: in `bash; python3` bash reads what is typed until it ends, then python3 does, and
+ * where one stops is not known. So are the first element of each pipeline, a subshell's or a function's commands, a
+ * `$(…)` (it shares the stdin). Text is judged as every one of them.
+ */
+export const inputReaders = (command: string, depth = 0): ReadonlyArray<InputReader> => {
+  const commands = lexCommands(command)
+  // Too deep or too long to read: nothing here can tell what reads.
+  if (commands === null) return ["opaque"]
+  const readers: Array<InputReader> = []
+  for (const cmd of commands) {
+    // A heredoc body is the stdin of its own command; a later pipeline element reads the previous one.
+    if (cmd.funcDef || cmd.origin === "heredoc" || cmd.pipePrev !== null) continue
+    readers.push(...simpleCommand(cmd.words.map((w) => w.value), depth))
   }
-  const tail = segments.filter((segment) => segment.length > 0).pop() ?? []
-  // The first element of a pipeline reads its stdin.
-  const bar = tail.indexOf("|")
-  const first = bar < 0 ? tail : tail.slice(0, bar)
-  return simpleCommand(first, depth) ?? "shell"
+  return readers.length === 0 ? ["shell"] : unique(readers)
 }

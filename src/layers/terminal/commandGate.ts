@@ -44,6 +44,17 @@ export const surroundingsOf = (env: TerminalEnvironment, cwd?: string): CommandS
         ),
         Effect.orElseSucceed(() => Option.none<string>())
       ),
+    readHead: (path, length) =>
+      asOpened(path).pipe(
+        Effect.flatMap((opened) =>
+          Effect.flatMap(env.stat(opened), (st) =>
+            st.type === "file"
+              ? Effect.map(env.readFile(opened, { offset: 0, length }), (bytes) => Option.some(bytes))
+              : Effect.succeed(Option.none<Uint8Array>())
+          )
+        ),
+        Effect.orElseSucceed(() => Option.none<Uint8Array>())
+      ),
     realPath: env.realPath,
     listDir: (path) => asOpened(path).pipe(Effect.flatMap(env.readDir), Effect.orElseSucceed(() => [])),
     fileKind: (path) =>
@@ -85,20 +96,60 @@ export const approveCommand = (
     (grant) => ({ text, path, grant }) as unknown as ApprovedCommand
   )
 
+/** A PATH whose entries are only known when the program runs: every program it finds needs approval. */
+const UNKNOWN_PATH = "$HERMES_READER_PATH"
+
+/** What the program reading typed text inherited from the command that started it (see processes/readerSetup.ts). */
+export interface ReaderState {
+  /** Where it stands (absolute). */
+  readonly cwd: string
+  /** Its variables may differ from the task's exports: every name not set by the typed text itself is unknown. */
+  readonly variablesUnknown: boolean
+  /** Where it finds programs is not known. */
+  readonly pathUnknown: boolean
+  /** Why the text needs approval whatever it says, if it does. */
+  readonly uncertain?: string | undefined
+}
+
+/** The task's surroundings, as the reader sees them: its directory, and what it may hold that the task does not. */
+const readerSurroundings = (env: TerminalEnvironment, reader: ReaderState): CommandSurroundings => {
+  const base = surroundingsOf(env, reader.cwd)
+  if (!reader.variablesUnknown && !reader.pathUnknown) return base
+  const variables = Effect.map(env.variables, (exported): Readonly<Record<string, string>> => {
+    const path = reader.pathUnknown ? UNKNOWN_PATH : exported["PATH"]
+    const kept = reader.variablesUnknown ? {} : exported
+    return path === undefined ? kept : { ...kept, PATH: path }
+  })
+  if (!reader.variablesUnknown) return { ...base, variables }
+  // As a persistent shell's: a name missing from `variables` is unknown rather than unset.
+  const held = env.shellFunctions ?? Effect.succeed(undefined)
+  return { ...base, variables, shellFunctions: Effect.map(held, (functions) => functions ?? []) }
+}
+
 /**
- * Text typed into a running program: judged together with the unfinished
- * statement it continues (`typedSoFar`, already written), as the program will
- * read it, but approved for writing `text` only.
+ * Text typed into a running program: judged as `judged`, what the program
+ * will have read (the input before it included), in the reader's directory
+ * and with what it inherited; approved for writing `written` only.
  */
 export const approveInput = (
   approval: ApprovalService,
   env: TerminalEnvironment,
   context: ToolCallContext,
-  typedSoFar: string,
-  text: string,
-  language: InputReader
+  judged: string,
+  written: string,
+  language: InputReader,
+  reader: ReaderState
 ): Effect.Effect<ApprovedCommand, CommandDenied> =>
   Effect.map(
-    approveCommand(approval, env, context, typedSoFar + text, "process-write", language),
-    (approved) => ({ text, path: approved.path, grant: approved.grant }) as unknown as ApprovedCommand
+    approval.check({
+      command: judged,
+      context,
+      backend: { kind: env.kind, isolated: env.isolated },
+      path: "process-write",
+      language,
+      surroundings: readerSurroundings(env, reader),
+      uncertain: reader.uncertain
+    }),
+    // The brand is declared, never constructed: this cast is the approval boundary.
+    (grant) => ({ text: written, path: "process-write", grant }) as unknown as ApprovedCommand
   )

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
-import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
+import { detectCommand, inspectCommand } from "../../../src/layers/approval/detect/detect.js"
 
 const ENV: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", variables: { PATH: "/usr/bin:/bin", HOME: "/home/tester" } }
 
@@ -158,6 +158,54 @@ describe("code a shell runs around its later commands, and builtins replaced", (
       "[() { :; }"
     ], true)
     expectAll(["trap 'echo bye' EXIT", "trap - DEBUG", "trap '' ERR", "trap -p", "set -euo pipefail", "shopt -s globstar nullglob", "cd() { builtin cd \"$@\" && ls; }", "enable -a"], false)
+  })
+})
+
+describe("words bash spells otherwise than they are written", () => {
+  it("decodes \\u, \\U and \\c in $'…' (a hidden rm is hardline too)", () => {
+    for (const command of ["$'\\u0072m' -rf /", "eval $'\\u0072\\u006d -rf /'", "$'\\U00000072\\U0000006d' -rf /", "$'\\u006b\\u0069ll' -9 -1"]) {
+      expect([command, detectCommand(command, ENV).hardline]).toEqual([command, true])
+    }
+    expectAll(["cp p $'repo/.g\\u0069t/hooks/commit-msg'"], true)
+    expectAll(["echo $'caf\\u00e9 \\u2713'"], false)
+  })
+
+  it("reads $IFS as the value the line or the exports give it, and follows no nameref", () => {
+    expectAll([
+      "IFS=rm; \"$IFS\" -rf /tmp/v",
+      "read -r IFS <<< rm; \"$IFS\" -rf /tmp/v",
+      "for IFS in rm; do \"${IFS}\" -rf /tmp/v; done",
+      "declare -n r=x; r=rm; \"$x\" -rf /tmp/v",
+      "declare -n p=PATH; p=/tmp/planted; ls",
+      "typeset -n r; r=IFS"
+    ], true)
+    expect(detectCommand("\"$IFS\" -rf /tmp/v", { ...ENV, variables: { IFS: "rm" } }).dangerous).toBe(true)
+    expectAll(["IFS=, read -r a b <<< \"x,y\"; echo $a", "IFS=: ; for d in $PATH; do ls \"$d\"; done", "f() { local -n out=result; out=1; }"], false)
+  })
+})
+
+describe("write targets only the running shell resolves", () => {
+  const judged = (command: string) => [command, inspectCommand(command, ENV).detection.dangerous]
+  it("asks for ~- and the directory stack, ~+ after PWD is set, paths through an open descriptor, globs under other glob options", () => {
+    for (const command of [
+      "cd /r/.git/hooks; cd /tmp; cp payload ~-/pre-commit",
+      "OLDPWD=/r/.git/hooks; cp payload ~-/post-merge",
+      "pushd -n /r/.git/hooks >/dev/null; cp payload ~1/pre-rebase",
+      "PWD=/r/.git/hooks; cp payload ~+/pre-commit",
+      "OLDPWD=/bin/rm; ~- -rf /tmp/v",
+      "exec 3<repo/.git/hooks; cp payload /dev/fd/3/pre-push",
+      "cp payload /proc/self/fd/4/hooks/x",
+      "printf x >> /dev/fd/5",
+      "echo x > /proc/1/fd/1",
+      "GLOBIGNORE=x; cat cfg >> repo/*/config",
+      "shopt -s dotglob; cat cfg >> repo/*/config",
+      "shopt -s nocaseglob; cat cfg >> repo/.GI[T]/config"
+    ]) {
+      expect(judged(command)).toEqual([command, true])
+    }
+    for (const command of ["cp payload ~+/notes.txt", "echo hi > /dev/fd/2", "tee /dev/fd/1 < f", "cat a > out/*.txt", "ls ~-"]) {
+      expect(judged(command)).toEqual([command, false])
+    }
   })
 })
 

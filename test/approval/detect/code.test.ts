@@ -8,9 +8,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { detectCode } from "../../../src/layers/approval/detect/code/detectCode.js"
-import { CODE_DESCRIPTIONS, codeDescription, D } from "../../../src/layers/approval/detect/descriptions.js"
+import { CODE_DESCRIPTIONS, codeDescription, D, UNREADABLE_SCRIPT_DESCRIPTION } from "../../../src/layers/approval/detect/descriptions.js"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import type { CodeLanguage } from "../../../src/services/Approval.js"
+import { pythonHelperSource } from "../../../src/layers/code/pythonHelper.js"
 
 const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
 const ROOT_DELETE = "recursive delete of root filesystem"
@@ -319,5 +320,77 @@ describe("shell and descriptions", () => {
 
   it("a huge input fails closed", () => {
     expect(detectCode("python", "x = 1\n".repeat(200_000), ENV).dangerous).toBe(true)
+  })
+})
+
+describe("code that writes a module, then loads code", () => {
+  // The module is not there when the code is judged, and its text is a string: what runs cannot be read first.
+  it("python: a file named like code (or by a computed name) written, and any load anywhere", () => {
+    check("python", [
+      ["import importlib\nwith open('plugin.py', 'w') as f:\n    f.write(src)\nimportlib.import_module('plugin')", "rewrite"],
+      ["from pathlib import Path\nPath('pkg').mkdir()\n(Path('pkg') / '__init__.py').write_text(body)\nimport pkg", "rewrite"],
+      ["import io\nio.open('tools.py', mode='w').write(body)\ndef go():\n    import tools\ngo()", "rewrite"],
+      ["import codecs\ncodecs.open('x.pyw', 'a', 'utf-8').write(body)\nimport x", "rewrite"],
+      ["import shutil\nshutil.copyfile('/tmp/blob', 'util.py')\nfrom util import run", "rewrite"],
+      ["import shutil\nshutil.move(src, dst='lib/__init__.py')\nimport lib", "delete"],
+      ["import runpy\nopen('job.py', 'x').write(body)\nrunpy.run_path('job.py')", "load"],
+      ["import json\nopen('extra.pth', 'w').write('import os')\nimport site", "rewrite"],
+      ["open('fast.so', 'wb').write(blob)\nimport fast", "rewrite"],
+      // A bytecode cache is also a file Python runs implicitly.
+      ["open('__pycache__/m.cpython-311.pyc', 'wb').write(blob)\nimport m", "write"],
+      // A computed name: a variable, a joined name, a decoded string, an f-string field.
+      ["import sys\nname = sys.argv[1]\nopen(name, 'w').write(body)\nimport json", "rewrite"],
+      ["import os\nopen(os.path.join(here, mod), 'w').write(body)\n__import__('plugin')", "rewrite"],
+      ["import base64\nopen(base64.b64decode(b'bS5weQ==').decode(), 'w').write(body)\nimport m", "rewrite"],
+      ["n = 'agent'\nopen(f'{n}', 'w').write(body)\nimport agent", "rewrite"],
+      ["from pathlib import Path\np = Path(d) / stem\np.write_bytes(blob)\nimport helper", "rewrite"],
+      ["import os\nwith open(tmp, 'w') as f:\n    f.write(body)\nos.replace(tmp, 'cfg.py')\nimport cfg", "delete"],
+      ["import zipfile\nzipfile.ZipFile('mods.zip').extractall()\nimport mod", "rewrite"],
+      ["import exec_helper\nopen(target, 'w').write(body)\nexec(compile(open(target).read(), target, 'exec'))", "load"],
+      // A key or an index picks a value the scan does not know.
+      ["import json\nopen(cfg['out'], 'w').write(body)\nimport plugin", "rewrite"],
+      ["import sys\nopen(sys.argv[2], 'w').write(body)\nimport plugin", "rewrite"]
+    ])
+  })
+
+  it("python: data files, reads and named names stay quiet", () => {
+    quiet("python", [
+      "import json\nwith open('out.json', 'w') as f:\n    json.dump(data, f)",
+      "import json, os\nwith open(os.path.join(out_dir, 'report.txt'), 'w') as f:\n    f.write(text)",
+      "import csv\npath = 'rows.csv'\nwith open(path, 'w', newline='') as f:\n    csv.writer(f).writerow([1])",
+      "import json\nfrom pathlib import Path\nPath(out, 'result.json').write_text(json.dumps(r))",
+      "import json\nwith open(name + '.json', 'w') as f:\n    f.write('{}')",
+      "import json\nwith open('helper.py') as f:\n    print(len(f.read()))",
+      "import helper\nprint(helper.VERSION)",
+      "import re\ns = text.replace('.py', '.txt')\nprint(re.sub('a', 'b', s))",
+      // Code that writes a module but loads nothing: the file is judged when something runs it.
+      "open('gen.py', 'w').write('print(1)\\n')",
+      "import zipfile\nzipfile.ZipFile('a.zip').extractall('unpacked')",
+      // A name built from a counter: a number ends no name in `.py`.
+      "import os\n_seq = 0\ndef send(d, payload):\n    global _seq\n    _seq += 1\n    name = '%06d' % _seq\n    with open(os.path.join(d, 'req_' + name), 'wb') as f:\n        f.write(payload)"
+    ])
+    // The tools module every execute_code script imports (it writes its requests to files on some backends).
+    quiet("python", [pythonHelperSource(["terminal", "read_file", "write_file", "patch", "search_files", "web_extract"])])
+  })
+
+  it("node: a file named like code (or computed) written, and a load a file can provide", () => {
+    check("node", [
+      ["const fs = require('fs')\nfs.writeFileSync('plugin.js', src)\nrequire('./plugin')", "rewrite"],
+      ["const { appendFileSync } = require('fs')\nappendFileSync('lib/index.mjs', src)\nconst m = require('./lib')", "rewrite"],
+      ["import { writeFile } from 'node:fs/promises'\nawait writeFile('x.cjs', src)\nimport('./x.cjs')", "rewrite"],
+      ["const fse = require('fs-extra')\nfse.outputFileSync('node_modules/left-pad/index.js', src)\nrequire('left-pad')", "rewrite"],
+      ["const fs = require('fs')\nfs.renameSync(tmp, 'main.js')\nrequire('./main.js')", "rewrite"],
+      ["const fs = require('fs')\nfs.writeFileSync(target, src)\nrequire('./x')", "rewrite"]
+    ])
+    quiet("node", [
+      "const fs = require('fs')\nfs.writeFileSync('out.json', JSON.stringify(data))\nconsole.log(require('path').basename('a'))",
+      "const fs = require('fs')\nfs.writeFileSync(p, text)\nconst os = require('node:os')",
+      "const fs = require('fs')\nfs.writeFileSync('bundle.js', code)"
+    ])
+  })
+
+  it("the finding is the unreadable script's description", () => {
+    expect(codeDescription("python", "rewrite")).toBe(UNREADABLE_SCRIPT_DESCRIPTION)
+    expect(CODE_DESCRIPTIONS).toContain(UNREADABLE_SCRIPT_DESCRIPTION)
   })
 })

@@ -202,3 +202,28 @@ describe("ruby, perl, php: functions called by a name given as data", () => {
     quiet("php", ["<?php echo \"hi\";", "<?php array_map(function ($x) { return $x * 2; }, [1, 2]);", "<?php usort($a, fn($x, $y) => $x <=> $y);", "<?php array_map(\"strtoupper\", $a);"])
   })
 })
+
+describe("writers reached without a call by name, in code that then loads code", () => {
+  // The file a writer held in a value writes is unknown: with a load anywhere, the module may be what it wrote.
+  it("python and node: a writer taken as a value, fetched by getattr, or through builtins", () => {
+    check("python", [
+      ["w = open\nw('m2.py', 'w').write(src)\nimport m2", "rewrite"],
+      ["from pathlib import Path\nsave = getattr(Path('m3.py'), 'write_text')\nsave(src)\nimport m3", "rewrite"],
+      ["import shutil\ncp = shutil.copy2\ncp(a, b)\nimport plugin", "rewrite"],
+      ["import builtins\nbuiltins.open('m4.py', 'w').write(src)\nimport m4", "rewrite"]
+    ])
+    check("node", [
+      ["const fs = require('fs')\nconst put = fs.writeFileSync\nput('y.js', src)\nrequire('./y')", "rewrite"],
+      ["const fs = require('fs')\nfs['writeFileSync']('z.js', src)\nrequire('./z')", "rewrite"]
+    ])
+  })
+
+  it("ordinary spellings stay quiet", () => {
+    quiet("python", [
+      "import json\nwith open('a.json') as f:\n    data = json.load(f)",
+      "import webbrowser\nprint(dict(open=True))",
+      "import json\nclass Door:\n    def open(self):\n        return json.dumps({'state': 'open'})"
+    ])
+    quiet("node", ["const { writeFileSync } = require('fs')\nwriteFileSync('out.txt', 'x')\nconst path = require('path')"])
+  })
+})

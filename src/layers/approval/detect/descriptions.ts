@@ -5,6 +5,11 @@
  */
 
 export const PARSER_LIMIT_DESCRIPTION = "command parser limit exceeded"
+/**
+ * A script whose text now is not what will run: too large to read, written by the command itself, or code that
+ * writes a module and then loads code (what it loads does not exist yet when it is judged).
+ */
+export const UNREADABLE_SCRIPT_DESCRIPTION = "runs a local script that cannot be read before it runs"
 /** The detector itself failed on the text (a bug): the command is refused rather than let through unjudged. */
 export const DETECTOR_FAILURE_DESCRIPTION = "the approval gate failed to read this command"
 export const MALFORMED_DESCRIPTION = "command parser limit or malformed executable payload"
@@ -126,7 +131,8 @@ export const D = {
     "an option that makes the program run another program or read a planted configuration (tar --to-command/-I, rsync -e, scp -S, make SHELL=, npm --script-shell, git --git-dir, zip -TT, gcc -wrapper/-fplugin/-B)"
 } as const
 
-export type CodeKind = "delete" | "run" | "load" | "unpickle" | "write" | "process" | "home"
+/** `rewrite`: the code writes a module (or a file by a computed name) and loads code: what it loads is not there yet. */
+export type CodeKind = "delete" | "run" | "load" | "unpickle" | "write" | "rewrite" | "process" | "home"
 
 const CODE_LANGUAGES = ["python", "node", "perl", "ruby", "php"] as const
 
@@ -143,6 +149,8 @@ export const codeDescription = (language: string, kind: CodeKind): string => {
       return `${language} code loads data that can run code (pickle, unsafe YAML, Marshal)`
     case "write":
       return `${language} code writes a file other programs run, or a system file`
+    case "rewrite":
+      return UNREADABLE_SCRIPT_DESCRIPTION
     case "process":
       return `${language} code changes permissions or signals processes`
     case "home":
@@ -153,7 +161,7 @@ export const codeDescription = (language: string, kind: CodeKind): string => {
 export const CODE_DESCRIPTIONS: ReadonlyArray<string> = [
   ...new Set(
     CODE_LANGUAGES.flatMap((l) =>
-      (["delete", "run", "load", "unpickle", "write", "process"] as const).map((k) => codeDescription(l, k))
+      (["delete", "run", "load", "unpickle", "write", "rewrite", "process"] as const).map((k) => codeDescription(l, k))
     )
   )
 ]

@@ -181,7 +181,7 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
   const locals = collect ? new Locals() : undefined
   const held = options?.shellFunctions
   const shellFunctions = held === undefined || held.length === 0 ? undefined : new Set(held)
-  const analysis = analyze(prepare(command, env), {
+  const analysis = analyze(prepare(command, env, options?.variables !== undefined && Object.hasOwn(options.variables, "IFS")), {
     env,
     variables: options?.variables,
     shellFunctions,

@@ -23,6 +23,8 @@ export const SCHEDULER_DESCRIPTION = "write to a crontab, systemd unit or autost
 export const INTERPRETER_STARTUP_DESCRIPTION = "write to an interpreter start-up hook (sitecustomize, .pth, rc file)"
 export const SYSTEM_EXEC_DESCRIPTION = "write to a system file other programs load or run"
 export const PATH_DIR_DESCRIPTION = "write to a program directory on PATH (shadows commands)"
+export const BYTECODE_DESCRIPTION =
+  "write to compiled code an interpreter loads instead of the source (__pycache__, .pyc, .pyo)"
 
 export const IMPLICIT_EXEC_DESCRIPTIONS: ReadonlyArray<string> = [
   RUNTIME_HOME_DESCRIPTION,
@@ -33,13 +35,16 @@ export const IMPLICIT_EXEC_DESCRIPTIONS: ReadonlyArray<string> = [
   SCHEDULER_DESCRIPTION,
   INTERPRETER_STARTUP_DESCRIPTION,
   SYSTEM_EXEC_DESCRIPTION,
-  PATH_DIR_DESCRIPTION
+  PATH_DIR_DESCRIPTION,
+  BYTECODE_DESCRIPTION
 ]
 
 const SHELL_STARTUP = new Set([
   ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc", ".zshenv",
   ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".logout", ".inputrc",
-  "config.fish", ".xprofile", ".xsessionrc", ".xinitrc", ".pam_environment"
+  "config.fish", ".xprofile", ".xsessionrc", ".xinitrc", ".pam_environment",
+  // Line-editor key bindings: a macro makes harmless keys type a command (libedit's, as readline's .inputrc).
+  ".editrc"
 ])
 const INTERPRETER_STARTUP = new Set([
   "sitecustomize.py", "usercustomize.py", ".pythonrc", ".pythonrc.py", ".irbrc", ".pryrc", ".perldb", ".npmrc",
@@ -56,7 +61,9 @@ const INTERPRETER_DIRS = [
 const SYSTEM_FILES = [
   /^\/etc\/(?:profile|bash\.bashrc|bashrc|environment|zsh\/|zshrc|zprofile|zshenv|ld\.so\.preload|ld\.so\.conf|rc\.local|sudoers|init\.d\/|init\/|rc\d?\.d\/|profile\.d\/)/,
   /^\/etc\/(?:passwd|shadow|group|gshadow|pam\.d\/|security\/|apt\/apt\.conf\.d\/|update-motd\.d\/|udev\/rules\.d\/|modprobe\.d\/|NetworkManager\/dispatcher\.d\/)/,
-  /^\/(?:usr\/)?lib\/(?:systemd|udev)\//
+  /^\/(?:usr\/)?lib\/(?:systemd|udev)\//,
+  // The system's readline key bindings (a macro makes harmless keys type a command).
+  /^\/etc\/inputrc$/
 ]
 /** Directories on the usual PATH: a file there shadows or adds a command every later shell may run. */
 const PATH_DIR = /^\/(?:usr\/local\/s?bin|usr\/s?bin|s?bin|opt\/[^/]+\/s?bin|usr\/local\/go\/bin|home\/[^/]+\/(?:bin|\.local\/bin)|root\/(?:bin|\.local\/bin))(?:\/[^/]+)?$/
@@ -120,10 +127,19 @@ export const implicitlyExecuted = (absPath: string, env: ImplicitExecEnv): strin
   ) {
     return INTERPRETER_STARTUP_DESCRIPTION
   }
+  if (bytecode(parts, name)) return BYTECODE_DESCRIPTION
   if (SYSTEM_FILES.some((re) => re.test(path))) return SYSTEM_EXEC_DESCRIPTION
   if (PATH_DIR.test(path) || homePathDir(path, env.home)) return PATH_DIR_DESCRIPTION
   return null
 }
+
+/**
+ * Python runs a cached `.pyc` instead of its source (an unchecked hash-based one without looking at the source at
+ * all), and a sourceless `.pyc` where no source is: a file in `__pycache__` (or the folder itself, copied or moved
+ * into place) or any `.pyc`/`.pyo` is planted code whose text the gate cannot read.
+ */
+const bytecode = (parts: ReadonlyArray<string>, name: string): boolean =>
+  parts.includes("__pycache__") || /\.py[co]$/i.test(name)
 
 /**
  * Git runs: .git/config (and config.worktree), .git/hooks/*, the same in a

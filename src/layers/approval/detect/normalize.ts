@@ -43,8 +43,15 @@ const foldHome = (command: string, path: string | undefined, replacement: string
   return command.replace(m.re, (_all, tail: string) => replacement + tail.replace(/\\/g, "/"))
 }
 
-/** Steps 1-5 and 8: everything that does not change quoting. */
-export const prepare = (command: string, env: ResolvedEnv): string => {
+/** IFS named other than in an expansion: the line sets it (`IFS=rm`, `read IFS`, `for IFS in`, `printf -v IFS`). */
+const SETS_IFS = /(?:^|[^$\w{])IFS\b/
+
+/**
+ * Steps 1-5 and 8: everything that does not change quoting. `$IFS` reads as a blank (Hermes' `rm${IFS}-rf`), unless
+ * IFS may hold something else: the line sets it, or `ifsKnown` (the task exports one), when it stays a variable for
+ * the resolver (`IFS=rm; "$IFS" -rf x` runs rm).
+ */
+export const prepare = (command: string, env: ResolvedEnv, ifsKnown = false): string => {
   let s = stripAnsi(command)
   if (s.includes("\0")) s = s.replace(/\0/g, "")
   if (NON_ASCII.test(s)) s = s.normalize("NFKC")
@@ -52,7 +59,7 @@ export const prepare = (command: string, env: ResolvedEnv): string => {
   // Hermes home first: it usually nests under the user home, which would otherwise eat its prefix.
   s = foldHome(s, env.hermesHome, "~/.hermes")
   s = foldHome(s, env.home, "~")
-  if (s.includes("IFS")) s = s.replace(IFS, " ")
+  if (s.includes("IFS") && !ifsKnown && !SETS_IFS.test(s)) s = s.replace(IFS, " ")
   return s
 }
 

@@ -9,7 +9,7 @@
 import { posix } from "node:path"
 import { Effect, Option } from "effect"
 import type { CodeLanguage, CommandApprovalRequest, CommandSurroundings, Detection } from "../../../services/Approval.js"
-import { D, PARSER_LIMIT_DESCRIPTION } from "../detect/descriptions.js"
+import { D, PARSER_LIMIT_DESCRIPTION, UNREADABLE_SCRIPT_DESCRIPTION } from "../detect/descriptions.js"
 import type { DetectionEnv } from "../detect/detectionEnv.js"
 import type { Inspection } from "../detect/detect.js"
 import type { GitDirRef, LoadedModule, RunnerRef } from "../detect/resolve/localFiles.js"
@@ -35,6 +35,7 @@ import { inputCommands } from "../detect/inputCommands.js"
 import { implicitlyExecuted, otherUsersHome } from "../detect/implicitExec.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
 import { patchTargets } from "./patchTargets.js"
+import { cacheDirs, cacheFor, extensionModuleFor, PYC_HEADER_BYTES, pythonSource, uncheckedHashPyc } from "./compiledModules.js"
 import { codeSearchDirs, MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 import { hasTraversalComponent } from "../../../lib/pathSafety.js"
 import { asCommandSees, globMatches, hasGlob } from "../detect/pathClasses.js"
@@ -62,7 +63,7 @@ export interface Verdict {
   readonly note?: string | undefined
 }
 
-export const UNREADABLE_SCRIPT_DESCRIPTION = "runs a local script that cannot be read before it runs"
+export { UNREADABLE_SCRIPT_DESCRIPTION }
 export const RUNTIME_HOME_LINK_DESCRIPTION = "path leads into the runtime's home (config, approvals, skills)"
 /** Same key as the pure rule for `mv /`, `mv ~`, `mv ..`: one allowlist key for the class. */
 export const MOVE_DIRECTORY_DESCRIPTION = D.moveDir
@@ -85,6 +86,8 @@ const MAX_SCRIPT_DEPTH = 3
 const MAX_LOOKS = 32
 /** At most this many files are read for one request; past that, what is left counts as unreadable. */
 const MAX_FILES = 64
+/** Bytecode cache headers read for one request; past that, a module with a cache needs approval. */
+const MAX_PYC_HEADERS = 64
 /** Path literals looked up for one request (a test suite's files included); past that, the request needs approval. */
 const MAX_CODE_PATH_LOOKS = 2048
 /** A test runner's walk reads at most this many test files and conftests; a larger suite needs approval. */
@@ -186,6 +189,17 @@ const stronger = (a: Verdict, b: Verdict): Verdict => {
 }
 
 export const judgeRequest = (
+  request: CommandApprovalRequest,
+  env: DetectionEnv,
+  detectors: Detectors
+): Effect.Effect<Verdict> => {
+  // The caller could not tell how the text will be read: it asks, unless the text is worse (a hardline) on its own.
+  const uncertain = request.uncertain
+  if (uncertain === undefined) return judgeText(request, env, detectors)
+  return Effect.map(judgeText(request, env, detectors), (verdict) => stronger(verdict, { detection: dangerous(uncertain) }))
+}
+
+const judgeText = (
   request: CommandApprovalRequest,
   env: DetectionEnv,
   detectors: Detectors
@@ -385,7 +399,9 @@ const judgeWith = (
     if (looks > MAX_LOOKS) {
       return stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: "too many scripts and paths to look at" })
     }
-    const look = new Looker(scriptEnv, detectors, surroundings, yield* moduleSearchDirs(inspection, variables, cwd, env, surroundings))
+    const prefix = variables?.["PYTHONPYCACHEPREFIX"]
+    const pycachePrefix = prefix === undefined || prefix === "" || prefix.includes("$") ? undefined : joinPath(cwd, prefix, env.home)
+    const look = new Looker(scriptEnv, detectors, surroundings, yield* moduleSearchDirs(inspection, variables, cwd, env, surroundings), pycachePrefix)
     verdict = stronger(verdict, yield* look.scripts(inspection.scripts, cwd, 1))
     if (verdict.detection.hardline) return verdict
     verdict = stronger(verdict, yield* look.loadedModules(inspection.loadedModules))
@@ -558,13 +574,76 @@ class Looker {
   private pathLooks = 0
   /** Raised by a test walk for the files it found (up to MAX_TEST_FILES). */
   private readLimit = MAX_FILES
+  /** Bytecode headers read so far (MAX_PYC_HEADERS). */
+  private pycHeaders = 0
+  /** Directory listings by path (a script's imports share one directory and one `__pycache__`). */
+  private readonly listings = new Map<string, ReadonlyArray<string>>()
   constructor(
     private readonly env: DetectionEnv,
     private readonly detectors: Detectors,
     private readonly surroundings: CommandSurroundings,
     /** Module search path directories by language (`PYTHONPATH`…): modules found there shadow the library's. */
-    private readonly moduleDirs: ReadonlyMap<CodeLanguage, ReadonlyArray<string>> = new Map()
+    private readonly moduleDirs: ReadonlyMap<CodeLanguage, ReadonlyArray<string>> = new Map(),
+    /** The task's `PYTHONPYCACHEPREFIX`, absolute: where Python keeps its bytecode caches instead of `__pycache__`. */
+    private readonly pycachePrefix?: string | undefined
   ) {}
+
+  /** The names in a directory (none when it is missing or unreadable); null when the environment cannot list. */
+  private names(dir: string): Effect.Effect<ReadonlyArray<string> | null> {
+    const self = this
+    return Effect.gen(function*() {
+      const list = self.surroundings.listDir
+      if (list === undefined) return null
+      const known = self.listings.get(dir)
+      if (known !== undefined) return known
+      const names = (yield* list(dir)).map((e) => e.name)
+      self.listings.set(dir, names)
+      return names
+    })
+  }
+
+  /** Whether the file exists in any form. */
+  private exists(path: string): Effect.Effect<boolean> {
+    return Effect.map(this.surroundings.fileKind(path), (kind) => kind !== "missing")
+  }
+
+  /**
+   * What Python would load for the module source `path` instead of its text (compiledModules.ts): a note naming
+   * it, or null when the source is what runs. Python finds an extension module before the source, a sourceless
+   * `.pyc` where the source is missing (or removed first), and uses a cache only when the source is there.
+   */
+  private compiledInstead(path: string): Effect.Effect<string | null> {
+    const self = this
+    return Effect.gen(function*() {
+      // `./helper.py` as `python -m` names it: the same folder (a `..` is left alone: it climbs from a link's target).
+      const file = path.replace(/\/\.(?=\/)/g, "")
+      const source = pythonSource(file)
+      if (source === null) return null
+      const { dir, stem } = source
+      if (yield* self.exists(`${dir}/${stem}.pyc`)) return `bytecode ${dir}/${stem}.pyc, loaded without a source`
+      const beside = yield* self.names(dir)
+      const extension = beside === null
+        ? (yield* Effect.filter([`${stem}.so`, `${stem}.abi3.so`], (n) => self.exists(`${dir}/${n}`)))[0]
+        : beside.find((n) => extensionModuleFor(stem, n))
+      if (extension !== undefined) return `extension module ${dir}/${extension}, loaded before ${stem}.py`
+      if ((yield* self.surroundings.fileKind(file)) !== "file") return null
+      for (const cache of cacheDirs(dir, self.pycachePrefix)) {
+        const names = yield* self.names(cache)
+        // Nothing to list with: a cache folder that is there cannot be looked into.
+        if (names === null) {
+          if ((yield* self.surroundings.fileKind(cache)) === "directory") return `bytecode caches in ${cache}, not listable`
+          continue
+        }
+        for (const name of names.filter((n) => cacheFor(stem, n))) {
+          if (++self.pycHeaders > MAX_PYC_HEADERS) return `more than ${MAX_PYC_HEADERS} bytecode caches to look at`
+          const head = self.surroundings.readHead === undefined ? Option.none<Uint8Array>() : yield* self.surroundings.readHead(`${cache}/${name}`, PYC_HEADER_BYTES)
+          if (Option.isNone(head)) return `bytecode ${cache}/${name}, unreadable`
+          if (uncheckedHashPyc(head.value)) return `bytecode ${cache}/${name}, run without checking ${stem}.py`
+        }
+      }
+      return null
+    })
+  }
 
   /**
    * The file is a program in the operator's directories (`/bin/sh`, whatever it links to), or a link into them
@@ -613,6 +692,14 @@ class Looker {
           continue
         }
         const path = joinPath(cwd, ref.path, self.env.home)
+        // A python module may run from compiled code beside its source (or in its place): that code cannot be read.
+        if (ref.optional === true && ref.language === "python") {
+          const compiled = yield* self.compiledInstead(path)
+          if (compiled !== null) {
+            verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: compiled })
+            continue
+          }
+        }
         // A candidate module that is not there costs no read (a script with many imports looks at many names).
         if (ref.optional === true && (yield* self.surroundings.fileKind(path)) === "missing") continue
         const text = ref.language === "unknown" && ref.path.includes("$") ? Option.none<string>() : yield* self.read(path)

@@ -254,12 +254,18 @@ export abstract class ShellLexer {
     while (i < src.length && src[i] !== "'") {
       if (src[i] === "\\" && i + 1 < src.length) {
         const e = src[i + 1] ?? ""
-        // \xHH and \NNN spell characters, so `$'\x72\x6d'` is just `rm`.
-        const hex = e === "x" ? /^[0-9a-fA-F]{1,2}/.exec(src.slice(i + 2, i + 4)) : null
+        // \xHH, \uHHHH, \UHHHHHHHH and \NNN spell characters, so `$'\x72\x6d'` and `$'\u0072m'` are just `rm`.
+        const digits = e === "x" ? 2 : e === "u" ? 4 : e === "U" ? 8 : 0
+        const hex = digits > 0 ? /^[0-9a-fA-F]+/.exec(src.slice(i + 2, i + 2 + digits)) : null
         const oct = hex === null ? /^[0-7]{1,3}/.exec(src.slice(i + 1, i + 4)) : null
         if (hex !== null) {
-          s += String.fromCharCode(parseInt(hex[0], 16))
+          const code = parseInt(hex[0], 16)
+          s += code <= 0x10ffff ? String.fromCodePoint(code) : ""
           i += 2 + hex[0].length
+        } else if (e === "c" && i + 2 < src.length) {
+          // \cX: the control character of X.
+          s += String.fromCharCode((src.charCodeAt(i + 2) & 0x1f))
+          i += 3
         } else if (oct !== null) {
           s += String.fromCharCode(parseInt(oct[0], 8))
           i += 1 + oct[0].length

@@ -147,7 +147,8 @@ const START_TEMPLATE = [
   `  PS4="+ "`,
   `  if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then ` +
   `[[ \${CDPATH@a} == *x* ]] || builtin unset -v CDPATH; [[ \${IFS@a} == *x* ]] || builtin unset -v IFS; ` +
-  `else builtin unset -v CDPATH IFS; fi`,
+  `[[ \${GLOBIGNORE@a} == *x* ]] || builtin unset -v GLOBIGNORE; ` +
+  `else builtin unset -v CDPATH IFS GLOBIGNORE; fi`,
   `}`
 ].join("\n")
 

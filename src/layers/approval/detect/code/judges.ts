@@ -3,6 +3,7 @@
  * code by a computed name, or write where other programs will run it.
  * Imports alone are never a finding (benign scripts import os); calls are.
  */
+import { isBuiltin } from "node:module"
 import type { CodeKind } from "../descriptions.js"
 import type { RuleEnv } from "../rules/engine.js"
 import type { Call } from "./calls.js"
@@ -14,6 +15,7 @@ import { perlByName, perlName, phpByName, rubyByName } from "./callsByName.js"
 import { pythonNamespaceFindings } from "./pythonNamespaces.js"
 import { sensitiveWrite } from "./sensitivePaths.js"
 import { PATH_LIKE, unpacksWhereFilesRun, writeChecker } from "./writeTargets.js"
+import { nodeWritesThenLoads, pythonWritesThenLoads } from "./writtenModules.js"
 
 export interface Finding {
   /** null: nothing by itself (`eval("1+1")`: only what the evaluated code does counts). */
@@ -239,6 +241,8 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       out.push({ kind: "delete" })
     }
   }
+  // `open("m1.py", "w").write(…)` then `import m1`: the module is not there to read when the code is judged.
+  if (pythonWritesThenLoads(toks, calls, stmtOf, (call) => pyName(call.name.replace(/\.__call__$/, "")))) out.push({ kind: "rewrite" })
   return out
 }
 
@@ -348,6 +352,8 @@ const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       out.push({ kind: "load" })
     }
   }
+  // `fs.writeFileSync("x.js", …)` then `require("./x")`: the module is not there to read when the code is judged.
+  if (nodeWritesThenLoads(toks, calls, (call) => nodeName(call.name), isBuiltin)) out.push({ kind: "rewrite" })
   // `new Function(…)` reads as a call of Function after `new`.
   return out
 }

@@ -133,6 +133,25 @@ const mayChangeVariables = (cmd: Cmd, head: number, program: string, ctx: ParseC
 
 const globbed = (w: Word | undefined): boolean => w !== undefined && w.parts.some((p) => p.kind === "literal" && hasGlob(p.text))
 
+/**
+ * `~-` (OLDPWD), `~N`, `~+N`, `~-N` (the directory stack): a folder an earlier command left, known only when the
+ * command runs. (`~+` is where the command stands, unless the line sets PWD.)
+ */
+const DIR_STACK_TILDE = /^~(?:-|[+-]?\d+)(?:\/|$)/
+/**
+ * A path through an open descriptor (`/dev/fd/N/…`, `/proc/<pid>/fd/N…`): what it names was opened earlier (`exec
+ * 3<.git/hooks`, in this call or one before), so where it leads is only known when it runs. Standard input, output
+ * and error of the command itself are what they say.
+ */
+const throughDescriptor = (text: string): boolean => {
+  const m = /^\/+(?:dev\/+fd|proc\/+([^/]+)\/+fd)\/+([^/]*)(\/.*)?$/.exec(text)
+  if (m === null) return false
+  const own = m[1] === undefined || m[1] === "self" || m[1] === "thread-self"
+  return !(own && /^[012]$/.test(m[2] ?? "") && (m[3] === undefined || /^\/*$/.test(m[3])))
+}
+
+const tildeDirectory = (w: Word | undefined): boolean => w !== undefined && !w.quoted && DIR_STACK_TILDE.test(w.value)
+
 /** The program word cannot be known before it runs: an expansion left unknown, or a pathname pattern. */
 const unknownProgram = (alts: ReadonlyArray<Alt>): boolean =>
   alts.length !== 1 || (alts[0] ?? []).some((s) => s.kind === "uncomputed" || ((s.kind === "literal" || s.kind === "expanded") && hasGlob(s.text)))
@@ -488,7 +507,7 @@ export class Resolver {
     // `cd -`, `popd`: where later relative writes land may be a folder an earlier command left.
     const changesDir = headWord !== undefined && !headWord.expands && DIR_CHANGERS.has(headWord.value)
     if (!expand && !collect && !fed && !effects && !this.cwdAtRunTime && !changesDir) {
-      if (head >= 0 && cmd.prevOp !== CALL_PAREN && cmd.origin !== "heredoc" && globbed(headWord)) this.unknownProgram(cmd, head)
+      if (head >= 0 && cmd.prevOp !== CALL_PAREN && cmd.origin !== "heredoc" && (globbed(headWord) || tildeDirectory(headWord))) this.unknownProgram(cmd, head)
       return
     }
     if (cmd.origin === "heredoc" && !this.heredocIsShell(cmd)) return
@@ -509,7 +528,7 @@ export class Resolver {
     if (words !== null && targets !== null) rendered = this.rerender(cmd, head, name, words, targets)
     if (!rendered && head >= 0 && cmd.prevOp !== CALL_PAREN) {
       const alts = words?.[head]?.alts
-      if (alts === undefined ? globbed(headWord) : unknownProgram(alts)) this.unknownProgram(cmd, head)
+      if ((alts === undefined ? globbed(headWord) : unknownProgram(alts)) || tildeDirectory(headWord)) this.unknownProgram(cmd, head)
     }
     if (head >= 0 && !rendered && (collect || fed)) this.codeFed(cmd, head, name, ex)
     if (head >= 0 && CODE_TEXT_PROGRAMS.has(name)) this.codeText(cmd, head, name, ex)
@@ -554,6 +573,9 @@ export class Resolver {
 
   /** The word a written path comes from holds a part only the running shell knows. */
   private writtenAtRunTime(cmd: Cmd, name: string, args: ReadonlyArray<Word>, text: string, ex: Expander): boolean {
+    if (DIR_STACK_TILDE.test(text) || (text.startsWith("~+") && this.setsPwd()) || throughDescriptor(text)) return true
+    // A pattern matched under glob options the judge's expansion does not apply (GLOBIGNORE turns on dotglob).
+    if (hasGlob(text) && this.globsChanged()) return true
     if (!text.includes("$") && !text.includes("`")) return false
     const word = cmd.redirs.find((r) => r.target?.value.includes(text) === true)?.target ?? args.find((w) => w.value.includes(text))
     if (word === undefined || word === null || !word.expands) return false
@@ -563,6 +585,20 @@ export class Resolver {
       if (lister !== null && listsOrdinaryFiles(lister) && editsInPlace(name, args.map((w) => w.value))) return false
     }
     return this.runTimeWord(cmd, word, ex)
+  }
+
+  /** The line (or the task's exports) sets what pathname patterns match: GLOBIGNORE, or a glob shopt option. */
+  private globsChanged(): boolean {
+    if (this.opts.variables !== undefined && Object.hasOwn(this.opts.variables, "GLOBIGNORE")) return true
+    return this.ctx.cmds.some((c) => c.words.some((w, i) =>
+      /(?:^|[^$\w{])GLOBIGNORE\b/.test(w.value) ||
+      (c.words[0]?.value === "shopt" && i > 0 && /^(?:dotglob|nocaseglob|extglob|globstar|nullglob|failglob|globasciiranges|globskipdots)$/.test(w.value))
+    ))
+  }
+
+  /** The line assigns PWD, which `~+` expands to (`PWD=x/.git/hooks; cp f ~+/pre-commit`). */
+  private setsPwd(): boolean {
+    return this.ctx.cmds.some((c) => c.words.some((w) => /^PWD\+?=/.test(w.value) || w.value === "PWD"))
   }
 
   /** Some part of the word is only known when the command runs (see runTimeTargets.ts). */

@@ -152,6 +152,12 @@ export const applyEffects = (fx: Effects, cmd: Cmd, head: number, name: string, 
     const flags = values.slice(head + 1).filter((v) => /^[-+][a-zA-Z]+$/.test(v)).join("")
     // Its names turn read-only once assigned (below); a name computed at run time may be any.
     const makesReadOnly = name === "readonly" || /-[a-zA-Z]*r/.test(flags)
+    // A nameref: every later assignment through it sets the variable it names (`declare -n r=PATH; r=/x`), which is
+    // not followed here: from now on any variable may hold anything.
+    if (/-[a-zA-Z]*n/.test(flags)) {
+      forget(fx, cmd)
+      return
+    }
     // Namerefs, integers and arrays are not tracked; an integer (not an array) surely holds a number.
     const opaque = /[niaA]/.test(flags)
     const integer = /i/.test(flags) && !/[naA]/.test(flags)

@@ -35,7 +35,7 @@ const SHELL_MANAGED = new Set([
 ])
 
 /** A persistent shell drops these at each call unless exported (shellFrame.ts): never held from an earlier call. */
-const RESET_EACH_CALL = new Set(["CDPATH"])
+const RESET_EACH_CALL = new Set(["CDPATH", "GLOBIGNORE"])
 
 export const DEFAULT_IFS = " \t\n"
 

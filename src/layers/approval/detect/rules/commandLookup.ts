@@ -98,6 +98,16 @@ const BUILTIN_NAMES: ReadonlySet<string> = new Set([
   "type", "typeset", "ulimit", "umask", "unalias", "unset", "wait"
 ])
 
+const DECLARING = new Set(["declare", "typeset", "local"])
+
+/** `r=TARGET` naming an upper-case (environment or shell) variable, a target computed at run time, or no target yet. */
+const namesSharedVariable = (a: string): boolean => {
+  const eq = a.indexOf("=")
+  if (eq < 0) return true
+  const target = a.slice(eq + 1)
+  return computed(target) || /^[A-Z_][A-Z0-9_]*(?:\[|$)/.test(target)
+}
+
 /** Traps that run around every later command of the shell (before each, after each function, on each failure). */
 const COMMAND_TRAPS = /^(?:debug|return|err)$/i
 
@@ -154,6 +164,9 @@ export const commandLookupRules: ReadonlyArray<Rule> = [
       // An exported function is defined in every bash the shell starts (scripts included), under any name.
       if (c.name === "export" && hasFlag(argv(c), "f", null)) return true
       if ((c.name === "declare" || c.name === "typeset") && hasFlag(argv(c), "f", null) && hasFlag(argv(c), "x", null)) return true
+      // A nameref to a variable the shell or programs read (`declare -n p=PATH; p=/x`), or one whose target its first
+      // assignment sets (`declare -n r; r=IFS`): assignments through it change that variable unseen.
+      if (DECLARING.has(c.name) && hasFlag(argv(c), "n", null) && argv(c).some((a) => !isOption(a) && namesSharedVariable(a))) return true
       // Text `eval` runs whole (`eval "$(ssh-agent -s)"` is everyday; its own findings come from parsing it).
       if (c.name === "eval") return argv(c).some((a) => LOOKUP_ARRAY.test(a))
       return variableTargets(c).some((t) => computed(t) || LOOKUP_ARRAY.test(t))
