@@ -18,6 +18,7 @@ import { basename, deobfuscate } from "../shell/words.js"
 import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/codeSources.js"
 import { Resolver } from "./resolve/resolver.js"
+import { trapActionIndex, watchCommandStart } from "./resolve/codeText.js"
 import { ShellAliases } from "./aliases.js"
 import { D, SHELL_FLAG_DESCRIPTION } from "./descriptions.js"
 
@@ -206,8 +207,6 @@ const substitutesCode = (all: ReadonlyArray<string>, appended: boolean, replacem
   return replacements.some((r) => code.includes(r))
 }
 
-const WATCH_VALUED = new Set(["-n", "--interval", "-d", "--differences", "-q", "--equexit", "--shell"])
-
 /**
  * tmux commands that run shell text, or type it into a pane (`send-keys`), in a server that may be the user's own:
  * started before the task, outside its environment and marker. Their options that take a value.
@@ -263,13 +262,8 @@ const runsText = (name: string, args: ReadonlyArray<string>): { readonly text: s
   if (name === "tmux") return tmuxText(args)
   if (name === "screen") return screenText(args)
   if (name === "watch") {
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i] ?? ""
-      if (a === "--") return i + 1 < args.length ? { text: args.slice(i + 1).join(" "), index: i + 1 } : null
-      if (!a.startsWith("-")) return { text: args.slice(i).join(" "), index: i }
-      if (WATCH_VALUED.has(a)) i++
-    }
-    return null
+    const from = watchCommandStart(args)
+    return from < 0 ? null : { text: args.slice(from).join(" "), index: from }
   }
   // `mapfile -C callback`, and `compgen -C command` / `complete -C command`, which run it to list completions.
   if (name === "mapfile" || name === "readarray" || name === "compgen" || name === "complete") {
@@ -382,11 +376,8 @@ const onComplete =
 
 /** The action of `trap [--] action signal…` and its index in args, or null (listing, resetting with `-`). */
 const trapAction = (args: ReadonlyArray<string>): { readonly text: string; readonly index: number } | null => {
-  let k = 0
-  if (args[k] === "--") k++
-  else if ((args[k] ?? "").startsWith("-")) return null
-  const text = args[k]
-  return text === undefined || text === "" || text === "-" || k + 1 >= args.length ? null : { text, index: k }
+  const k = trapActionIndex(args)
+  return k < 0 ? null : { text: args[k] ?? "", index: k }
 }
 
 /** Bash calls this function for every command name it cannot find: with it held, any name may reach it. */

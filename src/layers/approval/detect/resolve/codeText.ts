@@ -13,6 +13,28 @@ export const CODE_TEXT_PROGRAMS: ReadonlySet<string> = new Set([
 ])
 
 const WATCH_VALUED = new Set(["-n", "--interval", "-d", "--differences", "-q", "--equexit", "--shell"])
+
+/**
+ * The index of the action in `trap [--] action signal…` (args after `trap`), or -1: a listing (`-p`, `-l`), a
+ * reset (`-`), an ignore (`''`) or no signal.
+ */
+export const trapActionIndex = (args: ReadonlyArray<string>): number => {
+  const k = args[0] === "--" ? 1 : 0
+  if (k === 0 && (args[0] ?? "").startsWith("-") && args[0] !== "-") return -1
+  const text = args[k]
+  return text === undefined || text === "" || text === "-" || k + 1 >= args.length ? -1 : k
+}
+
+/** Where the command `watch [options] command…` runs starts (args after `watch`), or -1. */
+export const watchCommandStart = (args: ReadonlyArray<string>): number => {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "--") return i + 1 < args.length ? i + 1 : -1
+    if (!a.startsWith("-")) return i
+    if (WATCH_VALUED.has(a)) i++
+  }
+  return -1
+}
 /** ssh's options that take a value (the next word, or the rest of the bundle). */
 const SSH_VALUED = "BbcDEeFIiJLlmOopQRSWw"
 
@@ -50,18 +72,13 @@ export const codeWordIndexes = (name: string, args: ReadonlyArray<string>): Read
     case "alias":
       return range(0, args.length)
     case "trap": {
-      const k = args[0] === "--" ? 1 : 0
-      if (k === 0 && (args[0] ?? "").startsWith("-")) return []
-      return k + 1 < args.length ? [k] : []
+      const k = trapActionIndex(args)
+      return k < 0 ? [] : [k]
     }
-    case "watch":
-      for (let i = 0; i < args.length; i++) {
-        const a = args[i] ?? ""
-        if (a === "--") return range(i + 1, args.length)
-        if (!a.startsWith("-")) return range(i, args.length)
-        if (WATCH_VALUED.has(a)) i++
-      }
-      return []
+    case "watch": {
+      const from = watchCommandStart(args)
+      return from < 0 ? [] : range(from, args.length)
+    }
     case "mapfile":
     case "readarray":
       return optionValue(args, "-C")

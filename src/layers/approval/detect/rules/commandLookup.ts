@@ -17,6 +17,7 @@ import type { CmdView } from "../ruleInput.js"
 import { DECLARERS } from "../resolve/variableEffects.js"
 import type { Rule } from "./engine.js"
 import { argv, hasFlag, isOption, runs } from "./operands.js"
+import { trapActionIndex } from "../resolve/codeText.js"
 
 
 /** Options whose value is the next word (`read -p "$prompt" line`); read's `-a` names an array. */
@@ -113,13 +114,8 @@ const COMMAND_TRAPS = /^(?:debug|return|err)$/i
 
 /** `trap action DEBUG|RETURN|ERR` (not a reset to `-` or an ignore), or a signal named at run time. */
 const setsCommandTrap = (args: ReadonlyArray<string>): boolean => {
-  let k = 0
-  if (args[0] === "--") k = 1
-  else if ((args[0] ?? "").startsWith("-") && args[0] !== "-") return false // -l, -p: listing
-  const action = args[k]
-  const signals = args.slice(k + 1)
-  if (action === undefined || action === "-" || action === "" || signals.length === 0) return false
-  return signals.some((s) => COMMAND_TRAPS.test(s) || computed(s))
+  const k = trapActionIndex(args)
+  return k >= 0 && args.slice(k + 1).some((s) => COMMAND_TRAPS.test(s) || computed(s))
 }
 
 /** `shopt -s extdebug`, `set -T`/`-E`, `set -o functrace`/`errtrace`: DEBUG, RETURN and ERR traps reach into functions. */
