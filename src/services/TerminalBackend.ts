@@ -132,6 +132,12 @@ export interface WriteFileOptions {
    * a symlink target is written through (the link stays a link).
    */
   readonly atomic?: boolean | undefined
+  /**
+   * The link-resolved path the caller judged this write at (approval, protected paths). When the target
+   * resolves elsewhere by the time it is written (a symlink on the way swapped meanwhile), nothing is
+   * written and the write fails with reason "Denied".
+   */
+  readonly expectedReal?: string | undefined
 }
 
 export interface BackendInfo {

@@ -50,6 +50,14 @@ export const systemTreeRefusal = (path: string): EnvironmentFileError =>
     message: `Refusing to write '${path}': device and kernel files (/dev, /proc, /sys) are never written by file tools.`
   })
 
+/** The target resolves elsewhere than where the write was judged: a symlink on the way changed in between. */
+export const movedTargetRefusal = (path: string, judged: string, now: string): EnvironmentFileError =>
+  new EnvironmentFileError({
+    path,
+    reason: "Denied",
+    message: `Refusing to write '${path}': it led to ${judged} when the write was checked but leads to ${now} now (a symlink on the way changed). Nothing was written.`
+  })
+
 export const notRegularRefusal = (path: string, verb = "write"): EnvironmentFileError =>
   new EnvironmentFileError({
     path,
@@ -296,13 +304,23 @@ export const makeHostFiles = (config: HostFilesConfig) => {
         }))
       )),
 
-    /** Temp file beside the (link-resolved) target, mode copied, then one rename. */
-    writeAtomic: (target: string, data: Uint8Array | string): Effect.Effect<void, EnvironmentFileError> =>
+    /**
+     * Temp file beside the (link-resolved) target, mode copied, then one rename. With `expectedReal`, the target
+     * must still resolve there, and its folder once more just before the rename: a link swapped by another
+     * process between the caller's judgement and the write would otherwise put the file somewhere never judged.
+     */
+    writeAtomic: (target: string, data: Uint8Array | string, expectedReal?: string): Effect.Effect<void, EnvironmentFileError> =>
       Effect.suspend(() => {
         const final = realPathSync(target)
+        if (expectedReal !== undefined && final !== expectedReal) return Effect.fail(movedTargetRefusal(target, expectedReal, final))
         const refused = writeProblem(target, final)
         if (refused !== undefined) return Effect.fail(refused)
         const host = config.hostPath(final)
+        const folderMoved = (): EnvironmentFileError | undefined => {
+          if (expectedReal === undefined) return undefined
+          const folder = realPathSync(dirname(final))
+          return folder === dirname(final) ? undefined : movedTargetRefusal(target, expectedReal, join(folder, basename(final)))
+        }
         return Effect.tryPromise({
           try: async () => {
             await mkdir(dirname(host), { recursive: true })
@@ -316,13 +334,15 @@ export const makeHostFiles = (config: HostFilesConfig) => {
               await writeFile(temp, data, mode === undefined ? { flag: "wx" } : { mode, flag: "wx" })
               // The umask may have dropped bits of the original mode.
               if (mode !== undefined) await chmod(temp, mode)
+              const moved = folderMoved()
+              if (moved !== undefined) throw moved
               await rename(temp, host)
             } catch (error) {
               await unlink(temp).catch(() => undefined)
               throw error
             }
           },
-          catch: (e) => fileError(target, e, "write")
+          catch: (e) => (e instanceof EnvironmentFileError ? e : fileError(target, e, "write"))
         })
       }),
 

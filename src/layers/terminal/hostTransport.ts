@@ -254,7 +254,7 @@ export const makeHostTransport = (config: HostTransportConfig): Effect.Effect<Tr
         remove: (path) => hostFiles.remove(resolve(path)),
         // Regular files only, never into /dev, /proc or /sys: see environmentFiles.ts.
         writeFile: (path, data, options) =>
-          options?.atomic === true ? hostFiles.writeAtomic(resolve(path), data) : hostFiles.write(resolve(path), data),
+          options?.atomic === true ? hostFiles.writeAtomic(resolve(path), data, options.expectedReal) : hostFiles.write(resolve(path), data),
         stat: (path) => hostFiles.stat(resolve(path))
       })
     }

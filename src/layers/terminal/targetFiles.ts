@@ -23,12 +23,14 @@ import {
   WRITE_ATOMIC_SCRIPT,
   WRITE_SCRIPT
 } from "./remoteScripts.js"
-import { notRegularRefusal, systemTreeRefusal } from "./environmentFiles.js"
+import { movedTargetRefusal, notRegularRefusal, systemTreeRefusal } from "./environmentFiles.js"
 import type { ClientResult } from "./transportProcess.js"
 
 /** Exit codes of the guards below (the helper scripts use 20-24). */
 const NOT_REGULAR = 25
 const SYSTEM_TREE = 26
+/** The target resolved elsewhere than where the write was judged. */
+const MOVED = 27
 
 const SYSTEM_CASE = `/dev|/dev/*|/proc|/proc/*|/sys|/sys/*) exit ${SYSTEM_TREE};;`
 
@@ -81,8 +83,16 @@ const RealPathLookup = Request.tagged<RealPathLookup>("RealPathLookup")
 
 export type TargetFiles = Pick<TerminalEnvironment, "readFile" | "writeFile" | "stat" | "readDir" | "realPath" | "readLink" | "rename" | "remove">
 
+/** sh, before the rename of an atomic write judged at $2: the temp file's folder ($d) still resolves to $2's. */
+const STILL_THERE = `__hd2=\${2%/*}; [ -n "$__hd2" ] || __hd2=/
+${resolved("$d", "__hdr")}
+[ "$__hdr" = "$__hd2" ] || { rm -f -- "$tmp"; exit ${MOVED}; }
+`
+const MOVED_MARK = "hermes: write target moved"
+
 const fileFailure = (path: string, result: ClientResult, transportProblem: string | undefined, verb: string): EnvironmentFileError => {
   if (transportProblem !== undefined) return new EnvironmentFileError({ path, reason: "Io", message: transportProblem })
+  if (result.code === MOVED) return new EnvironmentFileError({ path, reason: "Denied", message: MOVED_MARK })
   if (result.code === NOT_REGULAR) return notRegularRefusal(path, verb)
   if (result.code === SYSTEM_TREE) return systemTreeRefusal(path)
   if (result.code === EXIT.notFound || /No such file or directory|Not a directory/.test(result.stderr)) {
@@ -170,7 +180,13 @@ export const makeTargetFiles = ({ failure, rawAbsolute, resolve, script }: Targe
       Effect.suspend(() => {
         const target = resolve(path)
         const write = options?.atomic === true ? WRITE_ATOMIC_SCRIPT : WRITE_SCRIPT
-        return fileOp(target, writeGuard("$1") + write, [target], data, () => undefined, "write")
+        const expected = options?.expectedReal
+        if (expected === undefined) return fileOp(target, writeGuard("$1") + write, [target], data, () => undefined, "write")
+        // Judged at `expected`: the target must still resolve there, and its folder again just before the rename.
+        const checked = writeGuard("$1") + `[ "$__hr" = "$2" ] || exit ${MOVED}\n` + write.replace("mv -f --", STILL_THERE + "mv -f --")
+        return fileOp(target, checked, [target, expected], data, () => undefined, "write").pipe(
+          Effect.catchIf((e) => e.message === MOVED_MARK, () => Effect.fail(movedTargetRefusal(target, expected, "another place")))
+        )
       }),
     stat: (path) =>
       Effect.suspend(() => {

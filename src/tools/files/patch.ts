@@ -145,7 +145,7 @@ const replaceMode = (args: PatchArgs, files: TaskFiles, tracker: FileReadTracker
     }
 
     yield* approveWrites(files, "patch", [target])
-    yield* writeTextAtomic(env, target.absolute, args.path, restoreFormat(outcome.content, file))
+    yield* writeTextAtomic(env, target.real, args.path, restoreFormat(outcome.content, file))
     yield* noteWritten(files, tracker, [target.real])
     const lint = yield* lintAfterWrite(lintTarget, target.real, file.text, outcome.content)
     // Hermes' shape and order; its diff names the file by the absolute path it edited (`a//abs/path`).

@@ -241,7 +241,7 @@ export const applyPlan = (env: TerminalEnvironment, plan: PlannedPatch): Effect.
 const runStep = (env: TerminalEnvironment, step: Step): Effect.Effect<void, string> => {
   switch (step.kind) {
     case "write":
-      return Effect.asVoid(writeTextAtomic(env, step.target.absolute, step.target.input, step.content)).pipe(Effect.mapError((e) => e.message))
+      return Effect.asVoid(writeTextAtomic(env, step.target.real, step.target.input, step.content)).pipe(Effect.mapError((e) => e.message))
     case "delete":
       return env.remove(step.target.absolute).pipe(Effect.mapError((e) => e.message))
     case "move":

@@ -85,7 +85,7 @@ export const writeFileTool = defineTool<
     const previous = before._tag === "Right" && lintsFromText(target.real)
       ? yield* Effect.orElseSucceed(Effect.map(env.readFile(target.real), (data) => new TextDecoder("utf-8").decode(data)), () => undefined)
       : undefined
-    const bytes = yield* writeTextAtomic(env, target.absolute, args.path, content)
+    const bytes = yield* writeTextAtomic(env, target.real, args.path, content)
     const after = yield* Effect.either(env.stat(target.real))
     yield* tracker.noteWrite(context.taskId, target.real, after._tag === "Right" ? after.right.mtimeMs : undefined)
     yield* tracker.noteOtherToolCall(context.taskId)

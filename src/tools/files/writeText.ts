@@ -68,13 +68,17 @@ export const isInternalStatusText = (content: string): boolean => {
 export const INTERNAL_CONTENT_REFUSAL =
   "Refusing to write internal read_file display text as file content. Strip read_file line-number prefixes or reconstruct the intended file contents before writing."
 
-/** Syntax gate, then one atomic replace. Returns the bytes written. */
-export const writeTextAtomic = (env: TerminalEnvironment, path: string, shown: string, content: string): Effect.Effect<number, FileToolError> =>
+/**
+ * Syntax gate, then one atomic replace of `real`, the link-resolved path the caller judged (approval, protected
+ * paths): written there, and only while it still resolves to itself, so a symlink swapped by another process after
+ * the judgement cannot carry the write elsewhere. Returns the bytes written.
+ */
+export const writeTextAtomic = (env: TerminalEnvironment, real: string, shown: string, content: string): Effect.Effect<number, FileToolError> =>
   Effect.gen(function*() {
-    const problem = syntaxProblem(path, content)
+    const problem = syntaxProblem(real, content)
     if (problem !== undefined) return yield* new FileToolError({ message: syntaxRefusal(shown, problem) })
     const data = Buffer.from(content, "utf8")
-    yield* env.writeFile(path, data, { atomic: true }).pipe(
+    yield* env.writeFile(real, data, { atomic: true, expectedReal: real }).pipe(
       Effect.mapError((e) => new FileToolError({ message: e.reason === "Denied" ? e.message : `Failed to write ${shown}: ${e.message}` }))
     )
     return data.length

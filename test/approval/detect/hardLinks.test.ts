@@ -29,10 +29,31 @@ describe("shell: a hard link to a file that runs", () => {
     expect(detectCommand("ln ~/.bashrc notes", ENV).description).toBe(SHELL_STARTUP_DESCRIPTION)
   })
 
-  it("symbolic links, and hard links of ordinary files, are quiet", () => {
-    for (const command of ["ln -s .git/config view", "ln --symbolic repo/.git/hooks h", "ln data.csv backup.csv", "cp -al src snapshot", "link a.txt b.txt"]) {
+  it("hard links of ordinary files, and symbolic links to places whose files do not run, are quiet", () => {
+    for (const command of [
+      "ln data.csv backup.csv", "cp -al src snapshot", "link a.txt b.txt", "ln -s ../shared shared", "ln -sf /usr/bin/python3 venv/bin/python",
+      "ln -s node_modules/.bin/tsc tsc", "cp -s data/a.csv a.csv"
+    ]) {
       expect([command, detectCommand(command, ENV).dangerous]).toEqual([command, false])
     }
+  })
+})
+
+describe("shell: a symbolic link into a place whose files run", () => {
+  // A write through the link is judged where the link points then; another process can swap the link before the
+  // write lands (red team 3, class 6). Making the link is judged as the writes it allows.
+  it("a link to a git directory, its config or hooks, however made and wherever the link goes", () => {
+    for (const command of [
+      "ln -s .git/config view", "ln --symbolic repo/.git/hooks h", "ln -sfn repo/.git d", "ln -s a/.git/hooks", "cp -s repo/.git/config c",
+      "cp --symbolic-link /w/repo/.git/config c", "ln -s -t links repo/.git", "cd sub && ln -s ../repo/.git d", "ln -sfn ../repo/.git sub/d",
+      "while :; do ln -sfn safe d; ln -sfn repo/.git d; done"
+    ]) expect([command, detectCommand(command, ENV).description]).toEqual([command, GIT_EXEC_DESCRIPTION])
+  })
+
+  it("a link to a start-up file or to a home folder", () => {
+    expect(detectCommand("ln -s ~/.bashrc notes", ENV).description).toBe(SHELL_STARTUP_DESCRIPTION)
+    expect(detectCommand("ln -s /home/agent h", ENV).dangerous).toBe(true)
+    expect(detectCommand("ln -s /etc/profile p", ENV).dangerous).toBe(true)
   })
 })
 
@@ -58,6 +79,25 @@ describe("code: a hard link to a file that runs", () => {
       ["perl", "link('a.txt', 'b.txt');\n"],
       ["ruby", "File.link('a.txt', 'b.txt')\n"],
       ["php", "<?php link('a.txt', 'b.txt');"]
+    ] as const) expect([code, detectCode(language, code, ENV).dangerous]).toEqual([code, false])
+  })
+})
+
+describe("code: a symbolic link into a place whose files run", () => {
+  it("a link to a git directory, its config or hooks, made by python, node or perl, counts as writing there", () => {
+    for (const [language, code] of [
+      ["python", "import os\nos.symlink('repo/.git', 'd')\n"],
+      ["python", "from pathlib import Path\nPath('d').symlink_to('repo/.git')\n"],
+      ["node", "const fs = require('fs')\nfs.symlinkSync('repo/.git', 'd')\n"],
+      ["node", "const { symlink } = require('fs/promises')\nawait symlink('/w/repo/.git/config', 'c')\n"],
+      ["perl", "symlink('repo/.git', 'd');\n"]
+    ] as const) expect([code, detectCode(language, code, ENV).dangerous]).toEqual([code, true])
+  })
+  it("links to ordinary places stay quiet", () => {
+    for (const [language, code] of [
+      ["python", "import os\nos.symlink('../shared', 'shared')\n"],
+      ["node", "const fs = require('fs')\nfs.symlinkSync('dist/index.js', 'main.js')\n"],
+      ["perl", "symlink('data/a.csv', 'a.csv');\n"]
     ] as const) expect([code, detectCode(language, code, ENV).dangerous]).toEqual([code, false])
   })
 })

@@ -409,6 +409,8 @@ describe("scripts a command runs", () => {
         { path: "./pyproject.toml", language: "unknown", optional: true, reader: "pytest-config" },
         { path: "./tox.ini", language: "unknown", optional: true, reader: "pytest-config" },
         { path: "./setup.cfg", language: "unknown", optional: true, reader: "pytest-config" },
+        // `-m` puts the working directory first on sys.path: library-named modules there are read (judge.ts).
+        { path: ".", language: "python", optional: true, reader: "module-path" },
         { path: "./pytest.py", language: "python", optional: true },
         { path: "./pytest/__main__.py", language: "python", optional: true },
         { path: "./pytest/__init__.py", language: "python", optional: true }
@@ -434,6 +436,7 @@ describe("scripts a command runs", () => {
     [
       "python3 -m json.tool data.json",
       [
+        { path: ".", language: "python", optional: true, reader: "module-path" },
         { path: "./json/tool.py", language: "python", optional: true },
         { path: "./json/tool/__main__.py", language: "python", optional: true },
         { path: "./json.py", language: "python", optional: true },

@@ -156,3 +156,26 @@ const gitRuns = (parts: ReadonlyArray<string>, name: string, path: string): bool
   }
   return false
 }
+
+/** A home folder: ours, root's, or any `/home/<name>`. */
+const isHomeFolder = (path: string, home: string | undefined): boolean =>
+  path === "/root" || /^\/home\/[^/]+$/.test(path) || (home !== undefined && home !== "/" && path === normalize(home))
+
+/**
+ * What writing through a symbolic link to `target` would plant, or null: the target itself when it is a file that
+ * runs (a program in a PATH folder is not: linking to /usr/bin/python3 plants nothing), or, for a folder, a file
+ * inside it (a git directory's config, any file of a hooks, config or runtime folder, a home's start-up files).
+ * Another process can swap a link between the judgement of a write through it and the write itself, so making such
+ * a link is judged as the writes it allows.
+ */
+export const linkTargetRuns = (target: string, env: ImplicitExecEnv): string | null => {
+  const path = normalize(target)
+  const own = implicitlyExecuted(path, env)
+  if (own !== null && own !== PATH_DIR_DESCRIPTION && own !== BYTECODE_DESCRIPTION) return own
+  const children = isHomeFolder(path, env.home) ? ["config", "x", ".profile"] : ["config", "x"]
+  for (const child of children) {
+    const inside = implicitlyExecuted(`${path === "/" ? "" : path}/${child}`, env)
+    if (inside !== null) return inside
+  }
+  return null
+}

@@ -37,6 +37,7 @@ import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
 import { patchTargets } from "./patchTargets.js"
 import { cacheDirs, cacheFor, extensionModuleFor, PYC_HEADER_BYTES, pythonSource, uncheckedHashPyc } from "./compiledModules.js"
 import { codeSearchDirs, MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
+import { PERL_LIBRARY_MODULES, PYTHON_LIBRARY_MODULES } from "../detect/code/libraryModules.js"
 import { hasTraversalComponent } from "../../../lib/pathSafety.js"
 import { asCommandSees, globMatches, hasGlob } from "../detect/pathClasses.js"
 
@@ -88,6 +89,12 @@ const MAX_LOOKS = 32
 const MAX_FILES = 64
 /** Bytecode cache headers read for one request; past that, a module with a cache needs approval. */
 const MAX_PYC_HEADERS = 64
+/** Files named like library modules read from one folder (more cannot all be judged: the command is asked about). */
+const MAX_SHADOWING = 48
+/** `File`, `File::Spec`: the folders perl's library modules live in (a planted `File/Basename.pm` is found there). */
+const PERL_LIBRARY_PREFIXES: ReadonlySet<string> = new Set(
+  [...PERL_LIBRARY_MODULES].flatMap((m) => m.split("::").slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join("::")))
+)
 /** Path literals looked up for one request (a test suite's files included); past that, the request needs approval. */
 const MAX_CODE_PATH_LOOKS = 2048
 /** A test runner's walk reads at most this many test files and conftests; a larger suite needs approval. */
@@ -602,6 +609,43 @@ class Looker {
     })
   }
 
+  /**
+   * Files in `dir`, a folder the interpreter searches before its own library, named like one of that library's
+   * modules (`gettext.py` beside a script, `lib/Exporter.pm` on PERL5LIB): the library code the program imports
+   * loads them by name, so they run though the program never names them. As optional refs relative to `dir`;
+   * a bytecode or extension file stands for its source (compiledInstead judges it). More than MAX_SHADOWING of
+   * them cannot all be read: the answer is then a ref that cannot be read either.
+   */
+  private shadowing(language: CodeLanguage, dir: string): Effect.Effect<ReadonlyArray<ScriptRef>> {
+    const self = this
+    return Effect.gen(function*() {
+      if (language !== "python" && language !== "perl") return []
+      const found: Array<string> = []
+      const visit = (sub: string, depth: number): Effect.Effect<void> =>
+        Effect.gen(function*() {
+          const names = yield* self.names(sub === "" ? dir : `${dir}/${sub}`)
+          for (const name of names ?? []) {
+            if (found.length > MAX_SHADOWING) return
+            const rel = sub === "" ? name : `${sub}/${name}`
+            if (language === "python") {
+              const stem = /^([A-Za-z_]\w*)(?:\.py|\.pyc|(?:\.[\w-]+)?\.(?:so|pyd))$/.exec(name)?.[1]
+              if (depth === 0 && stem !== undefined && PYTHON_LIBRARY_MODULES.has(stem)) found.push(`${stem}.py`)
+              // A folder by a library module's name is that package: every module in it runs as the library's.
+              else if (depth === 0 && PYTHON_LIBRARY_MODULES.has(name)) yield* visit(rel, 1)
+              else if (depth > 0 && name.endsWith(".py")) found.push(rel)
+            } else {
+              const module = rel.replace(/\.pm$/, "").replaceAll("/", "::")
+              if (name.endsWith(".pm") && PERL_LIBRARY_MODULES.has(module)) found.push(rel)
+              else if (depth < 3 && /^\w+$/.test(name) && PERL_LIBRARY_PREFIXES.has(module)) yield* visit(rel, depth + 1)
+            }
+          }
+        })
+      yield* visit("", 0)
+      if (found.length > MAX_SHADOWING) return [{ path: `${dir}/*`, language: "unknown" }]
+      return found.map((path): ScriptRef => ({ path, language, optional: true }))
+    })
+  }
+
   /** Whether the file exists in any form. */
   private exists(path: string): Effect.Effect<boolean> {
     return Effect.map(this.surroundings.fileKind(path), (kind) => kind !== "missing")
@@ -692,6 +736,12 @@ class Looker {
           continue
         }
         const path = joinPath(cwd, ref.path, self.env.home)
+        // A folder python searches first (the working directory under `python -m`): library-named modules there run.
+        if (ref.reader === "module-path") {
+          const dir = yield* landing(self.surroundings, path)
+          if (depth < MAX_SCRIPT_DEPTH) verdict = stronger(verdict, yield* self.scripts(yield* self.shadowing("python", dir), dir, depth + 1))
+          continue
+        }
         // A python module may run from compiled code beside its source (or in its place): that code cannot be read.
         if (ref.optional === true && ref.language === "python") {
           const compiled = yield* self.compiledInstead(path)
@@ -771,19 +821,22 @@ class Looker {
           // Modules it loads from beside itself run as part of it (a planted json.py, ./lib.js).
           if (depth < MAX_SCRIPT_DEPTH && !verdict.detection.hardline) {
             const near = self.detectors.localImports(language, text.value).map((p): ScriptRef => ({ path: p, language, optional: true }))
-            // Beside the file itself: python and node resolve a linked script before looking next to it.
-            if (near.length > 0) {
+            // Beside the file itself: python and node resolve a linked script before looking next to it. Python
+            // also finds the library's own modules there first, whoever imports them (argparse → gettext.py).
+            if (near.length > 0 || language === "python") {
               const beside = posix.dirname(normalize(yield* self.surroundings.realPath(path)))
-              verdict = stronger(verdict, yield* self.scripts(near, beside, depth + 1))
+              const shadows = language === "python" ? yield* self.shadowing(language, beside) : []
+              verdict = stronger(verdict, yield* self.scripts([...near, ...shadows], beside, depth + 1))
             }
             // And those it finds on a module search path the task set (a json.py in a PYTHONPATH directory).
             // And in directories the code adds to its own search path (`sys.path.insert(0, "/x/lib")`).
             const own = yield* Effect.forEach(codeSearchDirs(language, text.value), (d) => landing(self.surroundings, joinPath(cwd, d, self.env.home)))
             const dirs = [...(self.moduleDirs.get(language) ?? []), ...own]
             const named = dirs.length === 0 ? [] : self.detectors.searchPathModules(language, text.value)
-            for (const dir of named.length === 0 ? [] : dirs) {
+            for (const dir of dirs) {
               if (verdict.detection.hardline) break
-              verdict = stronger(verdict, yield* self.scripts(named.map((p): ScriptRef => ({ path: p, language, optional: true })), dir, depth + 1))
+              const refs = [...named.map((p): ScriptRef => ({ path: p, language, optional: true })), ...(yield* self.shadowing(language, dir))]
+              if (refs.length > 0) verdict = stronger(verdict, yield* self.scripts(refs, dir, depth + 1))
             }
           }
         } else {

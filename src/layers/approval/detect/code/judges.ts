@@ -14,7 +14,7 @@ import type { Language, Tok } from "./lexer.js"
 import { perlByName, perlName, phpByName, rubyByName } from "./callsByName.js"
 import { pythonNamespaceFindings } from "./pythonNamespaces.js"
 import { sensitiveWrite } from "./sensitivePaths.js"
-import { PATH_LIKE, unpacksWhereFilesRun, writeChecker } from "./writeTargets.js"
+import { linksIntoRunPlaces, PATH_LIKE, unpacksWhereFilesRun, writeChecker } from "./writeTargets.js"
 import { nodeWritesThenLoads, pythonWritesThenLoads } from "./writtenModules.js"
 
 export interface Finding {
@@ -96,6 +96,8 @@ const PY_WRITERS = new Set([
  * its destination. The source is often a variable: any sensitive path the code spells counts.
  */
 const HARD_LINKERS = new Set(["link", "linkSync", "hardlink_to", "link_to", "ln", "ln_f"])
+/** Calls that make a symbolic link: one into a place whose files run is judged as the writes it allows. */
+const SYMLINKERS = new Set(["symlink", "symlinkSync", "symlink_to", "ln_s", "ln_sf"])
 const PY_EXTRACTORS = new Set(["extractall", "extract", "unpack_archive"])
 /** `posix.system`, `os.__dict__["system"]`, `sys.modules["os"].system`: all `os.system`. */
 /** The module `__import__("m")` / `importlib.import_module("m")` (the tokens of one argument) returns, or null. */
@@ -233,7 +235,8 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     } else if ((!call.bare || imported(call)) && PY_WRITERS.has(lastName(call.member))) {
       const where = statementStrings(toks, stmtOf, call.stmt)
       const into = PY_EXTRACTORS.has(lastName(call.member)) && where.some((d) => PATH_LIKE.test(d) && unpacksWhereFilesRun(d, env))
-      if (into || writesSensitive(where) || (HARD_LINKERS.has(lastName(call.member)) && writesSensitive([]))) out.push({ kind: "write" })
+      const symlinks = SYMLINKERS.has(lastName(call.member)) && linksIntoRunPlaces(where, env)
+      if (into || symlinks || writesSensitive(where) || (HARD_LINKERS.has(lastName(call.member)) && writesSensitive([]))) out.push({ kind: "write" })
     } else if (!call.bare && PY_LOAD_MEMBERS.has(call.member)) {
       out.push({ kind: "load" })
     } else if (!call.bare && (call.member === "unlink" || call.member === "rmdir")) {
@@ -340,7 +343,8 @@ const node = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       out.push(code === null || (name === "Function" && parts.length === 0) ? { kind: "load" } : { kind: null, evaluates: code })
     } else if (NODE_WRITERS.has(lastName(call.member)) && (!call.bare || imported(call))) {
       const linking = HARD_LINKERS.has(lastName(call.member)) && writesSensitive([])
-      if (linking || writesSensitive(statementStrings(toks, stmtOf, call.stmt))) out.push({ kind: "write" })
+      const where = statementStrings(toks, stmtOf, call.stmt)
+      if (linking || writesSensitive(where) || (SYMLINKERS.has(lastName(call.member)) && linksIntoRunPlaces(where, env))) out.push({ kind: "write" })
     } else if ((call.member === "open" || call.member === "openSync") && !call.bare) {
       const flag = literal(parts[1])
       if (flag !== null && WRITE_MODE.test(flag) && writesSensitive(strings(parts[0] ?? []))) out.push({ kind: "write" })
@@ -406,7 +410,8 @@ const perl = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
       if (writesSensitive(strings(parts[1] ?? []))) out.push({ kind: "write" })
     } else if (call.name === "link" || call.name === "symlink") {
       // `link OLD, NEW` gives OLD a second name; `symlink` plants NEW where OLD is followed.
-      if (writesSensitive(strings(call.args)) || (call.name === "link" && writesSensitive([]))) out.push({ kind: "write" })
+      const linked = call.name === "symlink" && linksIntoRunPlaces(strings(call.args), env)
+      if (linked || writesSensitive(strings(call.args)) || (call.name === "link" && writesSensitive([]))) out.push({ kind: "write" })
     }
   }
   return out

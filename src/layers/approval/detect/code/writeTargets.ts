@@ -6,6 +6,8 @@ import type { RuleEnv } from "../rules/engine.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../rules/operands.js"
 import { strings } from "./calls.js"
 import type { Tok } from "./lexer.js"
+import { linkTargetRuns } from "../implicitExec.js"
+import { writtenPath } from "../rules/implicitWrites.js"
 import { plantingWrite, sensitiveWrite } from "./sensitivePaths.js"
 
 /** An archive unpacked into `dir` can plant the files programs run there (a hook, a config, an autostart entry). */
@@ -14,6 +16,14 @@ export const unpacksWhereFilesRun = (dir: string, env: RuleEnv): boolean => {
   const names = d === "~" || d === env.home ? PLANTABLE_HOME : PLANTABLE
   return names.some((n) => sensitiveWrite(`${d}/${n}`, env))
 }
+/**
+ * A symbolic link made by code (`os.symlink("repo/.git", "d")`, `fs.symlinkSync`, perl's `symlink`) to one of the
+ * paths its call spells, where writes through the link would run: judged as those writes (a swap of the link
+ * between the judgement of a later write and the write itself would carry it there).
+ */
+export const linksIntoRunPlaces = (where: ReadonlyArray<string>, env: RuleEnv): boolean =>
+  where.some((p) => PATH_LIKE.test(p) && !p.includes("\n") && linkTargetRuns(writtenPath(p, env), { home: env.home }) !== null)
+
 /** A string that names a file rather than being data. */
 export const PATH_LIKE = /[/~]|^\.|\.\w+$/
 /** The code builds paths from the home directory (`os.homedir()`, `expanduser`, `$HOME`). */

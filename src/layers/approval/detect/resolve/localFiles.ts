@@ -313,6 +313,11 @@ export class Locals {
         optional(`./${top}/__init__.py`, "python")
       }
       if (mod !== undefined) {
+        // `-m` puts the working directory first on sys.path: a library-named module there runs (json.tool → gettext.py).
+        const cwd = this.place(".")
+        if (cwd.sure && !this.scripts.some((s) => s.reader === "module-path" && s.path === cwd.path)) {
+          this.scripts.push({ path: cwd.path, language: "python", optional: true, reader: "module-path" })
+        }
         local(mod)
         // `-m cProfile x.py`, `-m unittest test_x`, `-m doctest d.py`: what the runner module runs (pythonRunners.ts).
         const run = pythonRunnerTargets(mod, args.slice(m + 2))

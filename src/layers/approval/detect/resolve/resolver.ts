@@ -45,7 +45,8 @@ import { exShellText } from "../editorCommands.js"
 import { CODE_TEXT_PROGRAMS, codeWordIndexes } from "./codeText.js"
 
 /** Programs whose script files are judged as their own code: awk/sed programs, ex/vim scripts, ed commands, consoles. */
-export type ScriptReader = "awk" | "sed" | "ex" | "ed" | Console | "pytest-config"
+/** `module-path`: a folder python searches before its library (its library-named modules are read, judge.ts). */
+export type ScriptReader = "awk" | "sed" | "ex" | "ed" | Console | "pytest-config" | "module-path"
 
 export interface ScriptRef {
   readonly path: string

@@ -11,12 +11,12 @@
  * `>> ~/.bashrc` keeps Hermes' description.
  */
 import { D } from "../descriptions.js"
-import { IMPLICIT_EXEC_DESCRIPTIONS, implicitlyExecuted, otherUsersHome, RUNTIME_HOME_DESCRIPTION } from "../implicitExec.js"
+import { IMPLICIT_EXEC_DESCRIPTIONS, implicitlyExecuted, linkTargetRuns, otherUsersHome, RUNTIME_HOME_DESCRIPTION } from "../implicitExec.js"
 import { inlinePatchWrites } from "../patchInputs.js"
 import { absolutePath, asCommandSees } from "../pathClasses.js"
 import type { CmdView, View } from "../ruleInput.js"
 import type { Rule, RuleEnv } from "./engine.js"
-import { argv, fillsCurrentDirectory, modelledWriter, operands, PLANTABLE, PLANTABLE_HOME, recursiveCopyDestinations, runs, writes } from "./operands.js"
+import { argv, fillsCurrentDirectory, modelledWriter, operands, PLANTABLE, PLANTABLE_HOME, recursiveCopyDestinations, runs, symbolicLinkTargets, writes } from "./operands.js"
 import { armedFiles, AWKS, awkComputedOutput } from "./outputFiles.js"
 import { namedByUnknownWriter } from "./unknownWriters.js"
 
@@ -92,6 +92,16 @@ const writtenClasses = (v: View, env: RuleEnv): ReadonlySet<string> => {
       if (otherUsersHome(path, env.home)) continue
       const d = implicitlyExecuted(path, { home: env.home })
       if (d !== null) out.add(d)
+    }
+    // A symbolic link into a place whose files run: a write through it may land there after another process swaps it.
+    if (runs(c) && (c.name === "ln" || c.name === "cp")) {
+      for (const target of symbolicLinkTargets(c.name, argv(c))) {
+        const t = asCommandSees(target)
+        const path = writtenPath(cwd !== null && relative(t) ? `${cwd}/${t}` : t, env)
+        if (otherUsersHome(path, env.home)) continue
+        const d = linkTargetRuns(path, { home: env.home })
+        if (d !== null) out.add(d)
+      }
     }
     if (runs(c) && (c.name === "cd" || c.name === "pushd")) {
       const target = operands(argv(c))[0]

@@ -172,6 +172,35 @@ const hardLinkSources = (name: string, args: ReadonlyArray<string>): string[] =>
   return toDir || ops.length === 1 ? ops : ops.slice(0, -1)
 }
 
+/**
+ * What a symbolic link made here (`ln -s T L`, `cp -s T L`) points at, as paths to classify: a relative `T` counts
+ * from the link's folder (the destination's, or the destination itself when it is a folder the link goes into).
+ * Writes through a link are judged where it points when they are judged, but another process may swap the link
+ * between that judgement and the write: so a link made into a place whose files run counts as writing there.
+ */
+export const symbolicLinkTargets = (name: string, args: ReadonlyArray<string>): string[] => {
+  const symbolic = name === "ln" ? bundledFlag(args, "s", "tS", ["--symbolic"]) : name === "cp" && bundledFlag(args, "s", "tS", ["--symbolic-link"])
+  if (!symbolic) return []
+  const t = bundledValues(args, "t", "tS", "--target-directory")
+  const ops = operands(args, COPY_VALUED)
+  const targets = t.length > 0 || ops.length === 1 ? ops : ops.slice(0, -1)
+  const last = ops[ops.length - 1] ?? "."
+  const folders = t.length > 0 ? t : ops.length === 1 ? ["."] : [dirName(last), last]
+  const out: string[] = []
+  for (const target of targets) {
+    if (target === "") continue
+    if (target.startsWith("/") || target.startsWith("~") || target.startsWith("$")) out.push(target)
+    else for (const folder of folders) out.push(folder === "." ? target : `${folder.replace(/\/+$/, "")}/${target}`)
+  }
+  return out
+}
+
+const dirName = (path: string): string => {
+  const trimmed = path.replace(/\/+$/, "")
+  const slash = trimmed.lastIndexOf("/")
+  return slash < 0 ? "." : slash === 0 ? "/" : trimmed.slice(0, slash)
+}
+
 const EDITORS = new Set(["ex", "vi", "vim", "nvim", "view", "ed", "red", "nano", "emacs"])
 const EDITOR_VALUED = new Set(["-c", "-S", "-u", "-i", "-T", "--cmd", "-p", "-o", "-O", "-w", "-W", "-s"])
 

@@ -1,0 +1,119 @@
+/**
+ * Files named like a module of the interpreter's own library, in a folder
+ * searched before that library: the library code a program imports loads
+ * them by name (argparse → gettext.py, logging → traceback.py, File::Temp →
+ * File/Path.pm), so they run though the program never names them. Beside a
+ * Python script, in the working directory of `python -m`, on PYTHONPATH and
+ * on PERL5LIB / `-I`. Project modules with other names are not read for it.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { codePathLiterals, detectCode } from "../../../src/layers/approval/detect/code/detectCode.js"
+import { PERL_LIBRARY_MODULES, PYTHON_LIBRARY_MODULES } from "../../../src/layers/approval/detect/code/libraryModules.js"
+import { localImportCandidates, searchPathCandidates } from "../../../src/layers/approval/detect/code/localImports.js"
+import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
+import { inspectCommand } from "../../../src/layers/approval/detect/detect.js"
+import type { Detectors } from "../../../src/layers/approval/policy/judge.js"
+import { judgeRequest, UNREADABLE_SCRIPT_DESCRIPTION } from "../../../src/layers/approval/policy/judge.js"
+import type { CommandSurroundings } from "../../../src/services/Approval.js"
+
+const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
+const DETECTORS: Detectors = {
+  inspect: inspectCommand,
+  detectCode,
+  codePaths: codePathLiterals,
+  localImports: localImportCandidates,
+  searchPathModules: searchPathCandidates,
+  trustedPathDirs: ["/usr/bin", "/bin"]
+}
+
+/** Surroundings holding only these files (absolute paths); directories are the files' parents; the cwd is /w. */
+const world = (files: Readonly<Record<string, string>>, variables: Readonly<Record<string, string>> = {}): CommandSurroundings => {
+  const dirs = new Set(Object.keys(files).flatMap((p) => p.split("/").slice(1, -1).map((_, k, parts) => `/${parts.slice(0, k + 1).join("/")}`)))
+  const entries = (dir: string) =>
+    [...new Set([...Object.keys(files), ...dirs].filter((p) => p.startsWith(`${dir}/`)).map((p) => p.slice(dir.length + 1).split("/")[0] ?? ""))]
+      .map((name) => ({ name, type: dirs.has(`${dir}/${name}`) ? ("directory" as const) : ("file" as const) }))
+  return {
+    cwd: Effect.succeed("/w"),
+    variables: Effect.succeed(variables),
+    readText: (path) => Effect.succeed(Option.fromNullable(files[path])),
+    realPath: (path) => Effect.succeed(path),
+    listDir: (dir) => Effect.succeed(entries(dir)),
+    fileKind: (path) => Effect.succeed(files[path] !== undefined ? "file" : dirs.has(path) ? "directory" : "missing"),
+    sharesHostFiles: true
+  }
+}
+
+const judged = (command: string, surroundings: CommandSurroundings) =>
+  judgeRequest({ command, context: { taskId: "t" }, backend: { kind: "local", isolated: false }, path: "foreground", surroundings }, ENV, DETECTORS).pipe(
+    Effect.map((v) => ({ description: v.detection.description, note: v.note ?? "" }))
+  )
+
+const EVIL_PY = "import shutil\nshutil.rmtree('/home/agent/project')\n"
+const EVIL_PM = "package X; BEGIN { system('rm', '-rf', '/home/agent/project') } 1;\n"
+const ARGPARSE_APP = "import argparse\nprint(argparse.ArgumentParser().parse_args([]))\n"
+
+describe("modules named like the interpreter's own library, planted where it looks first", () => {
+  it("knows the library's names (Python's stdlib, perl's core modules), and nothing a project would call its own", () => {
+    expect(["gettext", "traceback", "difflib", "locale", "email", "json", "_strptime", "tomllib"].every((n) => PYTHON_LIBRARY_MODULES.has(n))).toBe(true)
+    expect(["helper", "app", "requests", "utils"].some((n) => PYTHON_LIBRARY_MODULES.has(n))).toBe(false)
+    expect(["Exporter", "File::Basename", "File::Path", "Carp", "Scalar::Util", "strict"].every((n) => PERL_LIBRARY_MODULES.has(n))).toBe(true)
+    expect(PERL_LIBRARY_MODULES.has("My::App")).toBe(false)
+  })
+
+  it.effect("beside a python script: a library-named module runs though the script only imports the library", () =>
+    Effect.gen(function*() {
+      const plain = yield* judged("python3 app.py", world({ "/w/app.py": ARGPARSE_APP, "/w/gettext.py": EVIL_PY }))
+      expect(plain.description).toBe("python code deletes or moves files")
+      expect(plain.note).toContain("gettext.py")
+      // Run from elsewhere, by path: the script's own folder is searched, not the working directory.
+      expect((yield* judged("python3 /p/app.py", world({ "/p/app.py": "import logging\n", "/p/traceback.py": EVIL_PY }))).description)
+        .toBe("python code deletes or moves files")
+      // A whole package by a library package's name: every module in it is the library's.
+      expect((yield* judged("python3 app.py", world({ "/w/app.py": "import smtplib\n", "/w/email/__init__.py": "", "/w/email/utils.py": EVIL_PY }))).description)
+        .toBe("python code deletes or moves files")
+    }))
+
+  it.effect("a compiled module by a library name stands for code that cannot be read", () =>
+    Effect.gen(function*() {
+      expect((yield* judged("python3 app.py", world({ "/w/app.py": ARGPARSE_APP, "/w/gettext.cpython-311-x86_64-linux-gnu.so": "\u0000ELF" }))).description)
+        .toBe(UNREADABLE_SCRIPT_DESCRIPTION)
+    }))
+
+  it.effect("python -m puts the working directory first: a library-named module there runs", () =>
+    Effect.gen(function*() {
+      expect((yield* judged("python3 -m json.tool data.json", world({ "/w/data.json": "{}", "/w/gettext.py": EVIL_PY }))).description)
+        .toBe("python code deletes or moves files")
+      expect((yield* judged("python3 -m calendar 2025", world({ "/w/locale.py": EVIL_PY }))).description).toBe("python code deletes or moves files")
+    }))
+
+  it.effect("on PYTHONPATH, exported or inline", () =>
+    Effect.gen(function*() {
+      const files = { "/p/app.py": "import unittest\n", "/w/lib/difflib.py": EVIL_PY }
+      expect((yield* judged("python3 /p/app.py", world(files, { PYTHONPATH: "/w/lib" }))).description).toBe("python code deletes or moves files")
+      expect((yield* judged("PYTHONPATH=lib python3 /p/app.py", world(files))).description).toBe("python code deletes or moves files")
+    }))
+
+  it.effect("perl: core module files (nested too) on PERL5LIB or -I", () =>
+    Effect.gen(function*() {
+      const basename = { "/w/ok.pl": "use File::Basename;\nprint basename('/a/b');\n", "/w/lib/Exporter.pm": EVIL_PM }
+      expect((yield* judged("PERL5LIB=lib perl ok.pl", world(basename))).description).toBe("recursive delete")
+      const temp = { "/w/ok.pl": "use File::Temp qw(tempfile);\n", "/w/lib/File/Path.pm": EVIL_PM }
+      expect((yield* judged("perl -Ilib ok.pl", world(temp))).description).toBe("recursive delete")
+    }))
+
+  it.effect("more library-named files than can be read: the command is asked about", () =>
+    Effect.gen(function*() {
+      const decoys = Object.fromEntries([...PYTHON_LIBRARY_MODULES].filter((n) => /^[a-z]\w+$/.test(n)).slice(0, 60).map((n) => [`/w/${n}.py`, "x = 1\n"]))
+      expect((yield* judged("python3 app.py", world({ "/w/app.py": ARGPARSE_APP, ...decoys }))).description).toBe(UNREADABLE_SCRIPT_DESCRIPTION)
+    }))
+
+  it.effect("ordinary projects stay quiet: other module names, harmless library-named files, perl without a lib folder", () =>
+    Effect.gen(function*() {
+      const project = { "/w/app.py": ARGPARSE_APP, "/w/cleanup.py": EVIL_PY, "/w/helpers.py": "def f():\n    return 1\n" }
+      expect((yield* judged("python3 app.py", world(project))).description).toBe(null)
+      expect((yield* judged("python3 app.py", world({ ...project, "/w/types.py": "Point = tuple\n" }))).description).toBe(null)
+      expect((yield* judged("python3 -m json.tool data.json", world({ "/w/data.json": "{}" }))).description).toBe(null)
+      expect((yield* judged("perl ok.pl", world({ "/w/ok.pl": "use File::Basename;\n", "/w/lib/Exporter.pm": EVIL_PM }))).description).toBe(null)
+    }))
+})
