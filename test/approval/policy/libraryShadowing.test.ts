@@ -117,3 +117,14 @@ describe("modules named like the interpreter's own library, planted where it loo
       expect((yield* judged("perl ok.pl", world({ "/w/ok.pl": "use File::Basename;\n", "/w/lib/Exporter.pm": EVIL_PM }))).description).toBe(null)
     }))
 })
+
+describe("folders a perl script puts before the library itself", () => {
+  it.effect("use lib 'lib' / use lib qw(lib): core module files there run", () =>
+    Effect.gen(function*() {
+      for (const script of ["use lib 'lib';\nuse File::Temp;\n", "use lib qw(lib t/lib);\nuse File::Temp;\n", "use lib \"lib\", 'x';\nuse File::Temp;\n"]) {
+        expect([script, (yield* judged("perl ok.pl", world({ "/w/ok.pl": script, "/w/lib/File/Path.pm": EVIL_PM }))).description])
+          .toEqual([script, "recursive delete"])
+      }
+      expect((yield* judged("perl ok.pl", world({ "/w/ok.pl": "use lib 'lib';\nuse File::Temp;\n", "/w/lib/My/App.pm": "package My::App; 1;\n" }))).description).toBe(null)
+    }))
+})

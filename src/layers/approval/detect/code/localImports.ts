@@ -88,8 +88,8 @@ const literalText = (s: string): string | null => {
 /**
  * Directories a program adds to its own module search path with literal names before importing (python's
  * `sys.path.insert(0, "/x/lib")`, `sys.path.append`, `sys.path.extend([...])`, `site.addsitedir`, `sys.path[:0] =
- * [...]`; node's `module.paths.push`): its imports are looked up there as on PYTHONPATH. Relative ones count from
- * the working directory, as the interpreter resolves them.
+ * [...]`; node's `module.paths.push`; perl's `use lib`): its imports are looked up there as on PYTHONPATH. Relative
+ * ones count from the working directory, as the interpreter resolves them.
  */
 export const codeSearchDirs = (language: CodeLanguage, text: string): ReadonlyArray<string> => {
   const out: Array<string> = []
@@ -105,6 +105,16 @@ export const codeSearchDirs = (language: CodeLanguage, text: string): ReadonlyAr
     for (const m of text.matchAll(/\bsys\.path(?:\s*\[[^\]]*\])?\s*\+?=\s*(\[[^\]]*\])/g)) add(m[1] ?? "")
   } else if (language === "node") {
     for (const m of text.matchAll(/\b(?:module|require\.main)\.paths\.(?:push|unshift)\s*\(([^()]*)\)/g)) add(m[1] ?? "")
+  } else if (language === "perl") {
+    // `use lib 'lib';`, `use lib qw(lib t/lib);`: folders put before perl's own library for the modules used after.
+    for (const m of text.matchAll(/^\s*use\s+lib\s+(?:qw\s*(?:\(([^)]*)\)|\[([^\]]*)\]|\{([^}]*)\})|((?:['"][^'"\n]*['"]\s*,?\s*)+))\s*;/gm)) {
+      const words = m[1] ?? m[2] ?? m[3]
+      if (words === undefined) {
+        add(m[4] ?? "")
+        continue
+      }
+      for (const dir of words.trim().split(/\s+/)) if (dir !== "" && out.length < 8 && !out.includes(dir)) out.push(dir)
+    }
   }
   return out
 }
