@@ -6,16 +6,14 @@
  * write fail with nothing written, on the host's files and on a transport
  * target's (the same `sh` scripts ssh and containers run).
  */
-import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, posix } from "node:path"
+import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { makeHostFiles } from "../../src/layers/terminal/environmentFiles.js"
-import { makeTargetFiles } from "../../src/layers/terminal/targetFiles.js"
-import type { ClientResult } from "../../src/layers/terminal/transportProcess.js"
 import { EnvironmentFileError } from "../../src/services/TerminalBackend.js"
+import { shTargetFiles } from "../support/shTargetFiles.js"
 
 /** A folder with `safe/`, a git directory `repo/.git/config`, and `d` → safe (the link the judgement followed). */
 const layout = () => {
@@ -39,18 +37,6 @@ const host = makeHostFiles({
   writeDenied: () => undefined,
   fileError: (path, error) => new EnvironmentFileError({ path, reason: "Io", message: String(error) })
 })
-
-const target = (dir: string) =>
-  makeTargetFiles({
-    script: (source, args, input) =>
-      Effect.sync((): ClientResult => {
-        const run = spawnSync("sh", ["-c", source, "sh", ...args], { input: input ?? "", timeout: 5000 })
-        return { code: run.status ?? 124, stdout: run.stdout, stderr: run.stderr.toString().trim() }
-      }),
-    failure: () => undefined,
-    resolve: (path) => posix.resolve(dir, path),
-    rawAbsolute: (path) => (path.startsWith("/") ? path : `${dir}/${path}`)
-  })
 
 const FSMONITOR = "[core]\n\tfsmonitor = \"touch pwned\"\n"
 
@@ -84,7 +70,7 @@ describe("a write lands where it was judged, or nowhere", () => {
   it.effect("transport targets (ssh, containers): the same refusal from the write script", () =>
     Effect.gen(function*() {
       const dir = layout()
-      const files = target(dir)
+      const files = shTargetFiles(dir)
       const judged = join(dir, "safe/config")
       swap(dir)
       const error = yield* Effect.flip(files.writeFile("d/config", FSMONITOR, { atomic: true, expectedReal: judged }))

@@ -8,25 +8,14 @@
 import { spawnSync } from "node:child_process"
 import { linkSync, lstatSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, posix } from "node:path"
+import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { makeTargetFiles } from "../../src/layers/terminal/targetFiles.js"
-import type { ClientResult } from "../../src/layers/terminal/transportProcess.js"
+import { shTargetFiles } from "../support/shTargetFiles.js"
 
 const dir = mkdtempSync(join(tmpdir(), "hermes-target-guards-"))
 
-const files = makeTargetFiles({
-  script: (source, args, input) =>
-    Effect.sync((): ClientResult => {
-      // A guard that failed would leave `cat` waiting on the FIFO: the timeout turns that into a failure.
-      const run = spawnSync("sh", ["-c", source, "sh", ...args], { input: input ?? "", timeout: 5000 })
-      return { code: run.status ?? 124, stdout: run.stdout, stderr: run.stderr.toString().trim() }
-    }),
-  failure: () => undefined,
-  resolve: (path) => posix.resolve(dir, path),
-  rawAbsolute: (path) => (path.startsWith("/") ? path : `${dir}/${path}`)
-})
+const files = shTargetFiles(dir)
 
 const refusal = (effect: Effect.Effect<unknown, { readonly reason: string; readonly message: string }>) =>
   Effect.runSync(Effect.flip(effect))

@@ -8,26 +8,13 @@
  * judged: a project's second run stays quiet.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
-import { codePathLiterals, detectCode } from "../../../src/layers/approval/detect/code/detectCode.js"
-import { localImportCandidates, searchPathCandidates } from "../../../src/layers/approval/detect/code/localImports.js"
-import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
-import { detectCommand, inspectCommand } from "../../../src/layers/approval/detect/detect.js"
+import { Effect } from "effect"
+import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { BYTECODE_DESCRIPTION, implicitlyExecuted } from "../../../src/layers/approval/detect/implicitExec.js"
 import { cacheFor, extensionModuleFor, uncheckedHashPyc } from "../../../src/layers/approval/policy/compiledModules.js"
-import type { Detectors } from "../../../src/layers/approval/policy/judge.js"
-import { judgeRequest, UNREADABLE_SCRIPT_DESCRIPTION } from "../../../src/layers/approval/policy/judge.js"
+import { UNREADABLE_SCRIPT_DESCRIPTION } from "../../../src/layers/approval/policy/judge.js"
 import type { CommandSurroundings } from "../../../src/services/Approval.js"
-
-const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
-const DETECTORS: Detectors = {
-  inspect: inspectCommand,
-  detectCode,
-  codePaths: codePathLiterals,
-  localImports: localImportCandidates,
-  searchPathModules: searchPathCandidates,
-  trustedPathDirs: ["/usr/bin", "/bin"]
-}
+import { judgeIn, JUDGE_ENV as ENV, world } from "../../support/judgeWorld.js"
 
 /** A `.pyc` header: a magic number, the flags word, then 8 bytes of source stamp or hash. */
 const pyc = (flags: number): Uint8Array => {
@@ -40,36 +27,7 @@ const UNCHECKED = pyc(0b01)
 const CHECKED = pyc(0b11)
 const TIMESTAMP = pyc(0)
 
-type Files = Readonly<Record<string, string | Uint8Array>>
-
-/** Surroundings holding only these files (absolute paths, under /w); directories are the files' parents. */
-const world = (files: Files, variables: Readonly<Record<string, string>> = {}, listable = true): CommandSurroundings => {
-  const dirs = new Set(Object.keys(files).flatMap((p) => p.split("/").slice(1, -1).map((_, k, parts) => `/${parts.slice(0, k + 1).join("/")}`)))
-  const entries = (dir: string) =>
-    [...new Set([...Object.keys(files), ...dirs].filter((p) => p.startsWith(`${dir}/`)).map((p) => p.slice(dir.length + 1).split("/")[0] ?? ""))]
-      .map((name) => ({ name, type: dirs.has(`${dir}/${name}`) ? ("directory" as const) : ("file" as const) }))
-  return {
-    cwd: Effect.succeed("/w"),
-    variables: Effect.succeed(variables),
-    readText: (path) => {
-      const f = files[path]
-      return Effect.succeed(typeof f === "string" ? Option.some(f) : f === undefined ? Option.none() : Option.some(Buffer.from(f).toString("utf8")))
-    },
-    readHead: (path, length) => {
-      const f = files[path]
-      return Effect.succeed(f === undefined ? Option.none() : Option.some((typeof f === "string" ? Buffer.from(f) : f).slice(0, length)))
-    },
-    realPath: (path) => Effect.succeed(path),
-    listDir: listable ? (dir) => Effect.succeed(entries(dir)) : undefined,
-    fileKind: (path) => Effect.succeed(files[path] !== undefined ? "file" : dirs.has(path) ? "directory" : "missing"),
-    sharesHostFiles: true
-  }
-}
-
-const judged = (command: string, surroundings: CommandSurroundings) =>
-  judgeRequest({ command, context: { taskId: "t" }, backend: { kind: "local", isolated: false }, path: "foreground", surroundings }, ENV, DETECTORS).pipe(
-    Effect.map((v) => v.detection.description)
-  )
+const judged = (command: string, surroundings: CommandSurroundings) => judgeIn(command, surroundings).pipe(Effect.map((v) => v.detection.description))
 
 const APP = "import helper\nhelper.hi()\n"
 const HELPER = "def hi():\n    print('hi')\n"

@@ -7,47 +7,14 @@
  * on PERL5LIB / `-I`. Project modules with other names are not read for it.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
-import { codePathLiterals, detectCode } from "../../../src/layers/approval/detect/code/detectCode.js"
+import { Effect } from "effect"
 import { PERL_LIBRARY_MODULES, PYTHON_LIBRARY_MODULES } from "../../../src/layers/approval/detect/code/libraryModules.js"
-import { localImportCandidates, searchPathCandidates } from "../../../src/layers/approval/detect/code/localImports.js"
-import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
-import { inspectCommand } from "../../../src/layers/approval/detect/detect.js"
-import type { Detectors } from "../../../src/layers/approval/policy/judge.js"
-import { judgeRequest, UNREADABLE_SCRIPT_DESCRIPTION } from "../../../src/layers/approval/policy/judge.js"
+import { UNREADABLE_SCRIPT_DESCRIPTION } from "../../../src/layers/approval/policy/judge.js"
 import type { CommandSurroundings } from "../../../src/services/Approval.js"
-
-const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
-const DETECTORS: Detectors = {
-  inspect: inspectCommand,
-  detectCode,
-  codePaths: codePathLiterals,
-  localImports: localImportCandidates,
-  searchPathModules: searchPathCandidates,
-  trustedPathDirs: ["/usr/bin", "/bin"]
-}
-
-/** Surroundings holding only these files (absolute paths); directories are the files' parents; the cwd is /w. */
-const world = (files: Readonly<Record<string, string>>, variables: Readonly<Record<string, string>> = {}): CommandSurroundings => {
-  const dirs = new Set(Object.keys(files).flatMap((p) => p.split("/").slice(1, -1).map((_, k, parts) => `/${parts.slice(0, k + 1).join("/")}`)))
-  const entries = (dir: string) =>
-    [...new Set([...Object.keys(files), ...dirs].filter((p) => p.startsWith(`${dir}/`)).map((p) => p.slice(dir.length + 1).split("/")[0] ?? ""))]
-      .map((name) => ({ name, type: dirs.has(`${dir}/${name}`) ? ("directory" as const) : ("file" as const) }))
-  return {
-    cwd: Effect.succeed("/w"),
-    variables: Effect.succeed(variables),
-    readText: (path) => Effect.succeed(Option.fromNullable(files[path])),
-    realPath: (path) => Effect.succeed(path),
-    listDir: (dir) => Effect.succeed(entries(dir)),
-    fileKind: (path) => Effect.succeed(files[path] !== undefined ? "file" : dirs.has(path) ? "directory" : "missing"),
-    sharesHostFiles: true
-  }
-}
+import { judgeIn, world } from "../../support/judgeWorld.js"
 
 const judged = (command: string, surroundings: CommandSurroundings) =>
-  judgeRequest({ command, context: { taskId: "t" }, backend: { kind: "local", isolated: false }, path: "foreground", surroundings }, ENV, DETECTORS).pipe(
-    Effect.map((v) => ({ description: v.detection.description, note: v.note ?? "" }))
-  )
+  judgeIn(command, surroundings).pipe(Effect.map((v) => ({ description: v.detection.description, note: v.note ?? "" })))
 
 const EVIL_PY = "import shutil\nshutil.rmtree('/home/agent/project')\n"
 const EVIL_PM = "package X; BEGIN { system('rm', '-rf', '/home/agent/project') } 1;\n"
