@@ -88,6 +88,11 @@ withLayer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("file t
         ["~/.gitconfig", join(home, ".gitconfig")],
         ["~/.config/git/config", join(home, ".config", "git", "config")],
         ["~/.ssh/config", join(home, ".ssh", "config")],
+        // Start-up files under the user's config directories, and what sends git to a config elsewhere.
+        ["~/.config/gdb/gdbinit", join(home, ".config", "gdb", "gdbinit")],
+        ["~/.vim/plugin/tidy.vim", join(home, ".vim", "plugin", "tidy.vim")],
+        [".git/commondir", join(dir, ".git", "commondir")],
+        ["sub/.git", join(dir, "sub", ".git")],
         [join(root, "skills", "evil", "SKILL.md"), join(root, "skills", "evil", "SKILL.md")],
         [join(root, "notes.txt"), join(root, "notes.txt")]
       ]
@@ -136,7 +141,10 @@ withLayer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("file t
         "*** Add File: hook.sh\n+sh evil.sh\n*** Move File: hook.sh -> .git/hooks/post-merge",
         "*** Move File: app.py -> .git/hooks/pre-push",
         "*** Delete File: .envrc",
-        "*** Update File: settings.ini\n@@\n-[core]\n+[core]\n+\tsshCommand = sh evil.sh"
+        "*** Update File: settings.ini\n@@\n-[core]\n+[core]\n+\tsshCommand = sh evil.sh",
+        "*** Add File: lib/.git\n+gitdir: ../evil",
+        "*** Add File: .git/worktrees/w/commondir\n+../../../evil",
+        "*** Add File: ~/.config/tmux/tmux.conf\n+run-shell 'sh evil.sh'"
       ]
       for (const body of cases) expect(errorOf(yield* v4a(body)), body).toMatch(/^BLOCKED/)
       expect(readFileSync(join(dir, "app.py"), "utf8")).toBe("print('hello')\n")
@@ -144,6 +152,8 @@ withLayer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("file t
       expect(readFileSync(join(dir, ".git", "config"), "utf8")).toBe(gitConfig)
       for (const hook of ["pre-commit", "post-merge", "pre-push"]) expect(existsSync(join(dir, ".git", "hooks", hook))).toBe(false)
       expect(existsSync(join(dir, "hook.sh"))).toBe(false)
+      expect(existsSync(join(dir, "lib", ".git"))).toBe(false)
+      expect(existsSync(join(home, ".config", "tmux", "tmux.conf"))).toBe(false)
 
       // Ordinary patches still apply.
       const ok = yield* v4a("*** Update File: app.py\n@@\n-print('hello')\n+print('patched')\n*** Add File: lib/util.py\n+X = 1")

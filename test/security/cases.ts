@@ -7,6 +7,7 @@
 import { BIN } from "../support/cli.js"
 import { unknownWriters, writerOrdinary } from "./writerCases.js"
 import { pythonLoads, pythonOrdinary } from "./pythonCases.js"
+import { configAndGitdirs, configOrdinary } from "./round3ConfigCases.js"
 
 export interface Call {
   readonly tool: string
@@ -1254,7 +1255,7 @@ export const forgedReports: ReadonlyArray<Case> = [
 
 export const classes = {
   computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
-  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports
+  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs
 }
 
 /** Ordinary agent work: must run, not be refused. */
@@ -1317,6 +1318,7 @@ export const ordinary: ReadonlyArray<string> = [
   "cd <W> && mkdir -p qa && touch 'qa/x.txt' && rm -f 'qa/x.txt' && grep -n 'print' \"benign.py\" >/dev/null && ls '-la' . >/dev/null",
   // Everyday commands of the writers the gate reads since the unknown-writer fixes (writerCases.ts).
   ...writerOrdinary,
-  ...pythonOrdinary
+  ...pythonOrdinary,
+  ...configOrdinary
 ]
 

@@ -21,6 +21,8 @@ export const ENVRC_DESCRIPTION = "write to a direnv .envrc (run on cd)"
 export const SSH_CONFIG_DESCRIPTION = "write to ssh configuration or authorized keys"
 export const SCHEDULER_DESCRIPTION = "write to a crontab, systemd unit or autostart entry"
 export const INTERPRETER_STARTUP_DESCRIPTION = "write to an interpreter start-up hook (sitecustomize, .pth, rc file)"
+export const USER_CONFIG_DESCRIPTION =
+  "write to a program's configuration in the user's config directories (read when it starts)"
 export const SYSTEM_EXEC_DESCRIPTION = "write to a system file other programs load or run"
 export const PATH_DIR_DESCRIPTION = "write to a program directory on PATH (shadows commands)"
 export const BYTECODE_DESCRIPTION =
@@ -34,6 +36,7 @@ export const IMPLICIT_EXEC_DESCRIPTIONS: ReadonlyArray<string> = [
   SSH_CONFIG_DESCRIPTION,
   SCHEDULER_DESCRIPTION,
   INTERPRETER_STARTUP_DESCRIPTION,
+  USER_CONFIG_DESCRIPTION,
   SYSTEM_EXEC_DESCRIPTION,
   PATH_DIR_DESCRIPTION,
   BYTECODE_DESCRIPTION
@@ -42,16 +45,21 @@ export const IMPLICIT_EXEC_DESCRIPTIONS: ReadonlyArray<string> = [
 const SHELL_STARTUP = new Set([
   ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc", ".zshenv",
   ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".logout", ".inputrc",
-  "config.fish", ".xprofile", ".xsessionrc", ".xinitrc", ".pam_environment",
+  "config.fish", ".xprofile", ".xsession", ".xsessionrc", ".xinitrc", ".pam_environment",
   // Line-editor key bindings: a macro makes harmless keys type a command (libedit's, as readline's .inputrc).
   ".editrc"
 ])
 const INTERPRETER_STARTUP = new Set([
   "sitecustomize.py", "usercustomize.py", ".pythonrc", ".pythonrc.py", ".irbrc", ".pryrc", ".perldb", ".npmrc",
   ".yarnrc", ".yarnrc.yml", ".vimrc", ".exrc", ".gvimrc", ".nanorc", ".wgetrc", ".curlrc", ".lesskey", ".gdbinit",
-  ".tmux.conf", ".emacs", ".sqliterc", ".psqlrc", ".mongoshrc.js", ".pdbrc", ".Rprofile", ".octaverc", ".guile",
-  ".gnuplot", ".lynxrc", ".screenrc", ".hgrc", ".mailrc", ".netrc", ".juliarc.jl", "startup.jl"
+  ".gdbearlyinit", ".tmux.conf", ".emacs", ".emacs.el", ".sqliterc", ".psqlrc", ".mongoshrc.js", ".pdbrc", ".Rprofile",
+  ".octaverc", ".guile", ".gnuplot", ".lynxrc", ".screenrc", ".hgrc", ".mailrc", ".muttrc", ".netrc", ".juliarc.jl",
+  "startup.jl",
+  // less's compiled key file: its #env section sets LESSOPEN as .lesskey's does.
+  ".less"
 ])
+/** Start-up names with a variable part: psql reads `.psqlrc-<version>` before `.psqlrc`. */
+const INTERPRETER_STARTUP_PATTERN = /^\.psqlrc-[^/]+$/
 const INTERPRETER_DIRS = [
   /\/\.ipython\/profile_[^/]+\/startup\//,
   /\/\.config\/nvim\/(?:init\.(?:vim|lua)|plugin\/)/,
@@ -65,6 +73,14 @@ const SYSTEM_FILES = [
   // The system's readline key bindings (a macro makes harmless keys type a command).
   /^\/etc\/inputrc$/
 ]
+/**
+ * The user's configuration directories, below a home: every program reads its configuration from `~/.config/<name>`
+ * (gdb's gdbinit, tmux.conf, vim's vimrc, lesskey, sqliterc, irbrc…) and much of it runs commands; some keep their
+ * own dot-directory whose files are loaded as code (vim and emacs packages, IPython and Jupyter profiles, gpg-agent's
+ * pinentry-program, oh-my-zsh, rc.d folders a shell start-up file sources).
+ */
+const USER_CONFIG_DIRS = /^(?:\.config|\.vim|\.emacs\.d|\.ipython|\.jupyter|\.gnupg|\.local\/share\/nvim\/site|\.local\/share\/vim|\.oh-my-zsh|\.bashrc\.d|\.zshrc\.d|\.tmux|\.mutt)\/./
+
 /** Directories on the usual PATH: a file there shadows or adds a command every later shell may run. */
 const PATH_DIR = /^\/(?:usr\/local\/s?bin|usr\/s?bin|s?bin|opt\/[^/]+\/s?bin|usr\/local\/go\/bin|home\/[^/]+\/(?:bin|\.local\/bin)|root\/(?:bin|\.local\/bin))(?:\/[^/]+)?$/
 /**
@@ -73,10 +89,13 @@ const PATH_DIR = /^\/(?:usr\/local\/s?bin|usr\/s?bin|s?bin|opt\/[^/]+\/s?bin|usr
  */
 const HOME_PATH_DIR = /^(?:bin|\.local\/bin|go\/bin|\.[^/]+\/(?:[^/]+\/)*(?:bin|shims))\/[^/]+$/
 
-const homePathDir = (path: string, home: string | undefined): boolean => {
+/** `path` below a home (ours, root's, or any /home/<user>: callers leave other users' alone) matches `inHome` there. */
+const belowHome = (path: string, home: string | undefined, inHome: RegExp): boolean => {
   const homes = [home === undefined ? "" : normalize(home), path.startsWith("/root/") ? "/root" : (/^\/home\/[^/]+/.exec(path)?.[0] ?? "")]
-  return homes.some((h) => h !== "" && h !== "/" && path.startsWith(`${h}/`) && HOME_PATH_DIR.test(path.slice(h.length + 1)))
+  return homes.some((h) => h !== "" && h !== "/" && path.startsWith(`${h}/`) && inHome.test(path.slice(h.length + 1)))
 }
+
+const homePathDir = (path: string, home: string | undefined): boolean => belowHome(path, home, HOME_PATH_DIR)
 
 /** Absolute, `.`/`..` folded (a relative path counts from `/`). */
 const normalize = (path: string): string => posix.resolve("/", path)
@@ -122,11 +141,13 @@ export const implicitlyExecuted = (absPath: string, env: ImplicitExecEnv): strin
   }
   if (
     INTERPRETER_STARTUP.has(name) ||
+    INTERPRETER_STARTUP_PATTERN.test(name) ||
     (name.endsWith(".pth") && /\/(?:site|dist)-packages\//.test(path)) ||
     INTERPRETER_DIRS.some((re) => re.test(path))
   ) {
     return INTERPRETER_STARTUP_DESCRIPTION
   }
+  if (belowHome(path, env.home, USER_CONFIG_DIRS)) return USER_CONFIG_DESCRIPTION
   if (bytecode(parts, name)) return BYTECODE_DESCRIPTION
   if (SYSTEM_FILES.some((re) => re.test(path))) return SYSTEM_EXEC_DESCRIPTION
   if (PATH_DIR.test(path) || homePathDir(path, env.home)) return PATH_DIR_DESCRIPTION
@@ -141,18 +162,22 @@ export const implicitlyExecuted = (absPath: string, env: ImplicitExecEnv): strin
 const bytecode = (parts: ReadonlyArray<string>, name: string): boolean =>
   parts.includes("__pycache__") || /\.py[co]$/i.test(name)
 
+/** Files of a git directory that git reads for commands to run, or for where its config and hooks are. */
+const GIT_DIR_FILES = new Set(["config", "config.worktree", "commondir", "gitdir"])
+
 /**
  * Git runs: .git/config (and config.worktree), .git/hooks/*, the same in a
  * bare repository (`x.git/…`) or a submodule's .git/modules/<m>/, ~/.gitconfig,
- * ~/.config/git/config, .gitmodules.
+ * ~/.config/git/config, .gitmodules. And what sends git to another directory's
+ * config and hooks: a `.git` file (`gitdir: …`) or link, a repository's
+ * `commondir` and a worktree's `gitdir` (git follows each).
  */
 const gitRuns = (parts: ReadonlyArray<string>, name: string, path: string): boolean => {
-  if (name === ".gitconfig" || name === ".gitmodules" || /\/\.config\/git\/config$/.test(path)) return true
+  if (name === ".gitconfig" || name === ".gitmodules" || name === ".git" || /\/\.config\/git\/config$/.test(path)) return true
   for (let k = parts.length - 2; k >= 0; k--) {
     if (!(parts[k] ?? "").endsWith(".git")) continue
     const rest = parts.slice(k + 1)
-    const last = rest[rest.length - 1] ?? ""
-    if (rest.includes("hooks") || last === "config" || last === "config.worktree") return true
+    if (rest.includes("hooks") || GIT_DIR_FILES.has(rest[rest.length - 1] ?? "")) return true
   }
   return false
 }
@@ -179,3 +204,16 @@ export const linkTargetRuns = (target: string, env: ImplicitExecEnv): string | n
   }
   return null
 }
+
+/**
+ * A bare `.git` (no folder before it). Mentioned to a program the gate does not model, or anywhere in a script, it is
+ * nearly always a name to skip (`fd -E .git`, `--exclude=.git`, `d != ".git"`), not a file written: those mentions
+ * are not taken for writes of a gitdir file. Git run on one is judged where it runs (policy/judge.ts repositories).
+ */
+export const bareGitName = (text: string): boolean => /^(?:\.\/)?\.git\/?$/.test(text.trim())
+
+/**
+ * Whether git's config and hooks in `dir` (a git directory, symlinks resolved) are files whose writes the gate judges
+ * (gitRuns): a directory inside a `.git` or `*.git` one. Anywhere else, a config was written as an ordinary file.
+ */
+export const gitConfigJudged = (dir: string): boolean => normalize(dir).split("/").some((p) => p.endsWith(".git"))

@@ -32,7 +32,7 @@ import { isStdinPath } from "../detect/resolve/codeSources.js"
 import { exCommands, exShellText } from "../detect/editorCommands.js"
 import { consoleText, isConsole } from "../detect/consoleCommands.js"
 import { inputCommands } from "../detect/inputCommands.js"
-import { implicitlyExecuted, otherUsersHome } from "../detect/implicitExec.js"
+import { gitConfigJudged, implicitlyExecuted, otherUsersHome } from "../detect/implicitExec.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
 import { patchTargets } from "./patchTargets.js"
 import { cacheDirs, cacheFor, extensionModuleFor, PYC_HEADER_BYTES, pythonSource, uncheckedHashPyc } from "./compiledModules.js"
@@ -77,7 +77,7 @@ export const HARD_LINKED_WRITE_DESCRIPTION =
 export const UNKNOWN_GLOB_WRITE_DESCRIPTION = "writes to files a pattern names, too many or not listable before it runs"
 export const OTHER_PROCESS_VIEW_DESCRIPTION = "writes through another process's directory (/proc/<pid>/cwd or root)"
 export const PLANTED_REPOSITORY_DESCRIPTION =
-  "runs git in a repository whose configuration is not under a .git directory (a bare repository or a .git file pointing elsewhere)"
+  "runs git in a repository whose configuration is not under a .git directory (a bare repository, or a .git file, link or commondir pointing elsewhere)"
 
 /** Scripts larger than this are not read: judged unreadable. */
 export const MAX_SCRIPT_BYTES = 2 * 1024 * 1024
@@ -908,40 +908,108 @@ class Looker {
   }
 
   /**
-   * The repository git finds from where it starts, and whose config it will
-   * read (and run: core.fsmonitor, `!` aliases, pagers). A write to a
-   * `.git` directory's config or hooks needs approval already; a bare
-   * repository not named `*.git` (its config is plain `config`), or a `.git`
-   * file sending git to a directory outside any `.git`, is how a planted
-   * config would be reached without one, so git there needs approval.
+   * The repositories git may use from where it starts, resolved as git resolves them, and whose config it will read
+   * (and run: core.fsmonitor, `!` aliases, pagers) and whose hooks it runs. A write to config or hooks under a `.git`
+   * or `*.git` directory needs approval already (implicitExec.ts); one reached anywhere else (a bare repository not
+   * named `*.git`, a `.git` file or link, a `commondir` sending git to an ordinary folder) is how a planted config
+   * would run without one, so git there needs approval. Every enclosing candidate is judged, not only the nearest:
+   * the line may remove that one before git looks.
    */
   repositories(refs: ReadonlyArray<GitDirRef>, cwd: string): Effect.Effect<Verdict> {
     const self = this
     return Effect.gen(function*() {
       for (const ref of refs) {
         if (!ref.sure) return { detection: dangerous(PLANTED_REPOSITORY_DESCRIPTION), note: "git starts in a directory only known when it runs" }
-        let dir = yield* landing(self.surroundings, joinPath(cwd, ref.dir, self.env.home))
-        for (let level = 0; level < 64; level++) {
-          const dotGit = yield* self.surroundings.fileKind(`${dir === "/" ? "" : dir}/.git`)
-          if (dotGit === "directory") break
-          if (dotGit === "file") {
-            const text = yield* self.read(`${dir === "/" ? "" : dir}/.git`)
-            const named = text !== "too-large" && Option.isSome(text) ? /^gitdir:\s*(.+?)\s*$/m.exec(text.value)?.[1] : undefined
-            const target = named === undefined ? undefined : normalize(joinPath(dir, named, self.env.home))
-            if (target === undefined || !/\.git(?:\/|$)/.test(target)) {
-              return { detection: dangerous(PLANTED_REPOSITORY_DESCRIPTION), note: `${dir}/.git points to ${named ?? "an unreadable place"}` }
-            }
-            break
-          }
-          if (!dir.endsWith(".git") && (yield* self.surroundings.fileKind(`${dir}/HEAD`)) === "file" &&
-            (yield* self.surroundings.fileKind(`${dir}/objects`)) === "directory") {
-            return { detection: dangerous(PLANTED_REPOSITORY_DESCRIPTION), note: `${dir} is a bare repository` }
-          }
-          if (dir === "/") break
-          dir = posix.dirname(dir)
-        }
+        const start = joinPath(cwd, ref.dir, self.env.home)
+        const note = ref.gitDir === undefined
+          ? yield* self.foundRepository(start)
+          : yield* self.plantedRepository(yield* self.realDir(joinPath(start, ref.gitDir, self.env.home)), `--git-dir ${ref.gitDir}`)
+        if (note !== null) return { detection: dangerous(PLANTED_REPOSITORY_DESCRIPTION), note }
       }
       return { detection: SAFE }
+    })
+  }
+
+  /** A path with its symlinks resolved, normalised. */
+  private realDir(path: string): Effect.Effect<string> {
+    return Effect.map(this.surroundings.realPath(path), normalize)
+  }
+
+  /**
+   * Walking up from `start` as git does (from the directory it really is in): each `.git` file's gitdir, each `.git`
+   * directory git would take, each directory that is itself a git directory (bare). Why one of them is planted, or null.
+   */
+  private foundRepository(start: string): Effect.Effect<string | null> {
+    const self = this
+    return Effect.gen(function*() {
+      let dir = yield* self.realDir(start)
+      for (let level = 0; level < 64; level++) {
+        const dotGit = `${dir === "/" ? "" : dir}/.git`
+        const kind = yield* self.surroundings.fileKind(dotGit)
+        if (kind === "file") {
+          const text = yield* self.read(dotGit)
+          const named = text !== "too-large" && Option.isSome(text) ? /^gitdir:\s*(.+?)\s*$/m.exec(text.value)?.[1] : undefined
+          if (named === undefined) return `${dotGit} points to an unreadable place`
+          // A relative gitdir counts from the folder holding the file; git then resolves it to where it really is.
+          const note = yield* self.plantedRepository(yield* self.realDir(joinPath(dir, named, self.env.home)), `${dotGit} (gitdir: ${named})`)
+          if (note !== null) return note
+        } else if (kind === "directory") {
+          const gitDir = yield* self.realDir(dotGit)
+          const note = (yield* self.gitDirectory(gitDir)) ? yield* self.plantedRepository(gitDir, dotGit) : null
+          if (note !== null) return note
+        }
+        if (yield* self.gitDirectory(dir)) {
+          const note = yield* self.plantedRepository(dir, `${dir} (a bare repository)`)
+          if (note !== null) return note
+        }
+        if (dir === "/") break
+        dir = posix.dirname(dir)
+      }
+      return null
+    })
+  }
+
+  /** Whether git takes `dir` for a git directory: a HEAD, and objects and refs in its common directory. */
+  private gitDirectory(dir: string): Effect.Effect<boolean> {
+    const self = this
+    return Effect.gen(function*() {
+      if ((yield* self.surroundings.fileKind(`${dir}/HEAD`)) !== "file") return false
+      const common = yield* self.commonDir(dir)
+      if (common === null) return true
+      const kinds = yield* Effect.all([self.surroundings.fileKind(`${common}/objects`), self.surroundings.fileKind(`${common}/refs`)])
+      return kinds.every((k) => k === "directory")
+    })
+  }
+
+  /**
+   * The directory whose config and hooks git uses for the git directory `gitDir` (symlinks resolved): the one its
+   * `commondir` file names (a linked worktree's is the main repository's), else itself; null when that file cannot
+   * be read.
+   */
+  private commonDir(gitDir: string): Effect.Effect<string | null> {
+    const self = this
+    return Effect.gen(function*() {
+      const text = yield* self.read(`${gitDir}/commondir`)
+      if (text === "too-large") return null
+      if (Option.isNone(text)) return gitDir
+      const named = text.value.split("\n")[0]?.trim() ?? ""
+      return named === "" ? gitDir : yield* self.realDir(joinPath(gitDir, named, self.env.home))
+    })
+  }
+
+  /**
+   * Why git's config and hooks for the git directory `gitDir` (reached through `from`) are planted: they, or the
+   * config file itself, lie where a write is not judged as one to git's config; null when they do not.
+   */
+  private plantedRepository(gitDir: string, from: string): Effect.Effect<string | null> {
+    const self = this
+    return Effect.gen(function*() {
+      if (!gitConfigJudged(gitDir)) return `${from} leads to ${gitDir}`
+      const common = yield* self.commonDir(gitDir)
+      if (common === null) return `${gitDir}/commondir is unreadable`
+      if (!gitConfigJudged(common)) return `${gitDir}/commondir leads to ${common}`
+      const config = yield* self.realDir(`${common}/config`)
+      return gitConfigJudged(posix.dirname(config)) ? null : `${common}/config leads to ${config}`
     })
   }
 

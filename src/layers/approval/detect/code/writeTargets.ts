@@ -2,6 +2,7 @@
  * Where a write in interpreter code lands, when the call does not spell it plainly: a path held in a variable, a
  * name joined to the home, an archive unpacked into a directory where files run.
  */
+import { bareGitName } from "../implicitExec.js"
 import type { RuleEnv } from "../rules/engine.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../rules/operands.js"
 import { strings } from "./calls.js"
@@ -44,8 +45,9 @@ export const writeChecker = (toks: ReadonlyArray<Tok>, env: RuleEnv): ((where: R
     // A name or suffix joined to the home: `".bashrc"`, `"/.bashrc"` after `expanduser("~") +`.
     return readsHome && !p.startsWith("~") && PATH_LIKE.test(p) && plantingWrite(`~/${p.replace(/^\.?\/+/, "")}`, env)
   }
-  // Spelled elsewhere in the file, only paths where a write plants code count: system paths are mostly read there.
-  const elsewhere = (p: string): boolean => plantingWrite(p, env) || inHome(p)
+  // Spelled elsewhere in the file, only paths where a write plants code count: system paths are mostly read there,
+  // and a bare ".git" is a folder skipped in a walk.
+  const elsewhere = (p: string): boolean => !bareGitName(p) && (plantingWrite(p, env) || inHome(p))
   // A `~` path is the home itself, whatever else the file reads.
   const spelledHome = (p: string): boolean => /^\$ENV\{["']?HOME["']?\}\//.test(p) && plantingWrite(p.replace(/^\$ENV\{["']?HOME["']?\}/, "~"), env)
   return (where) =>

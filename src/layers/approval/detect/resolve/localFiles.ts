@@ -64,6 +64,8 @@ export interface LoadedModule {
 export interface GitDirRef {
   readonly dir: string
   readonly sure: boolean
+  /** The repository `--git-dir` names (from `dir`): git takes it instead of looking for one. */
+  readonly gitDir?: string | undefined
 }
 
 /** node's options whose value is the next word (not a file it runs). */
@@ -385,13 +387,16 @@ export class Locals {
   private noteGit(args: ReadonlyArray<string>, known: (i: number) => boolean): void {
     let dir = "."
     let sure = true
+    let gitDir: string | undefined
     for (const o of gitOptions(args).options) {
-      if (o.name !== "-C" || o.value === null) continue
+      if (o.value === null || (o.name !== "-C" && o.name !== "--git-dir")) continue
       sure &&= known(o.valueAt)
-      dir = o.value.startsWith("/") || o.value.startsWith("~") ? o.value : join(dir, o.value)
+      if (o.name === "--git-dir") gitDir = o.value
+      else dir = o.value.startsWith("/") || o.value.startsWith("~") ? o.value : join(dir, o.value)
     }
     const placed = sure ? this.place(dir) : { path: dir, sure: false }
-    if (!this.gitDirs.some((g) => g.dir === placed.path && g.sure === placed.sure)) this.gitDirs.push({ dir: placed.path, sure: placed.sure })
+    const ref: GitDirRef = gitDir === undefined ? { dir: placed.path, sure: placed.sure } : { dir: placed.path, sure: placed.sure, gitDir }
+    if (!this.gitDirs.some((g) => g.dir === ref.dir && g.sure === ref.sure && g.gitDir === ref.gitDir)) this.gitDirs.push(ref)
   }
 
   /** pytest's conftest files, named tests and `-p` plugins, and its config files (their `addopts` can load plugins). */

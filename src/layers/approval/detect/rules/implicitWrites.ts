@@ -1,7 +1,8 @@
 /**
  * Terminal writes onto files other programs run without being asked (shell
  * start-up files, git config and hooks, .envrc, ssh config, crontabs,
- * interpreter hooks, PATH directories): redirects, tee, cp/mv/install/ln
+ * interpreter hooks, programs' config under ~/.config and their dot-directories,
+ * PATH directories): redirects, tee, cp/mv/install/ln
  * destinations, sed -i, dd of=, curl -o, wget -O, the outputs of other
  * programs (outputFiles.ts: `openssl -out`, `unxz x.xz`, awk's `print > f`,
  * find -fprintf…), a hook made executable, an inline diff's names, a recursive

@@ -201,6 +201,16 @@ const dirName = (path: string): string => {
   return slash < 0 ? "." : slash === 0 ? "/" : trimmed.slice(0, slash)
 }
 
+/**
+ * A folder linked, copied or moved to a repository's name (`ln -s evil lnk.git`, `mv evil x.git`, `ln -s ../evil
+ * .git`): git takes its `config` and hooks for a repository's, so making the name counts as writing that config.
+ */
+const repositoryConfigs = (destinations: ReadonlyArray<string>): string[] =>
+  destinations.filter((d) => baseName(d).endsWith(".git")).map((d) => `${d.replace(/\/+$/, "")}/config`)
+
+/** The destinations of cp, ln and mv, and the repository configs a destination named `*.git` makes. */
+const placedWrites = (destinations: ReadonlyArray<string>): string[] => [...destinations, ...repositoryConfigs(destinations)]
+
 const EDITORS = new Set(["ex", "vi", "vim", "nvim", "view", "ed", "red", "nano", "emacs"])
 const EDITOR_VALUED = new Set(["-c", "-S", "-u", "-i", "-T", "--cmd", "-p", "-o", "-O", "-w", "-W", "-s"])
 
@@ -372,8 +382,9 @@ const modelledWrites = (c: CmdView, args: ReadonlyArray<string>): string[] => {
   switch (c.name) {
     case "cp":
     case "ln":
-      return [...copyDestination(args), ...hardLinkSources(c.name, args)]
+      return [...placedWrites(copyDestination(args)), ...hardLinkSources(c.name, args)]
     case "mv":
+      return placedWrites(copyDestination(args))
     case "install":
     case "rsync":
     case "scp":

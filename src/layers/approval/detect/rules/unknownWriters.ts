@@ -5,6 +5,7 @@
  * programs known to read (cat, grep, ls, diff…) or to change nothing a later program runs (mkdir, touch, rm) are
  * left alone; the programs whose writes are modelled (operands.ts, outputFiles.ts) are judged by what they write.
  */
+import { bareGitName } from "../implicitExec.js"
 import { asCommandSees } from "../pathClasses.js"
 import type { CmdView } from "../ruleInput.js"
 
@@ -38,7 +39,7 @@ const PATH_HINT = /[/~]|^\.|(?:rc|profile|customize\.py|\.pth|config\.fish|start
 const SYSTEM_TREE = /^\/+(?:usr|bin|sbin|lib\d*|etc|opt|snap|nix|boot|sys|dev)(?:\/|$)/
 
 const push = (out: string[], text: string): void => {
-  if (PATH_HINT.test(text) && !SYSTEM_TREE.test(asCommandSees(text))) out.push(text)
+  if (PATH_HINT.test(text) && !SYSTEM_TREE.test(asCommandSees(text)) && !bareGitName(text)) out.push(text)
 }
 
 /**
