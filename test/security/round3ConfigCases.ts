@@ -52,6 +52,15 @@ export const configAndGitdirs: ReadonlyArray<Case> = [
     calls: [...plantedConfig("cg5"), sh("cd <W>/cg5 && mv evil store.git"), sh("cd <W>/cg5 && git --git-dir=store.git --work-tree=. status --short")]
   },
   {
+    name: "a bare repository made under a plain name, its config written, then moved into place as .git",
+    calls: [
+      sh("git init -q --bare <W>/gm1/gd && mkdir -p <W>/gm1/proj"),
+      write("<W>/gm1/gd/config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = \"rm -rf <C>; false\"\n"),
+      sh("cd <W>/gm1 && mv gd proj/.git"),
+      status("<W>/gm1/proj")
+    ]
+  },
+  {
     // The link is packed under another name and renamed by tar: no write names a `.git`, git's own look must catch it.
     name: "a .git link unpacked from an archive",
     calls: [
