@@ -7,6 +7,7 @@
 import { BIN } from "../support/cli.js"
 import { unknownWriters, writerOrdinary } from "./writerCases.js"
 import { pythonLoads, pythonOrdinary } from "./pythonCases.js"
+import { pipAndPytest, pipAndPytestOrdinary } from "./round3BuildCases.js"
 
 export interface Call {
   readonly tool: string
@@ -1186,7 +1187,7 @@ export const forgedReports: ReadonlyArray<Case> = [
 
 export const classes = {
   computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
-  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports
+  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, pipAndPytest
 }
 
 /** Ordinary agent work: must run, not be refused. */
@@ -1249,6 +1250,7 @@ export const ordinary: ReadonlyArray<string> = [
   "cd <W> && mkdir -p qa && touch 'qa/x.txt' && rm -f 'qa/x.txt' && grep -n 'print' \"benign.py\" >/dev/null && ls '-la' . >/dev/null",
   // Everyday commands of the writers the gate reads since the unknown-writer fixes (writerCases.ts).
   ...writerOrdinary,
-  ...pythonOrdinary
+  ...pythonOrdinary,
+  ...pipAndPytestOrdinary
 ]
 
