@@ -8,6 +8,7 @@ import { BIN } from "../support/cli.js"
 import { unknownWriters, writerOrdinary } from "./writerCases.js"
 import { pythonLoads, pythonOrdinary } from "./pythonCases.js"
 import { configAndGitdirs, configOrdinary } from "./round3ConfigCases.js"
+import { pipAndPytest, pipAndPytestOrdinary } from "./round3BuildCases.js"
 
 export interface Call {
   readonly tool: string
@@ -1255,7 +1256,7 @@ export const forgedReports: ReadonlyArray<Case> = [
 
 export const classes = {
   computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
-  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs
+  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs, pipAndPytest
 }
 
 /** Ordinary agent work: must run, not be refused. */
@@ -1319,6 +1320,7 @@ export const ordinary: ReadonlyArray<string> = [
   // Everyday commands of the writers the gate reads since the unknown-writer fixes (writerCases.ts).
   ...writerOrdinary,
   ...pythonOrdinary,
-  ...configOrdinary
+  ...configOrdinary,
+  ...pipAndPytestOrdinary
 ]
 

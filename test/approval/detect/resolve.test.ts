@@ -369,8 +369,16 @@ describe("text fed to a shell or interpreter on stdin", () => {
   })
 })
 
+/** What pytest always looks at where it starts. */
+const PYTEST_FILES = [
+  { path: "./conftest.py", language: "python", optional: true },
+  { path: "./tests/conftest.py", language: "python", optional: true },
+  { path: "./test/conftest.py", language: "python", optional: true }
+]
+const PYTEST_CONFIG_REFS = ["./pytest.ini", "./pyproject.toml", "./tox.ini", "./setup.cfg"].map((path) => ({ path, language: "unknown", optional: true, reader: "pytest-config", runsIn: "." }))
+
 describe("scripts a command runs", () => {
-  const cases: ReadonlyArray<readonly [string, ReadonlyArray<{ path: string; language: string; optional?: boolean; unplaced?: boolean; rewritten?: boolean; reader?: string }>]> = [
+  const cases: ReadonlyArray<readonly [string, ReadonlyArray<{ path: string; language: string; optional?: boolean; unplaced?: boolean; rewritten?: boolean; reader?: string; runsIn?: string }>]> = [
     ["bash x.sh", [{ path: "x.sh", language: "shell" }]],
     ["sh -e deploy", [{ path: "deploy", language: "shell" }]],
     ["zsh x", [{ path: "x", language: "shell" }]],
@@ -404,11 +412,10 @@ describe("scripts a command runs", () => {
         { path: "./conftest.py", language: "python", optional: true },
         { path: "./tests/conftest.py", language: "python", optional: true },
         { path: "./test/conftest.py", language: "python", optional: true },
-        // And its config files, whose addopts may load plugins.
-        { path: "./pytest.ini", language: "unknown", optional: true, reader: "pytest-config" },
-        { path: "./pyproject.toml", language: "unknown", optional: true, reader: "pytest-config" },
-        { path: "./tox.ini", language: "unknown", optional: true, reader: "pytest-config" },
-        { path: "./setup.cfg", language: "unknown", optional: true, reader: "pytest-config" },
+        // The conftest.py of every folder from here up (the judge climbs): the root may be above.
+        { path: ".", language: "python", optional: true, reader: "pytest-conftests", runsIn: "." },
+        // And its config files, whose addopts may load plugins (beside them, or where pytest runs).
+        ...PYTEST_CONFIG_REFS,
         // `-m` puts the working directory first on sys.path: library-named modules there are read (judge.ts).
         { path: ".", language: "python", optional: true, reader: "module-path" },
         { path: "./pytest.py", language: "python", optional: true },
@@ -424,15 +431,57 @@ describe("scripts a command runs", () => {
         { path: "./test/conftest.py", language: "python", optional: true },
         { path: "./plug.py", language: "python", optional: true },
         { path: "tests/unit/test_a.py", language: "python", optional: true },
-        { path: "tests/unit/conftest.py", language: "python", optional: true },
-        { path: "pkg/conftest.py", language: "python", optional: true },
-        // And its config files, whose addopts may load plugins.
-        { path: "./pytest.ini", language: "unknown", optional: true, reader: "pytest-config" },
-        { path: "./pyproject.toml", language: "unknown", optional: true, reader: "pytest-config" },
-        { path: "./tox.ini", language: "unknown", optional: true, reader: "pytest-config" },
-        { path: "./setup.cfg", language: "unknown", optional: true, reader: "pytest-config" }
+        // The folders of the paths it is given (a node id's file, a folder): the judge climbs from each.
+        { path: "tests/unit", language: "python", optional: true, reader: "pytest-conftests", runsIn: "." },
+        { path: "pkg", language: "python", optional: true, reader: "pytest-conftests", runsIn: "." },
+        ...PYTEST_CONFIG_REFS
       ]
     ],
+    [
+      // A root moved above, a config named with -c: climbs start there too; everything counts from the `cd`.
+      "cd sub && py.test --rootdir=.. -c conf/p.ini a/b",
+      [
+        { path: "sub/conftest.py", language: "python", optional: true },
+        { path: "sub/tests/conftest.py", language: "python", optional: true },
+        { path: "sub/test/conftest.py", language: "python", optional: true },
+        { path: "sub/..", language: "python", optional: true, reader: "pytest-conftests", runsIn: "sub" },
+        { path: "sub/conf", language: "python", optional: true, reader: "pytest-conftests", runsIn: "sub" },
+        { path: "sub/a/b", language: "python", optional: true, reader: "pytest-conftests", runsIn: "sub" },
+        ...PYTEST_CONFIG_REFS.map((r) => ({ ...r, path: r.path.replace("./", "sub/"), runsIn: "sub" })),
+        // Named by the command: it must be there to read.
+        { path: "sub/conf/p.ini", language: "unknown", optional: false, reader: "pytest-config", runsIn: "sub" }
+      ]
+    ],
+    // A test folder only known when it runs: its conftests cannot be looked for.
+    ["pytest -q $T", [...PYTEST_FILES, { path: "$T", language: "unknown", reader: "pytest-conftests" }, ...PYTEST_CONFIG_REFS]],
+    // pip: requirement files must be read (from where pip runs, their projects); local projects are looked into.
+    [
+      "pip install -r requirements.txt requests",
+      [{ path: "requirements.txt", language: "unknown", reader: "pip-requirements", runsIn: "." }, { path: "requests", language: "python", optional: true, reader: "pip-project" }]
+    ],
+    [
+      "cd app && pip3 install --editable=pkg -c c.txt",
+      [{ path: "app/c.txt", language: "unknown", reader: "pip-requirements", runsIn: "app" }, { path: "app/pkg", language: "python", optional: true, reader: "pip-project" }]
+    ],
+    [
+      "python3 -m pip wheel -Ur r.txt 'pkg @ file:///srv/pkg' ./dist/x-1.0.tar.gz",
+      [
+        { path: "r.txt", language: "unknown", reader: "pip-requirements", runsIn: "." },
+        { path: "/srv/pkg", language: "python", optional: true, reader: "pip-project" },
+        { path: "./dist/x-1.0.tar.gz", language: "unknown", optional: true, reader: "pip-packed" },
+        { path: "./pip.py", language: "python", optional: true },
+        { path: "./pip/__main__.py", language: "python", optional: true },
+        { path: "./pip/__init__.py", language: "python", optional: true }
+      ]
+    ],
+    // Written by the command itself, computed, or in a folder only known when it runs: certain, so they ask.
+    ["printf './pkg\\n' > r.txt && pip install -r r.txt", [{ path: "r.txt", language: "unknown", reader: "pip-requirements", runsIn: ".", optional: false, rewritten: true }]],
+    ["echo x > pkg/setup.py && pip install -e pkg", [{ path: "./pkg", language: "python", optional: true, reader: "pip-project", rewritten: true }]],
+    // An editable's bare name is a folder: one only known when it runs asks; a package name does not.
+    ["cd \"$D\" && pip install -e pkg requests", [{ path: "./pkg", language: "unknown", reader: "pip-project" }]],
+    ["pip install $P", [{ path: "$P", language: "unknown", reader: "pip-project" }]],
+    ["cd \"$D\" && pip install -e . requests", [{ path: ".", language: "unknown", reader: "pip-project" }]],
+    ["pip list && pip freeze && pip show requests", []],
     [
       "python3 -m json.tool data.json",
       [

@@ -29,6 +29,9 @@ import {
   yarnPath
 } from "./projectRunners.js"
 import { isStdinPath } from "../detect/resolve/codeSources.js"
+import type { PipSource } from "../detect/resolve/pipBuilds.js"
+import { projectMetadata, requirementLines, requirementPath } from "../detect/resolve/pipBuilds.js"
+import { PYTEST_CONFIGS } from "../detect/resolve/localFiles.js"
 import { exCommands, exShellText } from "../detect/editorCommands.js"
 import { consoleText, isConsole } from "../detect/consoleCommands.js"
 import { inputCommands } from "../detect/inputCommands.js"
@@ -39,6 +42,7 @@ import { cacheDirs, cacheFor, extensionModuleFor, PYC_HEADER_BYTES, pythonSource
 import { codeSearchDirs, MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 import { PERL_LIBRARY_MODULES, PYTHON_LIBRARY_MODULES } from "../detect/code/libraryModules.js"
 import { hasTraversalComponent } from "../../../lib/pathSafety.js"
+import { lookupTable } from "../../../lib/lookupTable.js"
 import { asCommandSees, globMatches, hasGlob } from "../detect/pathClasses.js"
 
 export type { Inspection } from "../detect/detect.js"
@@ -83,6 +87,8 @@ export const PLANTED_REPOSITORY_DESCRIPTION =
 export const MAX_SCRIPT_BYTES = 2 * 1024 * 1024
 /** Scripts a script runs are followed this deep. */
 const MAX_SCRIPT_DEPTH = 3
+/** Requirement files one pip command reads, nested ones included; more ask. */
+const MAX_REQUIREMENT_FILES = 32
 /** At most this many scripts and paths are looked at per command; past that, the command is judged unknown. */
 const MAX_LOOKS = 32
 /** At most this many files are read for one request; past that, what is left counts as unreadable. */
@@ -186,6 +192,21 @@ const landing = (surroundings: CommandSurroundings, path: string): Effect.Effect
   hasTraversalComponent(path) ? Effect.map(surroundings.realPath(path), normalize) : Effect.succeed(normalize(path))
 
 const under = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`)
+
+/** What a rewritten file is, by its reader, for the approver. */
+const WRITTEN_NOTE: Readonly<Record<string, string>> = lookupTable({
+  "pytest-conftests": "a conftest.py pytest imports for",
+  "pip-project": "a build file of the local project",
+  "pip-requirements": "requirements file"
+})
+
+/** A local source pip builds, as the folder (or packed file) the judge looks into. */
+const pipSourceRef = (source: PipSource): ScriptRef => ({
+  path: source.path,
+  language: source.kind === "project" ? "python" : "unknown",
+  optional: true,
+  reader: source.kind === "project" ? "pip-project" : "pip-packed"
+})
 
 /** The stronger of two verdicts: hardline over dangerous over safe; the first finding of each kind is kept. */
 const stronger = (a: Verdict, b: Verdict): Verdict => {
@@ -408,7 +429,8 @@ const judgeWith = (
     }
     const prefix = variables?.["PYTHONPYCACHEPREFIX"]
     const pycachePrefix = prefix === undefined || prefix === "" || prefix.includes("$") ? undefined : joinPath(cwd, prefix, env.home)
-    const look = new Looker(scriptEnv, detectors, surroundings, yield* moduleSearchDirs(inspection, variables, cwd, env, surroundings), pycachePrefix)
+    const written = new Set(inspection.writes.map((w) => normalize(joinPath(cwd, w, env.home))))
+    const look = new Looker(scriptEnv, detectors, surroundings, yield* moduleSearchDirs(inspection, variables, cwd, env, surroundings), pycachePrefix, written)
     verdict = stronger(verdict, yield* look.scripts(inspection.scripts, cwd, 1))
     if (verdict.detection.hardline) return verdict
     verdict = stronger(verdict, yield* look.loadedModules(inspection.loadedModules))
@@ -592,8 +614,15 @@ class Looker {
     /** Module search path directories by language (`PYTHONPATH`…): modules found there shadow the library's. */
     private readonly moduleDirs: ReadonlyMap<CodeLanguage, ReadonlyArray<string>> = new Map(),
     /** The task's `PYTHONPYCACHEPREFIX`, absolute: where Python keeps its bytecode caches instead of `__pycache__`. */
-    private readonly pycachePrefix?: string | undefined
+    private readonly pycachePrefix?: string | undefined,
+    /** The files the command writes, absolute: one found to read (a module, a project's setup.py) tells nothing now. */
+    private readonly written: ReadonlySet<string> = new Set()
   ) {}
+
+  /** Folders whose conftest.py and config files were looked at already (pytest's paths share their parents). */
+  private readonly conftestDirs = new Set<string>()
+  /** Files judged already (absolute): a conftest.py the line names is not read again on the climb. */
+  private readonly judged = new Set<string>()
 
   /** The names in a directory (none when it is missing or unreadable); null when the environment cannot list. */
   private names(dir: string): Effect.Effect<ReadonlyArray<string> | null> {
@@ -732,14 +761,24 @@ class Looker {
         }
         // `cp evil.sh x.sh && bash x.sh`: the command writes the file before running it; what is there now tells nothing.
         if (ref.rewritten === true) {
-          verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `script ${ref.path}, written by the command itself` })
+          verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `${WRITTEN_NOTE[ref.reader ?? ""] ?? "script"} ${ref.path}, written by the command itself` })
           continue
         }
         const path = joinPath(cwd, ref.path, self.env.home)
+        // Found here rather than named by the line (a module beside a script, a project a requirements file names).
+        if (self.written.has(normalize(path))) {
+          verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `${ref.path}, written by the command itself` })
+          continue
+        }
         // A folder python searches first (the working directory under `python -m`): library-named modules there run.
         if (ref.reader === "module-path") {
           const dir = yield* landing(self.surroundings, path)
           if (depth < MAX_SCRIPT_DEPTH) verdict = stronger(verdict, yield* self.scripts(yield* self.shadowing("python", dir), dir, depth + 1))
+          continue
+        }
+        if (ref.reader === "pytest-conftests" || ref.reader === "pip-project" || ref.reader === "pip-packed") {
+          verdict = stronger(verdict, yield* self.folder(ref, path, cwd, depth))
+          if (verdict.detection.hardline) return verdict
           continue
         }
         // A python module may run from compiled code beside its source (or in its place): that code cannot be read.
@@ -758,15 +797,30 @@ class Looker {
           // An installed program too large to read (`/usr/bin/cmake`, which CMake's makefiles run by path) is judged
           // by how it is invoked, as an installed binary is below.
           if (text === "too-large" && (yield* self.installed(path))) continue
-          verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `script ${ref.path}` })
+          verdict = stronger(verdict, { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `${ref.reader === "pip-requirements" ? "requirements file" : "script"} ${ref.path}` })
           continue
         }
-        // pytest's config: plugins its `addopts` loads with `-p` are imported from beside it.
+        self.judged.add(normalize(path))
+        // pytest's config: plugins its `addopts` loads with `-p` are imported from beside it, or where pytest runs.
         if (ref.reader === "pytest-config") {
           const plugins = pytestConfigPlugins(text.value).flatMap((mod) => moduleFileCandidates("python", mod))
           const refs = plugins.map((p): ScriptRef => ({ path: p, language: "python", optional: true }))
-          if (refs.length > 0 && depth < MAX_SCRIPT_DEPTH) verdict = stronger(verdict, yield* self.scripts(refs, posix.dirname(yield* landing(self.surroundings, path)), depth + 1))
+          const beside = posix.dirname(yield* landing(self.surroundings, path))
+          const runsIn = ref.runsIn === undefined ? beside : yield* landing(self.surroundings, joinPath(cwd, ref.runsIn, self.env.home))
+          for (const dir of refs.length > 0 && depth < MAX_SCRIPT_DEPTH ? new Set([beside, runsIn]) : []) {
+            verdict = stronger(verdict, yield* self.scripts(refs, dir, depth + 1))
+          }
           continue
+        }
+        if (ref.reader === "pip-requirements") {
+          verdict = stronger(verdict, yield* self.requirements(path, text.value, joinPath(cwd, ref.runsIn ?? ".", self.env.home), depth))
+          if (verdict.detection.hardline) return verdict
+          continue
+        }
+        // A local project's build files: the local projects they depend on are built too, an in-tree backend runs.
+        if (ref.reader === "pip-metadata") {
+          verdict = stronger(verdict, yield* self.projectBuild(text.value, posix.dirname(path), ref.language === "python", depth))
+          if (ref.language !== "python") continue
         }
         const language = languageOf(ref, text.value)
         const shebang = ref.language === "unknown" ? shebangOf(text.value) : ""
@@ -849,6 +903,117 @@ class Looker {
         if (verdict.detection.hardline) return verdict
       }
       return verdict
+    })
+  }
+
+  /**
+   * A reader's folder: pytest's conftest.py files from it up to `/`, a local project pip builds, a packed source
+   * pip builds (an archive, a local repository: its build code cannot be read before pip unpacks it). One the line
+   * only knows when it runs (computed, or relative to a folder not known) was made certain: it asks.
+   */
+  private folder(ref: ScriptRef, path: string, cwd: string, depth: number): Effect.Effect<Verdict> {
+    const self = this
+    return Effect.gen(function*() {
+      const what = ref.reader === "pytest-conftests" ? "tests" : "local project"
+      if (ref.optional !== true) return { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `${what} ${ref.path}, only known when the command runs` }
+      if (ref.reader === "pytest-conftests") return yield* self.conftests(path, ref.runsIn, cwd, depth)
+      const place = yield* landing(self.surroundings, path)
+      const kind = yield* self.surroundings.fileKind(place)
+      if (ref.reader === "pip-packed") {
+        return kind === "missing" ? { detection: SAFE } : { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `packed source ${ref.path}: pip unpacks it and runs its build code` }
+      }
+      if (kind !== "directory") return { detection: SAFE }
+      const files = ["setup.py", "pyproject.toml", "setup.cfg"].map((name): ScriptRef => ({
+        path: `${place === "/" ? "" : place}/${name}`,
+        language: name === "setup.py" ? "python" : "unknown",
+        optional: true,
+        reader: "pip-metadata"
+      }))
+      // pip runs the build in the project's folder.
+      return yield* self.scripts(files, place, depth)
+    })
+  }
+
+  /**
+   * The conftest.py pytest may import from `start` and every folder above it (its root may be anywhere up there),
+   * and the config files there (the first found up the tree is pytest's, and its `addopts` may load plugins).
+   * pytest imports only a conftest.py that is there: a missing one costs no look at caches.
+   */
+  private conftests(start: string, runsIn: string | undefined, cwd: string, depth: number): Effect.Effect<Verdict> {
+    const self = this
+    return Effect.gen(function*() {
+      const candidates: Array<ScriptRef> = []
+      for (let dir = yield* landing(self.surroundings, start); !self.conftestDirs.has(dir); dir = posix.dirname(dir)) {
+        self.conftestDirs.add(dir)
+        const base = dir === "/" ? "" : dir
+        candidates.push({ path: `${base}/conftest.py`, language: "python", optional: true })
+        for (const config of PYTEST_CONFIGS) candidates.push({ path: `${base}/${config.slice(2)}`, language: "unknown", optional: true, reader: "pytest-config", runsIn })
+        if (dir === "/") break
+      }
+      // Those the line names (`./conftest.py`, `./pytest.ini`) were read already.
+      const unread = candidates.filter((c) => !self.judged.has(c.path))
+      // Looked up together (one round trip where the files are remote).
+      const kinds = yield* Effect.forEach(unread, (c) => self.surroundings.fileKind(c.path), { concurrency: "unbounded", batching: true })
+      const refs = unread.filter((_, k) => kinds[k] === "file")
+      return refs.length === 0 ? { detection: SAFE } : yield* self.scripts(refs, cwd, depth)
+    })
+  }
+
+  /**
+   * A requirements (or constraints) file pip reads, and those it nests (relative to it): every one must be readable,
+   * and the local sources their lines name (relative to where pip runs, `runsIn`) are looked into.
+   */
+  private requirements(first: string, text: string, runsIn: string, depth: number): Effect.Effect<Verdict> {
+    const self = this
+    return Effect.gen(function*() {
+      const unreadable = (note: string): Verdict => ({ detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note })
+      const sources: Array<PipSource> = []
+      const queue = [{ path: normalize(first), text }]
+      const seen = new Set([normalize(first)])
+      for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+        const lines = requirementLines(file.text)
+        if (lines.computed.length > 0) return unreadable(`${lines.computed[0] ?? ""} in ${file.path}: pip expands the variable when it runs`)
+        sources.push(...lines.sources)
+        for (const nested of lines.requirements) {
+          const path = normalize(joinPath(posix.dirname(file.path), requirementPath(nested), self.env.home))
+          if (seen.has(path)) continue
+          if (seen.size >= MAX_REQUIREMENT_FILES) return unreadable(`more than ${MAX_REQUIREMENT_FILES} requirement files`)
+          seen.add(path)
+          if (self.written.has(path)) return unreadable(`requirements file ${nested}, written by the command itself`)
+          const nestedText = isStdinPath(nested) ? "too-large" : yield* self.read(path)
+          if (nestedText === "too-large" || Option.isNone(nestedText)) return unreadable(`requirements file ${nested}, named in ${file.path}`)
+          queue.push({ path, text: nestedText.value })
+        }
+      }
+      // Only the sources there are looked into (a long list of package names costs one batch of look-ups).
+      const dir = normalize(runsIn)
+      const kinds = yield* Effect.forEach(
+        sources,
+        (s) => Effect.flatMap(landing(self.surroundings, joinPath(dir, s.path, self.env.home)), self.surroundings.fileKind),
+        { concurrency: "unbounded", batching: true }
+      )
+      const present = sources.filter((_, k) => kinds[k] !== "missing")
+      return present.length === 0 ? { detection: SAFE } : yield* self.scripts(present.map(pipSourceRef), dir, depth)
+    })
+  }
+
+  /**
+   * What a local project's build files make pip build or import besides: local projects it depends on (`file:`
+   * URLs, relative to the project), and for pyproject.toml and setup.cfg the project's modules its build imports
+   * (setup.py's own imports are followed as the Python it is).
+   */
+  private projectBuild(text: string, dir: string, code: boolean, depth: number): Effect.Effect<Verdict> {
+    const self = this
+    return Effect.gen(function*() {
+      const meta = projectMetadata(text)
+      const modules = code ? [] : meta.modules.flatMap((mod) => moduleFileCandidates("python", mod))
+      const refs = [
+        ...meta.moduleDirs.flatMap((d) => modules.map((m): ScriptRef => ({ path: d === "." ? m : `${d}/${m}`, language: "python", optional: true }))),
+        ...meta.sources.map(pipSourceRef)
+      ]
+      if (refs.length === 0) return { detection: SAFE }
+      if (depth >= MAX_SCRIPT_DEPTH) return { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `local projects and build modules nested deeper than ${MAX_SCRIPT_DEPTH} in ${dir}` }
+      return yield* self.scripts(refs, dir, depth + 1)
     })
   }
 

@@ -12,7 +12,10 @@ import type { Cmd } from "../../shell/ast.js"
 import { commandFillsCurrentDirectory, commandWrites } from "../rules/operands.js"
 import { editorScripts, readsCommandsFromStdin } from "../editorCommands.js"
 import { consoleOf, consoleScripts } from "../consoleCommands.js"
+import { lookupTable } from "../../../../lib/lookupTable.js"
 import { pythonRunnerTargets } from "./pythonRunners.js"
+import type { PipSource } from "./pipBuilds.js"
+import { buildSource, pipBuild, requirementPath } from "./pipBuilds.js"
 import { gitOptions } from "../gitOptions.js"
 import { asCommandSees } from "../pathClasses.js"
 import { codeSource, isStdinPath, shellArgs } from "./codeSources.js"
@@ -79,34 +82,70 @@ const samePath = (path: string): string => posix.normalize(path)
 
 const lastPart = (text: string): string => text.slice(text.lastIndexOf("/") + 1)
 
-/** pytest options that take a value (their value is not a test path). */
-
-/**
- * What pytest runs before and besides the tests it collects: `conftest.py` where it starts, in `tests/` and `test/`,
- * and beside each path it is given; a test file it is given by name; a `-p` plugin beside it. (Files it finds by
- * walking directories are not seen: a known limit.)
- */
 /** The files pytest reads its options from (`addopts` may load plugins with `-p`): the first found wins. */
 export const PYTEST_CONFIGS = ["./pytest.ini", "./pyproject.toml", "./tox.ini", "./setup.cfg"]
 
-const pytestFiles = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const out = ["./conftest.py", "./tests/conftest.py", "./test/conftest.py"]
+/** What pytest loads besides the tests it collects by walking (projectRunners.ts). */
+interface PytestLoads {
+  /** `conftest.py` where it starts and in `tests/` and `test/`, each test file it is given, each `-p` plugin. */
+  readonly files: ReadonlyArray<string>
+  /** Folders whose conftest.py pytest imports, with every folder above them: those of the paths it is given. */
+  readonly folders: ReadonlyArray<string>
+  /** Config files named with `-c` / `--config-file`. */
+  readonly configs: ReadonlyArray<string>
+}
+
+const folderOf = (path: string): string => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".")
+
+/**
+ * pytest imports the conftest.py of every folder from its root down to each path it is given (a file, a folder, a
+ * node id `path::test`); the root may be above the working directory (`--rootdir`, a config file found there or
+ * named with `-c`). Over-reading is harmless, so every folder up to `/` counts (the judge climbs).
+ */
+const pytestLoads = (args: ReadonlyArray<string>): PytestLoads => {
+  const files = ["./conftest.py", "./tests/conftest.py", "./test/conftest.py"]
+  const folders: Array<string> = []
+  const configs: Array<string> = []
+  let paths = 0
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? ""
-    if (a === "-p" && /^[A-Za-z_][\w.]*$/.test(args[i + 1] ?? "")) out.push(`./${(args[i + 1] ?? "").replace(/\./g, "/")}.py`)
-    if (PYTEST_VALUED.has(a)) {
-      i++
+    const eq = a.startsWith("--") ? a.indexOf("=") : -1
+    const option = eq > 0 ? a.slice(0, eq) : a
+    const value = eq > 0 ? a.slice(eq + 1) : PYTEST_VALUED.has(a) ? args[++i] : undefined
+    if (value !== undefined) {
+      if (option === "-p" && /^[A-Za-z_][\w.]*$/.test(value)) files.push(`./${value.replace(/\./g, "/")}.py`)
+      if (option === "-c" || option === "--config-file") {
+        configs.push(value)
+        folders.push(folderOf(value))
+      }
+      if (option === "--rootdir") folders.push(value)
       continue
     }
     if (a.startsWith("-")) continue
     const path = a.split("::")[0] ?? a
+    paths++
     if (path.endsWith(".py")) {
-      out.push(path)
-      out.push(`${path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "."}/conftest.py`)
-    } else out.push(`${path.replace(/\/+$/, "")}/conftest.py`)
+      files.push(path)
+      folders.push(folderOf(path))
+    } else folders.push(path.replace(/(.)\/+$/, "$1"))
   }
-  return out
+  if (paths === 0) folders.push(".")
+  return { files, folders, configs }
 }
+
+/** Text still holding an expansion the resolver could not follow: a name only known when the command runs. */
+const computedText = (text: string): boolean => /[$`]/.test(text)
+
+/**
+ * Readers whose path is a folder or a packed source the judge looks into (its name is the operand itself, so naming
+ * it does not make it certain), and the files in it that, written by the command itself, make what is there now
+ * tell nothing.
+ */
+const LOOKED_INTO: Readonly<Record<string, ReadonlyArray<string>>> = lookupTable({
+  "pytest-conftests": ["conftest.py"],
+  "pip-project": ["setup.py", "pyproject.toml", "setup.cfg"],
+  "pip-packed": []
+})
 
 export class Locals {
   readonly scripts: ScriptRef[] = []
@@ -124,9 +163,13 @@ export class Locals {
   settledScripts(): ReadonlyArray<ScriptRef> {
     if (this.written.length === 0 && !this.scripts.some((s) => s.optional === true)) return this.scripts
     const written = new Set(this.written.map((w) => samePath(w.path)))
+    const writtenNames = new Set(this.written.map((w) => lastPart(w.path)))
     return this.scripts.map((s) => {
       // `cp evil.sh x.sh && bash x.sh`: what runs is what the command wrote, not what is there now.
       if (written.has(samePath(s.path))) return { ...s, optional: false, rewritten: true }
+      // A folder's files are found by the judge: a conftest.py or setup.py the command writes may be one of them.
+      const inside = s.reader === undefined ? undefined : LOOKED_INTO[s.reader]
+      if (inside !== undefined) return inside.some((n) => writtenNames.has(n)) ? { ...s, rewritten: true } : s
       return s.optional === true && this.named.has(lastPart(s.path)) ? { ...s, optional: false } : s
     })
   }
@@ -187,7 +230,7 @@ export class Locals {
     if (!this.paths.includes(p)) this.paths.push(p)
   }
 
-  script(_cmd: Cmd | null, path: string, known: boolean, language: CodeLanguage | "unknown", reader?: ScriptReader): void {
+  script(_cmd: Cmd | null, path: string, known: boolean, language: CodeLanguage | "unknown", reader?: ScriptReader, runsIn?: string): void {
     if (path === "") return
     // `awk -f -`, `sed -f /dev/stdin`, `sqlite3 -init /dev/stdin`: the program is whatever the pipe or redirect holds.
     if (isStdinPath(path)) {
@@ -199,7 +242,8 @@ export class Locals {
       path: placed.path,
       language: placed.sure ? language : "unknown",
       ...(known && !placed.sure ? { unplaced: true } : {}),
-      ...(reader === undefined ? {} : { reader })
+      ...(reader === undefined ? {} : { reader }),
+      ...(runsIn === undefined ? {} : { runsIn })
     }
     if (!this.scripts.some((s) => s.path === ref.path && s.language === ref.language && s.unplaced === ref.unplaced)) this.scripts.push(ref)
   }
@@ -314,6 +358,8 @@ export class Locals {
         if (top !== name) optional(`./${top}.py`, "python")
         optional(`./${top}/__init__.py`, "python")
       }
+      if (mod === "pip" || mod === "pip3") this.pip(args.slice(m + 2))
+      if (mod === "build") this.pipSource({ kind: "project", path: buildSource(args.slice(m + 2)) })
       if (mod !== undefined) {
         // `-m` puts the working directory first on sys.path: a library-named module there runs (json.tool → gettext.py).
         const cwd = this.place(".")
@@ -357,9 +403,13 @@ export class Locals {
       })
       return
     }
-    // `pip install .`: building the project runs its setup.py.
-    if (/^pip[\d.]*$/.test(name)) {
-      for (const file of pythonRunnerTargets("pip", args).files) optional(file, "python")
+    // `pip install .`, `-r requirements.txt`: building a local project runs its setup.py (pipBuilds.ts).
+    if (/^pip[\d.]*$/.test(name) || (name === "uv" && args[0] === "pip")) {
+      this.pip(name === "uv" ? args.slice(1) : args)
+      return
+    }
+    if (name === "pyproject-build") {
+      this.pipSource({ kind: "project", path: buildSource(args) })
       return
     }
     if (name === "npx" || ((name === "npm" || name === "pnpm") && args[0] === "exec")) {
@@ -399,13 +449,56 @@ export class Locals {
     if (!this.gitDirs.some((g) => g.dir === ref.dir && g.sure === ref.sure && g.gitDir === ref.gitDir)) this.gitDirs.push(ref)
   }
 
-  /** pytest's conftest files, named tests and `-p` plugins, and its config files (their `addopts` can load plugins). */
+  /**
+   * pytest's conftest files (the judge climbs from each folder), named tests and `-p` plugins, and its config files
+   * (their `addopts` can load plugins, found beside the file or where pytest runs).
+   */
   private pytest(args: ReadonlyArray<string>, optional: (path: string, language: CodeLanguage | "unknown") => void): void {
-    for (const path of pytestFiles(args)) optional(path, "python")
-    for (const path of PYTEST_CONFIGS) {
-      const placed = this.place(path)
-      if (placed.sure && !this.scripts.some((s) => s.path === placed.path)) this.scripts.push({ path: placed.path, language: "unknown", optional: true, reader: "pytest-config" })
+    const loads = pytestLoads(args)
+    const runsIn = this.place(".")
+    for (const path of loads.files) optional(path, "python")
+    for (const folder of loads.folders) {
+      if (computedText(folder)) this.script(null, folder, false, "unknown", "pytest-conftests")
+      else this.optionalRef(folder, "python", "pytest-conftests", runsIn.path)
     }
+    for (const path of [...PYTEST_CONFIGS, ...loads.configs]) {
+      if (computedText(path)) this.script(null, path, false, "unknown", "pytest-config")
+      else this.optionalRef(path, "unknown", "pytest-config", runsIn.path)
+    }
+  }
+
+  /** A candidate file or folder the judge reads when it is there (nothing when its place is unknown). */
+  private optionalRef(path: string, language: CodeLanguage | "unknown", reader: ScriptReader, runsIn?: string): void {
+    const placed = this.place(path)
+    if (!placed.sure || this.scripts.some((s) => s.path === placed.path && s.reader === reader)) return
+    this.scripts.push({ path: placed.path, language, optional: true, reader, ...(runsIn === undefined ? {} : { runsIn }) })
+  }
+
+  /**
+   * `pip install|wheel|download`: the requirement files it reads must be read (the local projects they name run
+   * their build code: the judge follows them from where pip runs), and the local sources it is given are looked into.
+   */
+  private pip(args: ReadonlyArray<string>): void {
+    const build = pipBuild(args)
+    if (build === null) return
+    const runsIn = this.place(".")
+    for (const file of build.requirements) this.script(null, requirementPath(file), !computedText(file), "unknown", "pip-requirements", runsIn.path)
+    for (const source of build.sources) this.pipSource(source)
+  }
+
+  /**
+   * A local project pip builds (its folder: the judge reads its build files) or a packed one. A computed one asks;
+   * so does one in a folder only known when the command runs, unless it is a bare name (pip takes that for a
+   * package; an editable's name came as `./name`).
+   */
+  private pipSource(source: PipSource): void {
+    const reader = source.kind === "project" ? "pip-project" : "pip-packed"
+    const bare = !source.path.includes("/") && !source.path.startsWith(".")
+    if (computedText(source.path) || (this.cwd === null && !bare && !source.path.startsWith("/"))) {
+      this.script(null, source.path, false, "unknown", reader)
+      return
+    }
+    this.optionalRef(source.path, source.kind === "project" ? "python" : "unknown", reader)
   }
 
   private loadModule(language: CodeLanguage, name: string): void {

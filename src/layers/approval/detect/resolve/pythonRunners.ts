@@ -4,7 +4,7 @@
  * doctest (which imports the files it checks and runs their examples),
  * unittest with test names, coverage and IPython. What they run is read like
  * `python3 x.py` would be. unittest's `discover` walks directories, which the
- * gate cannot list (as for pytest).
+ * gate cannot list (as for pytest). (`-m pip` is read in pipBuilds.ts.)
  */
 import { lookupTable } from "../../../../lib/lookupTable.js"
 
@@ -46,28 +46,6 @@ const firstTarget = (runner: string, args: ReadonlyArray<string>): PythonRun => 
   return NONE
 }
 
-const PIP_VALUED = new Set(["-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root", "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--src", "--python", "--platform", "--python-version", "--implementation", "--abi", "--progress-bar", "--config-settings", "-C", "--log", "--cache-dir", "--report", "-d", "--dest"])
-
-/**
- * `pip install .` / `-e ./pkg` / `pip wheel dir` / `pip download dir`: building a local project runs its setup.py.
- * (A package from an index is installed code, like any dependency.)
- */
-const pipBuilds = (args: ReadonlyArray<string>): PythonRun => {
-  if (!["install", "wheel", "download"].includes(args[0] ?? "")) return NONE
-  const files: Array<string> = []
-  for (let i = 1; i < args.length; i++) {
-    const a = args[i] ?? ""
-    if (a === "-e" || a === "--editable") continue
-    if (a.startsWith("-")) {
-      if (PIP_VALUED.has(a)) i++
-      continue
-    }
-    // A local directory: `.`, `..`, a path; `name[extra]`, `name==1` and URLs are packages.
-    if (/^(?:\.{1,2}|\.{0,2}\/.*|[\w.-]+\/.*)$/.test(a) && !a.includes("://") && !/\.(?:whl|zip|tar\.gz)$/.test(a)) files.push(`${a.replace(/\/+$/, "")}/setup.py`)
-  }
-  return { files, modules: [] }
-}
-
 /** What runner module `mod`, run by `python -m mod args…`, runs from the project. */
 export const pythonRunnerTargets = (mod: string, args: ReadonlyArray<string>): PythonRun => {
   switch (mod) {
@@ -77,9 +55,6 @@ export const pythonRunnerTargets = (mod: string, args: ReadonlyArray<string>): P
     case "pdb":
     case "IPython":
       return firstTarget(mod, args)
-    case "pip":
-    case "pip3":
-      return pipBuilds(args)
     case "coverage":
       return args[0] === "run" ? firstTarget("coverage", args.slice(1)) : NONE
     case "doctest":

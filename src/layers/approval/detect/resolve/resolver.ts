@@ -44,9 +44,16 @@ import { type Console, consoleOf, consoleReadsStdin, consoleText, readsCodeOrCom
 import { exShellText } from "../editorCommands.js"
 import { CODE_TEXT_PROGRAMS, codeWordIndexes } from "./codeText.js"
 
-/** Programs whose script files are judged as their own code: awk/sed programs, ex/vim scripts, ed commands, consoles. */
-/** `module-path`: a folder python searches before its library (its library-named modules are read, judge.ts). */
-export type ScriptReader = "awk" | "sed" | "ex" | "ed" | Console | "pytest-config" | "module-path"
+/**
+ * Programs whose script files are judged as their own code: awk/sed programs, ex/vim scripts, ed commands, consoles;
+ * and files that name more code to read: pytest's config (plugins), a folder whose conftest.py files pytest imports
+ * up to the root (`pytest-conftests`), pip's requirement files, a local project pip builds (its folder), the
+ * project's metadata (setup.py, pyproject.toml, setup.cfg: local dependencies, an in-tree backend), a packed source;
+ * `module-path`: a folder python searches before its library (its library-named modules are read, judge.ts).
+ */
+export type ScriptReader =
+  | "awk" | "sed" | "ex" | "ed" | Console | "pytest-config" | "pytest-conftests"
+  | "pip-requirements" | "pip-project" | "pip-metadata" | "pip-packed" | "module-path"
 
 export interface ScriptRef {
   readonly path: string
@@ -61,6 +68,8 @@ export interface ScriptRef {
   readonly fromStdin?: boolean | undefined
   /** The file is a program of this reader (`awk -f`, `sed -f`): judged as its code too (`system($0)`, sed's `e`). */
   readonly reader?: ScriptReader | undefined
+  /** Where the program reading the file runs, placed like `path`: the local paths a requirements file names count from there. */
+  readonly runsIn?: string | undefined
 }
 
 export interface ResolveOptions {
