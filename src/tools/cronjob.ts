@@ -8,11 +8,13 @@
 import { existsSync, statSync } from "node:fs"
 import { homedir } from "node:os"
 import { isAbsolute, join } from "node:path"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, FiberRef, Layer, Option, Schema } from "effect"
 import { defineTool } from "../lib/tool/defineTool.js"
 import { registerTool } from "../lib/tool/registerTool.js"
+import { CurrentAgentRun } from "../services/AgentLoop.js"
 import { Config } from "../services/Config.js"
 import { CronJobs, CronScheduler } from "../services/CronJobs.js"
+import { ToolRegistry } from "../services/ToolRegistry.js"
 import type { CronJob, CronJobPatch, CronModel } from "../services/CronJobs.js"
 import { formatJob, refusal, repeatDisplay } from "./cronjobFormat.js"
 import { cronPromptThreat } from "./cronjobThreats.js"
@@ -67,6 +69,26 @@ const LOCAL_NOTICE = " Its output is saved under cron/output/ only; it is not de
 /** No messaging platforms here: the target is kept with the job, the output is saved locally. */
 const remoteNotice = (deliver: string) => ` Delivery to '${deliver}' is not available in this runtime; the output is saved under cron/output/ only.`
 
+/**
+ * Why a job with these toolsets may not be created or changed by the agent run calling the tool, or undefined: a
+ * job runs later as an agent of its own, so a run limited to `cronjob` (or to files) could otherwise hand itself a
+ * terminal through a job whose prompt it writes. The job's tools must be among the caller's, as a delegated child's
+ * are. The operator (a call outside any agent run) has no limit. `toolsets` empty or absent: the defaults.
+ */
+const beyondCaller = (toolsets: ReadonlyArray<string> | null | undefined) =>
+  Effect.gen(function*() {
+    const caller = yield* FiberRef.get(CurrentAgentRun)
+    if (caller === undefined) return undefined
+    const registry = yield* ToolRegistry
+    const definitions = yield* registry.definitions(toolsets === undefined || toolsets === null || toolsets.length === 0 ? undefined : { enabled: toolsets })
+    const own = new Set(caller.tools)
+    const extra = definitions.map((d) => d.function.name).filter((name) => !own.has(name))
+    if (extra.length === 0) return undefined
+    const named = toolsets === undefined || toolsets === null || toolsets.length === 0 ? "The default toolsets give" : "These toolsets give"
+    return `${named} the job tools this session was not given (${extra.join(", ")}). ` +
+      `Set enabled_toolsets to toolsets whose tools this session has (it has: ${caller.tools.join(", ")}).`
+  })
+
 const create = (args: Args) =>
   Effect.gen(function*() {
     const store = yield* CronJobs
@@ -76,6 +98,8 @@ const create = (args: Args) =>
     if (prompt.trim() === "" && skills.length === 0) return refusal("create requires either prompt or at least one skill")
     const threat = cronPromptThreat(prompt)
     if (threat !== undefined) return refusal(threat)
+    const beyond = yield* beyondCaller(args.enabled_toolsets)
+    if (beyond !== undefined) return refusal(beyond)
     const workdir = args.workdir === undefined || args.workdir === "" ? undefined : checkWorkdir(args.workdir)
     if (typeof workdir === "object") return refusal(workdir.error)
     const model = yield* modelOf(args.model)
@@ -113,6 +137,9 @@ const update = (job: CronJob, args: Args) =>
     const store = yield* CronJobs
     const threat = args.prompt === undefined ? undefined : cronPromptThreat(args.prompt)
     if (threat !== undefined) return refusal(threat)
+    // Whatever is changed (a new prompt above all), the job then runs with its toolsets for this caller's ends.
+    const beyond = yield* beyondCaller(args.enabled_toolsets ?? job.enabledToolsets)
+    if (beyond !== undefined) return refusal(beyond)
     const workdir = args.workdir === undefined ? undefined : args.workdir === "" ? null : checkWorkdir(args.workdir)
     if (workdir !== null && typeof workdir === "object") return refusal(workdir.error)
     const patch: CronJobPatch = {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { existsSync } from "node:fs"
+import { CurrentAgentRun } from "../../src/services/AgentLoop.js"
 import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { scriptedAgent } from "../agent/helpers.js"
 
@@ -75,5 +76,41 @@ describe("cronjob tool", () => {
       expect((yield* call({ action: "create", prompt: "Post 👩‍💻 news", schedule: "every 1h" }))["success"]).toBe(true)
       // A one-shot defaults to one run and reads "once".
       expect(yield* call({ action: "create", prompt: "remind me", schedule: "in 45m" })).toMatchObject({ success: true, schedule: "once in 45m", repeat: "once", name: "remind me" })
+    }).pipe(Effect.provide(runtime())))
+})
+
+describe("cronjob tool inside an agent run", () => {
+  /** A run offered only these tools: the cronjob tool sees it, as dispatch starts handlers with the caller's fiber refs. */
+  const asRun = (tools: ReadonlyArray<string>) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.locally(effect, CurrentAgentRun, {
+      sessionId: "s", taskId: "t", cwd: undefined, depth: 0, tools, toolsets: undefined, model: undefined,
+      background: { start: () => Effect.void, running: Effect.succeed(0) }
+    })
+
+  it.effect("a job cannot be given tools the creating run was not given (it would run them later for it)", () =>
+    Effect.gen(function*() {
+      const limited = asRun(["cronjob", "read_file"])
+      const terminal = yield* limited(call({ action: "create", prompt: "clean up", schedule: "every 1h", enabled_toolsets: ["terminal"] }))
+      expect(terminal["success"]).toBe(false)
+      expect(terminal["error"]).toMatch(/^These toolsets give the job tools this session was not given \(.*terminal.*\)\. Set enabled_toolsets/)
+      // The defaults hold a terminal too.
+      expect((yield* limited(call({ action: "create", prompt: "clean up", schedule: "every 1h" })))["error"]).toMatch(/^The default toolsets give the job tools/)
+      expect((yield* call({ action: "list" }))["count"]).toBe(0)
+      // Within the run's own tools, it is created.
+      const files = ["read_file", "write_file", "patch", "search_files"]
+      const ok = yield* asRun(["cronjob", ...files])(call({ action: "create", prompt: "tidy notes", schedule: "every 1h", enabled_toolsets: ["file"] }))
+      expect(ok["success"]).toBe(true)
+    }).pipe(Effect.provide(runtime())))
+
+  it.effect("a run cannot rewrite a job that has more tools than it (the operator's own job)", () =>
+    Effect.gen(function*() {
+      const operators = yield* call({ action: "create", prompt: "run the nightly build", schedule: "every 1d", enabled_toolsets: ["terminal"] })
+      const id = operators["job_id"] as string
+      const rewritten = yield* asRun(["cronjob"])(call({ action: "update", job_id: id, prompt: "rm -rf ~/work" }))
+      expect(rewritten["success"]).toBe(false)
+      expect(rewritten["error"]).toMatch(/tools this session was not given \(.*terminal.*\)/)
+      expect(((yield* call({ action: "list" }))["jobs"] as ReadonlyArray<Json>)[0]).toMatchObject({ prompt_preview: "run the nightly build" })
+      // The operator, outside any run, keeps every power.
+      expect((yield* call({ action: "update", job_id: id, prompt: "run the nightly build and tests" }))["success"]).toBe(true)
     }).pipe(Effect.provide(runtime())))
 })
