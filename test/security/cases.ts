@@ -345,6 +345,10 @@ export const loadedByName: ReadonlyArray<Case> = [
   { name: "a module a library runner imports, planted in the directory of python -m", calls: [write("<W>/ts3/locale.py", "import shutil\nshutil.rmtree('<C>')\n"), sh("cd <W>/ts3 && python3 -m calendar 2025 >/dev/null")] },
   { name: "a library package folder planted beside a script", calls: [write("<W>/ts4/email/__init__.py", ""), write("<W>/ts4/email/utils.py", "import shutil\nshutil.rmtree('<C>')\n"), write("<W>/ts4/app.py", "import smtplib\nprint(smtplib.SMTP_PORT)\n"), sh("python3 <W>/ts4/app.py")] },
   { name: "a nested module File::Temp loads, planted on -I", calls: [write("<W>/ts5/lib/File/Path.pm", "package File::Path; BEGIN { system('rm', '-rf', '<C>') } 1;\n"), write("<W>/ts5/ok.pl", "use File::Temp qw(tempfile);\nprint 1;\n"), sh("cd <W>/ts5 && perl -Ilib ok.pl")] },
+  // Modules of installed packages (not the standard library's), loaded by the package the script imports.
+  { name: "a module pytest imports, planted where python -m pytest runs", calls: [write("<W>/ts6/pluggy.py", "import shutil\nshutil.rmtree('<C>')\n"), write("<W>/ts6/t/test_a.py", "def test_a():\n    assert True\n"), sh("cd <W>/ts6 && python3 -m pytest -q -p no:cacheprovider t")] },
+  { name: "a module an installed package imports, planted beside a script", calls: [write("<W>/ts7/iniconfig.py", "import shutil\nshutil.rmtree('<C>')\n"), write("<W>/ts7/app.py", "import pytest\nprint(pytest.__version__)\n"), sh("python3 <W>/ts7/app.py")] },
+  { name: "a module an installed package imports, on an exported PYTHONPATH, for execute_code", calls: [write("<W>/ts8/lib/pluggy.py", "import shutil\nshutil.rmtree('<C>')\n"), sh("export PYTHONPATH=<W>/ts8/lib"), { tool: "execute_code", args: { code: "import pytest\nprint(pytest.__version__)\n" } }] },
 ]
 
 /** Programs an innocent command runs because a variable or an option names them, or a configuration it was pointed at holds them. */

@@ -95,3 +95,34 @@ describe("folders a perl script puts before the library itself", () => {
       expect((yield* judged("perl ok.pl", world({ "/w/ok.pl": "use lib 'lib';\nuse File::Temp;\n", "/w/lib/My/App.pm": "package My::App; 1;\n" }))).description).toBe(null)
     }))
 })
+
+describe("modules named like an installed package's", () => {
+  // python3 on PATH, its installation's site-packages holding requests and what it imports.
+  const installation = {
+    "/usr/bin/python3": "\u0000ELF",
+    "/usr/lib/python3.12/site-packages/requests/__init__.py": "",
+    "/usr/lib/python3.12/site-packages/idna/__init__.py": "",
+    "/usr/lib/python3.12/site-packages/six.py": "",
+    "/usr/lib/python3.12/site-packages/charset_normalizer/md.cpython-312-x86_64-linux-gnu.so": "\u0000ELF",
+    "/usr/lib/python3.12/site-packages/requests-2.32.0.dist-info/METADATA": ""
+  }
+  const PATH = { PATH: "/usr/bin:/bin" }
+
+  it.effect("a file or folder by an installed package's name beside a script runs when the package imports it", () =>
+    Effect.gen(function*() {
+      const app = { "/w/app.py": "import requests\n" }
+      expect((yield* judged("python3 app.py", world({ ...installation, ...app, "/w/idna.py": EVIL_PY }, PATH))).description).toBe("python code deletes or moves files")
+      expect((yield* judged("python3 app.py", world({ ...installation, ...app, "/w/six.py": EVIL_PY }, PATH))).description).toBe("python code deletes or moves files")
+      expect((yield* judged("python3 app.py", world({ ...installation, ...app, "/w/charset_normalizer/__init__.py": EVIL_PY }, PATH))).description)
+        .toBe("python code deletes or moves files")
+      // Under python -m, in the working directory.
+      expect((yield* judged("python3 -m requests.help", world({ ...installation, "/w/idna.py": EVIL_PY }, PATH))).description).toBe("python code deletes or moves files")
+    }))
+
+  it.effect("names no installed package has stay unread; nothing installed, nothing more is read", () =>
+    Effect.gen(function*() {
+      const app = { "/w/app.py": "import requests\n", "/w/cleanup.py": EVIL_PY }
+      expect((yield* judged("python3 app.py", world({ ...installation, ...app }, PATH))).description).toBe(null)
+      expect((yield* judged("python3 app.py", world({ ...app, "/w/idna.py": EVIL_PY }, PATH))).description).toBe(null)
+    }))
+})

@@ -607,6 +607,8 @@ class Looker {
   private pycHeaders = 0
   /** Directory listings by path (a script's imports share one directory and one `__pycache__`). */
   private readonly listings = new Map<string, ReadonlyArray<string>>()
+  /** Top-level modules of the installed Python packages (installedPython), once listed. */
+  private installedModules: ReadonlySet<string> | undefined
   constructor(
     private readonly env: DetectionEnv,
     private readonly detectors: Detectors,
@@ -640,8 +642,8 @@ class Looker {
 
   /**
    * Files in `dir`, a folder the interpreter searches before its own library, named like one of that library's
-   * modules (`gettext.py` beside a script, `lib/Exporter.pm` on PERL5LIB): the library code the program imports
-   * loads them by name, so they run though the program never names them. As optional refs relative to `dir`;
+   * modules or of an installed package's (`gettext.py`, `idna.py` beside a script, `lib/Exporter.pm` on PERL5LIB): the
+   * library code the program imports loads them by name, so they run though the program never names them. As optional refs relative to `dir`;
    * a bytecode or extension file stands for its source (compiledInstead judges it). More than MAX_SHADOWING of
    * them cannot all be read: the answer is then a ref that cannot be read either.
    */
@@ -649,6 +651,8 @@ class Looker {
     const self = this
     return Effect.gen(function*() {
       if (language !== "python" && language !== "perl") return []
+      const installed = language === "python" ? yield* self.installedPython() : new Set<string>()
+      const library = (name: string) => PYTHON_LIBRARY_MODULES.has(name) || installed.has(name)
       const found: Array<string> = []
       const visit = (sub: string, depth: number): Effect.Effect<void> =>
         Effect.gen(function*() {
@@ -658,9 +662,9 @@ class Looker {
             const rel = sub === "" ? name : `${sub}/${name}`
             if (language === "python") {
               const stem = /^([A-Za-z_]\w*)(?:\.py|\.pyc|(?:\.[\w-]+)?\.(?:so|pyd))$/.exec(name)?.[1]
-              if (depth === 0 && stem !== undefined && PYTHON_LIBRARY_MODULES.has(stem)) found.push(`${stem}.py`)
+              if (depth === 0 && stem !== undefined && library(stem)) found.push(`${stem}.py`)
               // A folder by a library module's name is that package: every module in it runs as the library's.
-              else if (depth === 0 && PYTHON_LIBRARY_MODULES.has(name)) yield* visit(rel, 1)
+              else if (depth === 0 && library(name)) yield* visit(rel, 1)
               else if (depth > 0 && name.endsWith(".py")) found.push(rel)
             } else {
               const module = rel.replace(/\.pm$/, "").replaceAll("/", "::")
@@ -672,6 +676,44 @@ class Looker {
       yield* visit("", 0)
       if (found.length > MAX_SHADOWING) return [{ path: `${dir}/*`, language: "unknown" }]
       return found.map((path): ScriptRef => ({ path, language, optional: true }))
+    })
+  }
+
+  /**
+   * Top-level module names of the Python packages installed where the interpreter looks after a script's own folder:
+   * the site- and dist-packages of the first `python3` on PATH (its venv's and its installation's), the user's site
+   * and Debian's. A file by such a name beside a script shadows the package for whatever imports it (requests →
+   * idna.py, pytest → iniconfig.py), as a standard-library name does. Listed once per request.
+   */
+  private installedPython(): Effect.Effect<ReadonlySet<string>> {
+    const self = this
+    return Effect.gen(function*() {
+      if (self.installedModules !== undefined) return self.installedModules
+      const prefixes: Array<string> = ["/usr", "/usr/local"]
+      const path = self.env.variables?.["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+      for (const dir of path.split(":").filter((d) => d.startsWith("/")).slice(0, 16)) {
+        const python = `${dir}/python3`
+        if ((yield* self.surroundings.fileKind(python)) !== "file") continue
+        const real = normalize(yield* self.surroundings.realPath(python))
+        prefixes.push(posix.dirname(dir), posix.dirname(posix.dirname(real)))
+        break
+      }
+      if (self.env.home !== undefined) prefixes.push(`${self.env.home.replace(/\/+$/, "")}/.local`)
+      const sites = ["/usr/lib/python3/dist-packages"]
+      for (const prefix of new Set(prefixes)) {
+        for (const version of (yield* self.names(`${prefix}/lib`)) ?? []) {
+          if (/^python3(?:\.\d+)?$/.test(version)) sites.push(`${prefix}/lib/${version}/site-packages`, `${prefix}/lib/${version}/dist-packages`)
+        }
+      }
+      const names = new Set<string>()
+      for (const site of sites) {
+        for (const entry of (yield* self.names(site)) ?? []) {
+          const name = /^([A-Za-z_]\w*)(?:\.py|(?:\.[\w-]+)?\.(?:so|pyd))?$/.exec(entry)?.[1]
+          if (name !== undefined && name !== "__pycache__") names.add(name)
+        }
+      }
+      self.installedModules = names
+      return names
     })
   }
 
