@@ -469,6 +469,7 @@ describe("scripts a command runs", () => {
         { path: "r.txt", language: "unknown", reader: "pip-requirements", runsIn: "." },
         { path: "/srv/pkg", language: "python", optional: true, reader: "pip-project" },
         { path: "./dist/x-1.0.tar.gz", language: "unknown", optional: true, reader: "pip-packed" },
+        { path: ".", language: "python", optional: true, reader: "module-path" },
         { path: "./pip.py", language: "python", optional: true },
         { path: "./pip/__main__.py", language: "python", optional: true },
         { path: "./pip/__init__.py", language: "python", optional: true }
