@@ -119,6 +119,17 @@ describe("modules named like an installed package's", () => {
       expect((yield* judged("python3 -m requests.help", world({ ...installation, "/w/idna.py": EVIL_PY }, PATH))).description).toBe("python code deletes or moves files")
     }))
 
+  it.effect("behind a version manager's shim (pyenv): the packages of every version it installed", () =>
+    Effect.gen(function*() {
+      const pyenv = {
+        "/opt/pyenv/shims/python3": "#!/usr/bin/env bash\nexec pyenv exec python3 \"$@\"\n",
+        "/opt/pyenv/versions/3.11.7/lib/python3.11/site-packages/pluggy/__init__.py": "",
+        "/w/app.py": "import pytest\n",
+        "/w/pluggy.py": EVIL_PY
+      }
+      expect((yield* judged("python3 app.py", world(pyenv, { PATH: "/opt/pyenv/shims:/usr/bin:/bin" }))).description).toBe("python code deletes or moves files")
+    }))
+
   it.effect("names no installed package has stay unread; nothing installed, nothing more is read", () =>
     Effect.gen(function*() {
       const app = { "/w/app.py": "import requests\n", "/w/cleanup.py": EVIL_PY }

@@ -689,16 +689,24 @@ class Looker {
     const self = this
     return Effect.gen(function*() {
       if (self.installedModules !== undefined) return self.installedModules
-      const prefixes: Array<string> = ["/usr", "/usr/local"]
-      const path = self.env.variables?.["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-      for (const dir of path.split(":").filter((d) => d.startsWith("/")).slice(0, 16)) {
+      const home = self.env.home === undefined ? undefined : self.env.home.replace(/\/+$/, "")
+      const variables = self.env.variables ?? {}
+      const prefixes: Array<string> = ["/usr", "/usr/local", "/opt/conda", ...[variables["VIRTUAL_ENV"], variables["CONDA_PREFIX"]].filter((v) => v !== undefined && v.startsWith("/")) as Array<string>]
+      // Version managers whose PATH entry is a shim script (pyenv's `<root>/shims`): every version they installed.
+      const managed = [variables["PYENV_ROOT"] ?? (home === undefined ? undefined : `${home}/.pyenv`), home === undefined ? undefined : `${home}/.local/share/uv/python`]
+      // Each python3 on PATH: its folder's parent (a venv) and, links resolved, its installation's.
+      for (const dir of (variables["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(":").filter((d) => d.startsWith("/")).slice(0, 16)) {
         const python = `${dir}/python3`
         if ((yield* self.surroundings.fileKind(python)) !== "file") continue
-        const real = normalize(yield* self.surroundings.realPath(python))
-        prefixes.push(posix.dirname(dir), posix.dirname(posix.dirname(real)))
-        break
+        prefixes.push(posix.dirname(dir), posix.dirname(posix.dirname(normalize(yield* self.surroundings.realPath(python)))))
+        if (posix.basename(dir) === "shims") managed.push(posix.dirname(dir))
       }
-      if (self.env.home !== undefined) prefixes.push(`${self.env.home.replace(/\/+$/, "")}/.local`)
+      for (const root of new Set(managed)) {
+        if (root === undefined) continue
+        const versions = root.endsWith("/uv/python") ? root : `${root}/versions`
+        for (const v of (yield* self.names(versions)) ?? []) prefixes.push(`${versions}/${v}`)
+      }
+      if (home !== undefined) prefixes.push(`${home}/.local`, `${home}/miniconda3`, `${home}/anaconda3`, `${home}/miniforge3`)
       const sites = ["/usr/lib/python3/dist-packages"]
       for (const prefix of new Set(prefixes)) {
         for (const version of (yield* self.names(`${prefix}/lib`)) ?? []) {
