@@ -8,24 +8,14 @@
 import { posix } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { codePathLiterals, detectCode } from "../../../src/layers/approval/detect/code/detectCode.js"
-import { localImportCandidates, searchPathCandidates } from "../../../src/layers/approval/detect/code/localImports.js"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
-import { inspectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { codeDescription } from "../../../src/layers/approval/detect/descriptions.js"
-import type { Detectors } from "../../../src/layers/approval/policy/judge.js"
 import { judgeRequest, UNREADABLE_SCRIPT_DESCRIPTION } from "../../../src/layers/approval/policy/judge.js"
 import type { CommandSurroundings } from "../../../src/services/Approval.js"
+import { JUDGE_DETECTORS } from "../../support/judgeWorld.js"
 
 const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
-const DETECTORS: Detectors = {
-  inspect: inspectCommand,
-  detectCode,
-  codePaths: codePathLiterals,
-  localImports: localImportCandidates,
-  searchPathModules: searchPathCandidates,
-  trustedPathDirs: ["/usr/bin", "/bin"]
-}
+const DETECTORS = JUDGE_DETECTORS
 
 type Files = Readonly<Record<string, string>>
 

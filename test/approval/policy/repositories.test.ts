@@ -12,14 +12,13 @@ import { tmpdir } from "node:os"
 import { basename, dirname, join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { codePathLiterals, detectCode } from "../../../src/layers/approval/detect/code/detectCode.js"
-import { localImportCandidates, searchPathCandidates } from "../../../src/layers/approval/detect/code/localImports.js"
+import { detectCode } from "../../../src/layers/approval/detect/code/detectCode.js"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
-import { detectCommand, inspectCommand } from "../../../src/layers/approval/detect/detect.js"
+import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { GIT_EXEC_DESCRIPTION, implicitlyExecuted } from "../../../src/layers/approval/detect/implicitExec.js"
-import type { Detectors } from "../../../src/layers/approval/policy/judge.js"
 import { judgeRequest, PLANTED_REPOSITORY_DESCRIPTION } from "../../../src/layers/approval/policy/judge.js"
 import type { CommandSurroundings } from "../../../src/services/Approval.js"
+import { JUDGE_DETECTORS } from "../../support/judgeWorld.js"
 
 const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
 const said = (command: string) => [command, detectCommand(command, ENV).description]
@@ -82,14 +81,7 @@ describe("writes that send git to another directory's config", () => {
 
 // ------------------------------------------------------------------ where git runs: the judge
 
-const DETECTORS: Detectors = {
-  inspect: inspectCommand,
-  detectCode,
-  codePaths: codePathLiterals,
-  localImports: localImportCandidates,
-  searchPathModules: searchPathCandidates,
-  trustedPathDirs: ["/usr/bin", "/bin"]
-}
+const DETECTORS = JUDGE_DETECTORS
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "hermes-repositories-")))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
