@@ -3,7 +3,7 @@
  * batch stops quietly with SIGPIPE's status, as Unix tools do, instead of
  * reporting an internal error.
  */
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -51,4 +51,38 @@ describe("a reader of stdout that goes away", () => {
     expect(promptRun.stderr).not.toMatch(/internal error|EPIPE/)
     expect(promptRun.code).toBe(141)
   }, 120_000)
+})
+
+/**
+ * A reader that is slow, on a pipe whose file description is non-blocking (set by whoever shares it): writes take
+ * part of a line, or fail with EAGAIN, until the reader catches up. The batch waits and writes everything; it died
+ * of EAGAIN this way in a loaded CI run. The pipe is made and read by python (Node cannot set O_NONBLOCK).
+ */
+describe("a slow reader on a non-blocking pipe", () => {
+  it("gets every line, whole, and the batch ends well", () => {
+    const home = tempHome("hermes-effect-stdout-slow-")
+    const calls = join(home, "calls.jsonl")
+    // ~400 KB of results: far more than a pipe buffer holds.
+    const big = { todos: Array.from({ length: 40 }, (_, k) => ({ id: `t${k}`, content: "x".repeat(80), status: "pending" })) }
+    writeFileSync(calls, Array.from({ length: 100 }, (_, i) => JSON.stringify({ id: i, tool: "todo", args: big, task_id: `t${i}` })).join("\n"))
+    const driver = [
+      "import fcntl, os, subprocess, sys, time",
+      "r, w = os.pipe()",
+      "fcntl.fcntl(w, fcntl.F_SETFL, fcntl.fcntl(w, fcntl.F_GETFL) | os.O_NONBLOCK)",
+      "p = subprocess.Popen(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)",
+      "os.close(w)",
+      "time.sleep(1.5)",
+      "out = b''",
+      "while True:",
+      "    chunk = os.read(r, 4096)",
+      "    if not chunk: break",
+      "    out += chunk",
+      "    time.sleep(0.001)",
+      "err = p.stderr.read()",
+      "sys.stdout.write(str(p.wait()) + ' ' + str(len([l for l in out.split(b'\\n') if l.strip()])) + ' ' + str(sum(1 for l in out.split(b'\\n') if l.strip() and l.startswith(b'{') and l.endswith(b'}'))) + ' ' + err.decode()[-300:])"
+    ].join("\n")
+    const run = spawnSync("python3", ["-c", driver, process.execPath, BIN, "batch", calls, "--concurrency", "4"], { env: cliEnv({ home }), encoding: "utf8", timeout: 120_000 })
+    expect(run.stdout).toMatch(/^0 100 100 /)
+    expect(run.stdout).not.toMatch(/internal error/)
+  }, 150_000)
 })

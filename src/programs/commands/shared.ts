@@ -15,11 +15,31 @@ export class StdoutClosed extends Data.TaggedError("StdoutClosed")<{}> {}
 export const writeLineSync = (fd: number, line: string): Effect.Effect<void> =>
   Effect.sync(() => {
     try {
-      writeSync(fd, line)
+      writeAllSync(fd, Buffer.from(line, "utf8"))
     } catch (error) {
       throw fd === 1 && errnoCode(error) === "EPIPE" ? new StdoutClosed() : error
     }
   })
+
+/** One millisecond's pause without the event loop: the caller promised the line is written before it returns. */
+const pauseMs = (ms: number) => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+
+/**
+ * All of `data` to `fd`. A pipe whose file description is non-blocking (the reader's side may have made it so, or a
+ * process sharing it) takes part of a line, or none with EAGAIN, while its reader is behind: the rest is written once
+ * there is room, rather than lost or ending the program (a batch on a loaded machine died of EAGAIN this way).
+ */
+const writeAllSync = (fd: number, data: Buffer): void => {
+  let written = 0
+  while (written < data.length) {
+    try {
+      written += writeSync(fd, data, written)
+    } catch (error) {
+      if (errnoCode(error) !== "EAGAIN") throw error
+      pauseMs(1)
+    }
+  }
+}
 
 /**
  * The runtime on embedded defaults; nobody is asked for approval (batch, scripts).
