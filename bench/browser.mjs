@@ -68,7 +68,7 @@ export const run = async () => {
     const baseline = median(directMs)
     return [{
       name: "browser_navigate + snapshot, local page, warm", value, unit: "ms",
-      baseline, baselineName: "playwright goto + ariaSnapshot directly", ratio: value / baseline, target: "<= 150 ms"
+      baseline, baselineName: "playwright goto + ariaSnapshot directly", ratio: value / baseline, target: "≤ 150 ms"
     }]
   } finally {
     await browser.close()

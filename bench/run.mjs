@@ -1,10 +1,15 @@
 // Benchmark runner: `npm run bench` prints a table; `npm run bench -- --json` prints one JSON object per line:
 // {"name","value","unit","baseline"?,"ratio"?,"target"?}. Each suite measures its own baseline in the same run,
-// so ratios stay meaningful on any machine. Suites: bench/*.mjs modules exporting `run()` (except this file).
+// so ratios stay meaningful on any machine. `--markdown` prints the README's table (machine, date, verdicts) at the
+// end instead. Suites: bench/*.mjs modules exporting `run()` (except this file and `_` helpers).
 import { readdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { markdownTable } from "./_table.mjs"
 
 const json = process.argv.includes("--json")
+const markdown = process.argv.includes("--markdown")
+const startedAt = new Date()
+const all = []
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length)
 const dir = fileURLToPath(new URL(".", import.meta.url))
 const suites = readdirSync(dir).filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && !f.startsWith("_")).sort()
@@ -24,7 +29,10 @@ for (const file of suites) {
     continue
   }
   for (const row of rows) {
-    if (json) {
+    all.push(row)
+    if (markdown) {
+      process.stderr.write(`${row.name}: ${fmt(row.value)} ${row.unit}\n`)
+    } else if (json) {
       process.stdout.write(`${JSON.stringify(row)}\n`)
     } else {
       const base = row.baseline === undefined ? "" : `  baseline ${fmt(row.baseline)} ${row.baselineUnit ?? row.unit} (${row.baselineName ?? "baseline"})`
@@ -34,4 +42,5 @@ for (const file of suites) {
     }
   }
 }
+if (markdown) process.stdout.write(`${markdownTable(all, startedAt)}\n`)
 if (failed) process.exitCode = 1

@@ -64,7 +64,7 @@ export const run = async () => {
     const baseline = median(directMs)
     return [{
       name: `web_extract of a ${Math.round(body.length / 1000)} KB local article`, value, unit: "ms",
-      baseline, baselineName: "fetch+readability+turndown directly", ratio: value / baseline, target: "<= 1.5"
+      baseline, baselineName: "fetch+readability+turndown directly", ratio: value / baseline, target: "ratio ≤ 1.5"
     }]
   } finally {
     await runtime.dispose()
