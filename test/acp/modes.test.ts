@@ -29,12 +29,14 @@ const writeScenario = async (options: {
   readonly mode?: string
   readonly answer: (request: RequestPermissionRequest) => RequestPermissionResponse
   readonly prepare?: (cwd: string) => void
+  /** The model's tool calls instead of one write_file of `path`. */
+  readonly calls?: ReadonlyArray<{ readonly id?: string; readonly name: string; readonly arguments: Record<string, unknown> }>
 }) => {
   const cwd = tempDir("hermes-acp-mode-cwd-")
   options.prepare?.(cwd)
   const target = options.path(cwd)
   const home = scriptedHome(tempHome("hermes-acp-mode-"), [
-    { when: { last_role: "user" }, tool_calls: [{ name: "write_file", arguments: { path: target, content: "written\n" } }] },
+    { when: { last_role: "user" }, tool_calls: options.calls ?? [{ name: "write_file", arguments: { path: target, content: "written\n" } }] },
     { when: { last_role: "tool" }, content: "ok" }
   ])
   // The child's temp folder is its own, so "outside the session folder" is outside the temp folder too.
@@ -72,6 +74,28 @@ describe("acp session modes", () => {
     expect(asked.toolCall.content).toEqual([{ type: "diff", path: written, oldText: null, newText: "written\n" }])
     expect(existsSync(written)).toBe(false)
     expect(toolOutput(acp, sessionId)).toContain("Edit approval denied")
+  })
+
+  it("default: a yes covers the file it was asked for, not another file of the same call or a call reusing its id", async () => {
+    const pathOf = (request: RequestPermissionRequest) => {
+      const first = request.toolCall.content?.[0]
+      return first?.type === "diff" ? first.path : ""
+    }
+    const allowOnly = (name: string) => (request: RequestPermissionRequest) => (pathOf(request).endsWith(`/${name}`) ? allow() : reject())
+    const patch = "*** Begin Patch\n*** Add File: shown.txt\n+fine\n*** Add File: hidden.txt\n+sneaked\n*** End Patch"
+    const one = await writeScenario({ path: () => "shown.txt", answer: allowOnly("shown.txt"), calls: [{ name: "patch", arguments: { mode: "patch", patch } }] })
+    expect(one.acp.permissions.map(pathOf)).toEqual([join(one.cwd, "shown.txt"), join(one.cwd, "hidden.txt")])
+    expect(existsSync(join(one.cwd, "hidden.txt"))).toBe(false)
+    const two = await writeScenario({
+      path: () => "shown.txt",
+      answer: allowOnly("shown.txt"),
+      calls: [
+        { id: "same", name: "write_file", arguments: { path: "shown.txt", content: "fine\n" } },
+        { id: "same", name: "write_file", arguments: { path: "hidden.txt", content: "sneaked\n" } }
+      ]
+    })
+    expect(readFileSync(join(two.cwd, "shown.txt"), "utf8")).toBe("fine\n")
+    expect(existsSync(join(two.cwd, "hidden.txt"))).toBe(false)
   })
 
   it("accept_edits: an edit in the session folder goes through without asking", async () => {

@@ -67,7 +67,8 @@ interface LiveSession {
   /** The cwd and its real path: edits there pass in `accept_edits` mode. */
   roots: ReadonlyArray<string>
   /** Calls whose edit was approved (a call may write several paths, or a link and its target). */
-  readonly approvedEdits: Set<string>
+  /** Edits the editor's user allowed, by tool call id, then path: one yes covers that file in that call, no other. */
+  readonly approvedEdits: Map<string, Set<string>>
   /** The cwd has been applied to the session's terminal environment in this process. */
   bound: boolean
   turn: Fiber.RuntimeFiber<AgentResult, unknown> | undefined
@@ -153,7 +154,7 @@ export const makeAcpServer = (options: AcpServerOptions) =>
     const root = yield* Effect.scope
 
     const live = (id: string, cwd: string, chosen?: string | null): LiveSession => {
-      const session: LiveSession = { id, cwd, model: undefined, mode: "default", roots: rootsOf(cwd), approvedEdits: new Set(), bound: false, turn: undefined, tail: Promise.resolve(), mcp: undefined, edits: new Map() }
+      const session: LiveSession = { id, cwd, model: undefined, mode: "default", roots: rootsOf(cwd), approvedEdits: new Map(), bound: false, turn: undefined, tail: Promise.resolve(), mcp: undefined, edits: new Map() }
       // A model no longer on offer (config changed) falls back to the configured one.
       if (chosen !== undefined && chosen !== null && models.includes(chosen)) session.model = chosen
       sessions.set(id, session)
@@ -286,12 +287,17 @@ export const makeAcpServer = (options: AcpServerOptions) =>
       // An ordinary edit: the session's mode decides, else the editor's user (once per call).
       const callId = prompt.context.toolCallId
       const path = prompt.command.slice(prompt.command.indexOf(" ") + 1)
-      if ((callId !== undefined && session.approvedEdits.has(callId)) || editAllowed(session.mode, path, session.roots)) {
+      // Keyed by path too: the model picks call ids, so a yes for one file must not carry over to another
+      // file edited by the same call (a multi-file patch) or by a second call reusing the id.
+      if ((callId !== undefined && session.approvedEdits.get(callId)?.has(path) === true) || editAllowed(session.mode, path, session.roots)) {
         return Effect.succeed<ApproverAnswer>({ choice: "once", via: "policy" })
       }
       return Effect.tap(askClient(client, session, prompt), (answer) =>
         Effect.sync(() => {
-          if (answer.choice !== "deny" && callId !== undefined) session.approvedEdits.add(callId)
+          if (answer.choice === "deny" || callId === undefined) return
+          const paths = session.approvedEdits.get(callId) ?? new Set<string>()
+          paths.add(path)
+          session.approvedEdits.set(callId, paths)
         }))
     }
 
