@@ -15,6 +15,7 @@ import { SessionStore } from "../services/SessionStore.js"
 import { ToolExecutor } from "../services/ToolExecutor.js"
 import { DEFAULT_TASK_ID } from "../services/ToolContext.js"
 import { errorJson } from "../layers/executor/sanitizeErrorMessage.js"
+import { endTask } from "../layers/agent/endTask.js"
 
 export interface BatchCall {
   readonly line: number
@@ -283,6 +284,7 @@ export const runPromptBatch = (entries: ReadonlyArray<PromptEntry>, options: Run
     const todo = entries.flatMap((e) => (e._tag === "Prompt" && options.skip?.has(idKey(e.prompt.id)) !== true ? [e.prompt] : []))
     yield* Effect.forEach(todo, (line) => {
       let sessionId: string | null = null
+      let taskId: string | null = null
       const toolsets = line.toolsets ?? options.toolsets
       return agent.run({
         prompt: line.prompt,
@@ -290,8 +292,15 @@ export const runPromptBatch = (entries: ReadonlyArray<PromptEntry>, options: Run
         ...(toolsets === undefined ? {} : { toolsets: { enabled: toolsets } }),
         ...(options.model === undefined ? {} : { model: options.model }),
         ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
-        onEvent: (event) => Effect.sync(() => void (event._tag === "SessionStarted" ? sessionId = event.sessionId : undefined))
+        onEvent: (event) =>
+          Effect.sync(() => {
+            if (event._tag !== "SessionStarted") return
+            sessionId = event.sessionId
+            taskId = event.taskId
+          })
       }).pipe(
+        // Each prompt is a task of its own: what it started ends with it (see endTask).
+        Effect.ensuring(Effect.suspend(() => (taskId === null ? Effect.void : endTask(taskId)))),
         Effect.map((r): PromptResult => ({
           id: line.id,
           status: r.status,

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:
 import { join } from "node:path"
 import { Cause, Clock, Duration, Effect, Exit, Option, Schedule } from "effect"
 import { wallClock } from "../../lib/cron/schedule.js"
+import { endTask } from "../agent/endTask.js"
 import { AgentLoop } from "../../services/AgentLoop.js"
 import { Config } from "../../services/Config.js"
 import { CronJobs } from "../../services/CronJobs.js"
@@ -127,6 +128,8 @@ export const runClaimedJob = Effect.fn("CronScheduler.runJob")(function*(job: Cr
       nonInteractive: true
     })
   })).pipe(
+    // A run is a task of its own (its id is the session's): what it started ends with it.
+    Effect.ensuring(endTask(sessionId)),
     // Stopped (Ctrl-C, scheduler shutdown): give the job back at once rather than when the lease runs out.
     Effect.onInterrupt(() => store.release(job.id, options.owner)),
     Effect.exit

@@ -12,6 +12,8 @@ import type { Config } from "../../services/Config.js"
 import { CronJobs, CronScheduler } from "../../services/CronJobs.js"
 import type { CronJob, CronRun, RunNowResult, SchedulerOptions } from "../../services/CronJobs.js"
 import type { Skills } from "../../services/Skills.js"
+import type { Environments } from "../../services/Environments.js"
+import type { Processes } from "../../services/Processes.js"
 import { runClaimedJob } from "./runJob.js"
 
 /** A lease outlives a crash by at most this long; a live run renews it every third of it. */
@@ -70,12 +72,15 @@ export const runNow = Effect.fn("CronScheduler.runNow")(function*(jobId: string,
   return { _tag: "Ran", run } as RunNowResult
 })
 
+/** What a run needs: the store, the agent, skills and home, and the task's processes and environment to end. */
+type SchedulerServices = CronJobs | AgentLoop | Skills | Config | Environments | Processes
+
 /**
  * Run jobs as they come due, until interrupted. Runs go on in the background (up to
  * `concurrency`); the loop sleeps until the earliest next run or lease expiry (at most
  * `pollMs`), and wakes early when a run finishes, since that moves its job's next run.
  */
-export const daemon = (options: SchedulerOptions = {}): Effect.Effect<never, never, CronJobs | AgentLoop | Skills | Config> =>
+export const daemon = (options: SchedulerOptions = {}): Effect.Effect<never, never, SchedulerServices> =>
   Effect.scoped(Effect.gen(function*() {
     const s = settings(options)
     const store = yield* CronJobs
@@ -105,9 +110,9 @@ export const daemon = (options: SchedulerOptions = {}): Effect.Effect<never, nev
   }))
 
 /** The scheduler on this runtime's store, agent loop, skills and home. */
-export const CronSchedulerLive: Layer.Layer<CronScheduler, never, CronJobs | AgentLoop | Skills | Config> = Layer.effect(
+export const CronSchedulerLive: Layer.Layer<CronScheduler, never, SchedulerServices> = Layer.effect(
   CronScheduler,
-  Effect.map(Effect.context<CronJobs | AgentLoop | Skills | Config>(), (services) =>
+  Effect.map(Effect.context<SchedulerServices>(), (services) =>
     CronScheduler.of({
       tick: (options) => Effect.provide(tick(options), services),
       runNow: (jobId, options) => Effect.provide(runNow(jobId, options), services),
