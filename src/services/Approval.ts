@@ -33,6 +33,9 @@ export type InputReader = CodeLanguage | ConsoleName | "opaque"
  * member is lazy: it is read only when the command needs it (a command word held
  * in a variable, a local script it runs, a path that may lead into the runtime's home).
  */
+/** A path's modification time in ms; "missing" when nothing is there, "unknown" when the backend cannot tell. */
+export type ModifiedAt = number | "missing" | "unknown"
+
 export interface CommandSurroundings {
   /** The directory the command starts in. */
   readonly cwd: Effect.Effect<string>
@@ -57,6 +60,11 @@ export interface CommandSurroundings {
    * it, the test files a runner finds by walking directories (`pytest`) are not read.
    */
   readonly listDir?: ((path: string) => Effect.Effect<ReadonlyArray<{ readonly name: string; readonly type: "file" | "directory" | "symlink" | "other" }>>) | undefined
+  /**
+   * When the path last changed (ms since the epoch; a folder changes when a name is added to it or removed), following
+   * symlinks. Without it, a folder the judge keeps a listing of across requests (installed packages) is listed anew.
+   */
+  readonly modifiedAt?: ((path: string) => Effect.Effect<ModifiedAt>) | undefined
   /** What the path is, as the command would see it, following symlinks (never fails: "missing" when unknown). */
   readonly fileKind: (path: string) => Effect.Effect<"file" | "directory" | "other" | "missing">
   /**

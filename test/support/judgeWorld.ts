@@ -11,6 +11,7 @@ import type { DetectionEnv } from "../../src/layers/approval/detect/detect.js"
 import { inspectCommand } from "../../src/layers/approval/detect/detect.js"
 import type { Detectors, Verdict } from "../../src/layers/approval/policy/judge.js"
 import { judgeRequest } from "../../src/layers/approval/policy/judge.js"
+import type { InstalledPythonMemo } from "../../src/layers/approval/policy/installedPython.js"
 import type { CommandSurroundings } from "../../src/services/Approval.js"
 
 export const JUDGE_ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
@@ -51,6 +52,6 @@ export const world = (files: Files, variables: Readonly<Record<string, string>> 
   }
 }
 
-/** The judge's verdict on a foreground command of task `t` on the local backend. */
-export const judgeIn = (command: string, surroundings: CommandSurroundings): Effect.Effect<Verdict> =>
-  judgeRequest({ command, context: { taskId: "t" }, backend: { kind: "local", isolated: false }, path: "foreground", surroundings }, JUDGE_ENV, JUDGE_DETECTORS)
+/** The judge's verdict on a foreground command of task `t` on the local backend; `memo` kept across calls as the approval layer keeps it. */
+export const judgeIn = (command: string, surroundings: CommandSurroundings, memo?: InstalledPythonMemo): Effect.Effect<Verdict> =>
+  judgeRequest({ command, context: { taskId: "t" }, backend: { kind: "local", isolated: false }, path: "foreground", surroundings }, JUDGE_ENV, JUDGE_DETECTORS, memo)

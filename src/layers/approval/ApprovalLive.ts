@@ -28,6 +28,7 @@ import { detectCommand, inspectCommand, normalizeCommand } from "./detect/detect
 import { implicitlyExecuted } from "./detect/implicitExec.js"
 import type { Verdict } from "./policy/judge.js"
 import { judgeRequest, trustedPathDirs } from "./policy/judge.js"
+import { installedPythonMemo } from "./policy/installedPython.js"
 import { allowlistCovers, matchingDenyGlob, strictestRule } from "./policy/allowlistMatch.js"
 import {
   hardlineMessage,
@@ -59,6 +60,8 @@ export const ApprovalLive = Layer.effect(
       searchPathModules: searchPathCandidates,
       trustedPathDirs: trustedPathDirs(process.env["PATH"])
     }
+    // The installed Python packages each environment was last seen with (listing them again is a round trip a folder).
+    const pythonPackages = installedPythonMemo()
     /** session key → approved keys */
     const sessions = new Map<string, Set<string>>()
     let warnedMode = false
@@ -70,7 +73,7 @@ export const ApprovalLive = Layer.effect(
      * text alone cannot tell (exports, scripts it runs, where its paths lead).
      */
     const judge = (request: CommandApprovalRequest): Effect.Effect<Verdict> =>
-      judgeRequest(request, detectionEnv, detectors)
+      judgeRequest(request, detectionEnv, detectors, pythonPackages)
 
     interface Subject {
       readonly command: string

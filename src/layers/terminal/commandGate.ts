@@ -7,7 +7,7 @@
  */
 import { posix } from "node:path"
 import { Effect, Option } from "effect"
-import type { ApprovalService, CommandDenied, CommandPath, CommandSurroundings, InputReader } from "../../services/Approval.js"
+import type { ApprovalService, CommandDenied, CommandPath, CommandSurroundings, InputReader, ModifiedAt } from "../../services/Approval.js"
 import type { ApprovedCommand, BackendInfo, TerminalEnvironment } from "../../services/TerminalBackend.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import { hasTraversalComponent } from "../../lib/pathSafety.js"
@@ -57,6 +57,12 @@ export const surroundingsOf = (env: TerminalEnvironment, cwd?: string): CommandS
       ),
     realPath: env.realPath,
     listDir: (path) => asOpened(path).pipe(Effect.flatMap(env.readDir), Effect.orElseSucceed(() => [])),
+    modifiedAt: (path) =>
+      asOpened(path).pipe(
+        Effect.flatMap(env.stat),
+        Effect.map((st): ModifiedAt => (st.mtimeMs > 0 ? st.mtimeMs : "unknown")),
+        Effect.catchAll((error) => Effect.succeed<ModifiedAt>(error.reason === "NotFound" ? "missing" : "unknown"))
+      ),
     fileKind: (path) =>
       asOpened(path).pipe(
         Effect.flatMap(env.stat),

@@ -21,8 +21,11 @@ export const writeLineSync = (fd: number, line: string): Effect.Effect<void> =>
     }
   })
 
-/** One millisecond's pause without the event loop: the caller promised the line is written before it returns. */
-const pauseMs = (ms: number) => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+/** A cell nobody notifies: waiting on it is a pause without the event loop (one for the module, not one a pause). */
+const PAUSE_CELL = new Int32Array(new SharedArrayBuffer(4))
+
+/** A pause of `ms` without the event loop: the caller promised the line is written before it returns. */
+const pauseMs = (ms: number) => void Atomics.wait(PAUSE_CELL, 0, 0, ms)
 
 /**
  * All of `data` to `fd`. A pipe whose file description is non-blocking (the reader's side may have made it so, or a

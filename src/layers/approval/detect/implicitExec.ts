@@ -77,17 +77,31 @@ const SYSTEM_FILES = [
  * The user's configuration directories, below a home: every program reads its configuration from `~/.config/<name>`
  * (gdb's gdbinit, tmux.conf, vim's vimrc, lesskey, sqliterc, irbrc…) and much of it runs commands; some keep their
  * own dot-directory whose files are loaded as code (vim and emacs packages, IPython and Jupyter profiles, gpg-agent's
- * pinentry-program, oh-my-zsh, rc.d folders a shell start-up file sources).
+ * pinentry-program, oh-my-zsh, rc.d folders a shell start-up file sources). Matched on the part below the home of a
+ * file's path, or of a folder's as `<dir>/`.
  */
-const USER_CONFIG_DIRS = /^(?:\.config|\.vim|\.emacs\.d|\.ipython|\.jupyter|\.gnupg|\.local\/share\/nvim\/site|\.local\/share\/vim|\.oh-my-zsh|\.bashrc\.d|\.zshrc\.d|\.tmux|\.mutt)\/./
+const USER_CONFIG_DIRS = /^(?:\.config|\.vim|\.emacs\.d|\.ipython|\.jupyter|\.gnupg|\.local\/share\/nvim\/site|\.local\/share\/vim|\.oh-my-zsh|\.bashrc\.d|\.zshrc\.d|\.tmux|\.mutt)\//
 
 /** Directories on the usual PATH: a file there shadows or adds a command every later shell may run. */
-const PATH_DIR = /^\/(?:usr\/local\/s?bin|usr\/s?bin|s?bin|opt\/[^/]+\/s?bin|usr\/local\/go\/bin|home\/[^/]+\/(?:bin|\.local\/bin)|root\/(?:bin|\.local\/bin))(?:\/[^/]+)?$/
+const PATH_DIRS = String.raw`\/(?:usr\/local\/s?bin|usr\/s?bin|s?bin|opt\/[^/]+\/s?bin|usr\/local\/go\/bin|home\/[^/]+\/(?:bin|\.local\/bin)|root\/(?:bin|\.local\/bin))`
+/** Such a directory or a file in it; PATH_FOLDER: the directory itself, as `<dir>/` (so for HOME_PATH_*). */
+const PATH_DIR = new RegExp(`^${PATH_DIRS}(?:\\/[^/]+)?$`)
+const PATH_FOLDER = new RegExp(`^${PATH_DIRS}\\/$`)
 /**
  * Program directories in a home that installers put on PATH: `~/bin`, `~/.local/bin`, `~/go/bin`, and the `bin` or
  * `shims` of a tool's own dot-directory (`~/.cargo/bin`, `~/.pyenv/shims`, `~/.nvm/versions/node/v20/bin`, `~/.bun/bin`).
  */
-const HOME_PATH_DIR = /^(?:bin|\.local\/bin|go\/bin|\.[^/]+\/(?:[^/]+\/)*(?:bin|shims))\/[^/]+$/
+const HOME_PATH_DIRS = String.raw`(?:bin|\.local\/bin|go\/bin|\.[^/]+\/(?:[^/]+\/)*(?:bin|shims))`
+const HOME_PATH_DIR = new RegExp(`^${HOME_PATH_DIRS}\\/[^/]+$`)
+const HOME_PATH_FOLDER = new RegExp(`^${HOME_PATH_DIRS}\\/$`)
+/** Crontabs, systemd units and autostart entries: every file at or under these runs on a schedule or at login. */
+const SCHEDULER_FILES = [
+  /^\/etc\/(?:crontab|cron\.|anacrontab|systemd\/|xdg\/autostart\/)/,
+  /^\/var\/spool\/cron\//,
+  /\/\.config\/(?:systemd\/user|autostart)\//,
+  /\/\.local\/share\/systemd\/user\//,
+  /\/Library\/Launch(?:Agents|Daemons)\//
+]
 
 /** `path` below a home (ours, root's, or any /home/<user>: callers leave other users' alone) matches `inHome` there. */
 const belowHome = (path: string, home: string | undefined, inHome: RegExp): boolean => {
@@ -130,15 +144,7 @@ export const implicitlyExecuted = (absPath: string, env: ImplicitExecEnv): strin
   if (/\/\.ssh\/(?:config|authorized_keys2?|rc|environment)$/.test(path) || path.startsWith("/etc/ssh/")) {
     return SSH_CONFIG_DESCRIPTION
   }
-  if (
-    /^\/etc\/(?:crontab|cron\.|anacrontab|systemd\/|xdg\/autostart\/)/.test(path) ||
-    path.startsWith("/var/spool/cron/") ||
-    /\/\.config\/(?:systemd\/user|autostart)\//.test(path) ||
-    /\/\.local\/share\/systemd\/user\//.test(path) ||
-    /\/Library\/Launch(?:Agents|Daemons)\//.test(path)
-  ) {
-    return SCHEDULER_DESCRIPTION
-  }
+  if (SCHEDULER_FILES.some((re) => re.test(path))) return SCHEDULER_DESCRIPTION
   if (
     INTERPRETER_STARTUP.has(name) ||
     INTERPRETER_STARTUP_PATTERN.test(name) ||
@@ -197,12 +203,29 @@ export const linkTargetRuns = (target: string, env: ImplicitExecEnv): string | n
   const path = normalize(target)
   const own = implicitlyExecuted(path, env)
   if (own !== null && own !== PATH_DIR_DESCRIPTION && own !== BYTECODE_DESCRIPTION) return own
-  const children = isHomeFolder(path, env.home) ? ["config", "x", ".profile"] : ["config", "x"]
-  for (const child of children) {
-    const inside = implicitlyExecuted(`${path === "/" ? "" : path}/${child}`, env)
-    if (inside !== null) return inside
-  }
-  return null
+  return holdsExecutedFiles(path, env)
+}
+
+/**
+ * The rule description when `dir` is a folder holding files that run (a file written into it is one of them), else
+ * null: the runtime's home or a folder in it, a git directory (its config) or a folder inside one, `~/.ssh`,
+ * `~/.config/git`, a scheduler's, start-up hook's, user configuration's, bytecode cache's, system or PATH folder,
+ * and a home (its start-up files). The checks of implicitlyExecuted, on `<dir>/` as every file in it begins.
+ */
+export const holdsExecutedFiles = (dir: string, env: ImplicitExecEnv): string | null => {
+  const path = normalize(dir)
+  const files = path === "/" ? "/" : `${path}/`
+  const parts = path.split("/")
+  if (under(path, env.hermesHome)) return RUNTIME_HOME_DESCRIPTION
+  if (parts.some((p) => p.endsWith(".git")) || path.endsWith("/.config/git")) return GIT_EXEC_DESCRIPTION
+  if (path.endsWith("/.ssh") || files.startsWith("/etc/ssh/")) return SSH_CONFIG_DESCRIPTION
+  if (SCHEDULER_FILES.some((re) => re.test(files))) return SCHEDULER_DESCRIPTION
+  if (INTERPRETER_DIRS.some((re) => re.test(files))) return INTERPRETER_STARTUP_DESCRIPTION
+  if (belowHome(files, env.home, USER_CONFIG_DIRS)) return USER_CONFIG_DESCRIPTION
+  if (parts.includes("__pycache__")) return BYTECODE_DESCRIPTION
+  if (SYSTEM_FILES.some((re) => re.test(files))) return SYSTEM_EXEC_DESCRIPTION
+  if (PATH_FOLDER.test(files) || belowHome(files, env.home, HOME_PATH_FOLDER)) return PATH_DIR_DESCRIPTION
+  return isHomeFolder(path, env.home) ? SHELL_STARTUP_DESCRIPTION : null
 }
 
 /**

@@ -39,6 +39,8 @@ import { gitConfigJudged, implicitlyExecuted, otherUsersHome } from "../detect/i
 import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
 import { patchTargets } from "./patchTargets.js"
 import { cacheDirs, cacheFor, extensionModuleFor, PYC_HEADER_BYTES, pythonSource, uncheckedHashPyc } from "./compiledModules.js"
+import type { InstalledPythonMemo, Remembered } from "./installedPython.js"
+import { installedPython } from "./installedPython.js"
 import { codeSearchDirs, MODULE_PATH_VARIABLES, moduleFileCandidates } from "../detect/code/localImports.js"
 import { PERL_LIBRARY_MODULES, PYTHON_LIBRARY_MODULES } from "../detect/code/libraryModules.js"
 import { hasTraversalComponent } from "../../../lib/pathSafety.js"
@@ -219,18 +221,22 @@ const stronger = (a: Verdict, b: Verdict): Verdict => {
 export const judgeRequest = (
   request: CommandApprovalRequest,
   env: DetectionEnv,
-  detectors: Detectors
+  detectors: Detectors,
+  /** What the approval layer keeps across requests (installed Python packages per environment); none: all is looked up. */
+  memo?: InstalledPythonMemo
 ): Effect.Effect<Verdict> => {
+  const remembered = memo === undefined ? undefined : { memo, environment: `${request.backend.kind}/${request.context.taskId}` }
   // The caller could not tell how the text will be read: it asks, unless the text is worse (a hardline) on its own.
   const uncertain = request.uncertain
-  if (uncertain === undefined) return judgeText(request, env, detectors)
-  return Effect.map(judgeText(request, env, detectors), (verdict) => stronger(verdict, { detection: dangerous(uncertain) }))
+  if (uncertain === undefined) return judgeText(request, env, detectors, remembered)
+  return Effect.map(judgeText(request, env, detectors, remembered), (verdict) => stronger(verdict, { detection: dangerous(uncertain) }))
 }
 
 const judgeText = (
   request: CommandApprovalRequest,
   env: DetectionEnv,
-  detectors: Detectors
+  detectors: Detectors,
+  remembered: Remembered | undefined
 ): Effect.Effect<Verdict> => {
   const language = request.language ?? "shell"
   // Typed into a console: its shell escapes ask, and the commands they spell out are judged as shell.
@@ -245,35 +251,37 @@ const judgeText = (
   // A persistent shell: the functions earlier commands left in it are names this line may call.
   if (held !== undefined) {
     return Effect.flatMap(held, (functions) =>
-      judgeShellText(request, functions === undefined ? env : { ...env, shellFunctions: functions, shellKeepsVariables: true }, detectors)
+      judgeShellText(request, functions === undefined ? env : { ...env, shellFunctions: functions, shellKeepsVariables: true }, detectors, remembered)
     )
   }
-  return judgeShellText(request, env, detectors)
+  return judgeShellText(request, env, detectors, remembered)
 }
 
 const judgeShellText = (
   request: CommandApprovalRequest,
   env: DetectionEnv,
-  detectors: Detectors
+  detectors: Detectors,
+  remembered: Remembered | undefined
 ): Effect.Effect<Verdict> => {
   const surroundings = request.surroundings
   // Nothing to look with: the text's own verdict (unknowns already count as dangerous).
   if (surroundings === undefined) return Effect.succeed({ detection: detectors.inspect(request.command, env).detection })
   // Where the shell stands decides what a relative operand deletes (`rm -rf *` in `/`).
-  return Effect.flatMap(surroundings.cwd, (cwd) => judgeFrom(request, { ...env, cwd }, detectors, surroundings))
+  return Effect.flatMap(surroundings.cwd, (cwd) => judgeFrom(request, { ...env, cwd }, detectors, surroundings, remembered))
 }
 
 const judgeFrom = (
   request: CommandApprovalRequest,
   env: DetectionEnv,
   detectors: Detectors,
-  surroundings: CommandSurroundings
+  surroundings: CommandSurroundings,
+  remembered: Remembered | undefined
 ): Effect.Effect<Verdict> => {
   const first = detectors.inspect(request.command, env)
   if (first.detection.hardline) return Effect.succeed({ detection: first.detection })
   const looks = looksNeeded(first)
   if (looks === "none") return Effect.succeed({ detection: first.detection })
-  if (looks === "more") return judgeWith(request.command, first, env, detectors, surroundings)
+  if (looks === "more") return judgeWith(request.command, first, env, detectors, surroundings, remembered)
   // Most commands: only their program names to look up, which matters only where the task's PATH (or the line)
   // adds a directory to find them in. The usual PATH adds none, and the text's verdict stands without the full look.
   return Effect.flatMap(surroundings.variables, (variables) =>
@@ -282,7 +290,7 @@ const judgeFrom = (
       (added) =>
         added.length === 0
           ? Effect.succeed({ detection: first.detection })
-          : judgeWith(request.command, first, env, detectors, surroundings, { variables, added })
+          : judgeWith(request.command, first, env, detectors, surroundings, remembered, { variables, added })
     ))
 }
 
@@ -409,6 +417,7 @@ const judgeWith = (
   env: DetectionEnv,
   detectors: Detectors,
   surroundings: CommandSurroundings,
+  remembered: Remembered | undefined,
   /** What judgeFrom already read for a line whose only look-up is its programs (none unresolved: `first` stands). */
   known?: { readonly variables: Readonly<Record<string, string>> | undefined; readonly added: ReadonlyArray<string> }
 ): Effect.Effect<Verdict> =>
@@ -430,7 +439,7 @@ const judgeWith = (
     const prefix = variables?.["PYTHONPYCACHEPREFIX"]
     const pycachePrefix = prefix === undefined || prefix === "" || prefix.includes("$") ? undefined : joinPath(cwd, prefix, env.home)
     const written = new Set(inspection.writes.map((w) => normalize(joinPath(cwd, w, env.home))))
-    const look = new Looker(scriptEnv, detectors, surroundings, yield* moduleSearchDirs(inspection, variables, cwd, env, surroundings), pycachePrefix, written)
+    const look = new Looker(scriptEnv, detectors, surroundings, yield* moduleSearchDirs(inspection, variables, cwd, env, surroundings), pycachePrefix, written, remembered)
     verdict = stronger(verdict, yield* look.scripts(inspection.scripts, cwd, 1))
     if (verdict.detection.hardline) return verdict
     verdict = stronger(verdict, yield* look.loadedModules(inspection.loadedModules))
@@ -618,7 +627,9 @@ class Looker {
     /** The task's `PYTHONPYCACHEPREFIX`, absolute: where Python keeps its bytecode caches instead of `__pycache__`. */
     private readonly pycachePrefix?: string | undefined,
     /** The files the command writes, absolute: one found to read (a module, a project's setup.py) tells nothing now. */
-    private readonly written: ReadonlySet<string> = new Set()
+    private readonly written: ReadonlySet<string> = new Set(),
+    /** Where the installed Python packages listed for this environment before are kept (installedPython.ts). */
+    private readonly remembered?: Remembered | undefined
   ) {}
 
   /** Folders whose conftest.py and config files were looked at already (pytest's paths share their parents). */
@@ -679,49 +690,11 @@ class Looker {
     })
   }
 
-  /**
-   * Top-level module names of the Python packages installed where the interpreter looks after a script's own folder:
-   * the site- and dist-packages of the first `python3` on PATH (its venv's and its installation's), the user's site
-   * and Debian's. A file by such a name beside a script shadows the package for whatever imports it (requests →
-   * idna.py, pytest → iniconfig.py), as a standard-library name does. Listed once per request.
-   */
+  /** Top-level module names of the installed Python packages (installedPython.ts), looked up once per request. */
   private installedPython(): Effect.Effect<ReadonlySet<string>> {
-    const self = this
-    return Effect.gen(function*() {
-      if (self.installedModules !== undefined) return self.installedModules
-      const home = self.env.home === undefined ? undefined : self.env.home.replace(/\/+$/, "")
-      const variables = self.env.variables ?? {}
-      const prefixes: Array<string> = ["/usr", "/usr/local", "/opt/conda", ...[variables["VIRTUAL_ENV"], variables["CONDA_PREFIX"]].filter((v) => v !== undefined && v.startsWith("/")) as Array<string>]
-      // Version managers whose PATH entry is a shim script (pyenv's `<root>/shims`): every version they installed.
-      const managed = [variables["PYENV_ROOT"] ?? (home === undefined ? undefined : `${home}/.pyenv`), home === undefined ? undefined : `${home}/.local/share/uv/python`]
-      // Each python3 on PATH: its folder's parent (a venv) and, links resolved, its installation's.
-      for (const dir of (variables["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(":").filter((d) => d.startsWith("/")).slice(0, 16)) {
-        const python = `${dir}/python3`
-        if ((yield* self.surroundings.fileKind(python)) !== "file") continue
-        prefixes.push(posix.dirname(dir), posix.dirname(posix.dirname(normalize(yield* self.surroundings.realPath(python)))))
-        if (posix.basename(dir) === "shims") managed.push(posix.dirname(dir))
-      }
-      for (const root of new Set(managed)) {
-        if (root === undefined) continue
-        const versions = root.endsWith("/uv/python") ? root : `${root}/versions`
-        for (const v of (yield* self.names(versions)) ?? []) prefixes.push(`${versions}/${v}`)
-      }
-      if (home !== undefined) prefixes.push(`${home}/.local`, `${home}/miniconda3`, `${home}/anaconda3`, `${home}/miniforge3`)
-      const sites = ["/usr/lib/python3/dist-packages"]
-      for (const prefix of new Set(prefixes)) {
-        for (const version of (yield* self.names(`${prefix}/lib`)) ?? []) {
-          if (/^python3(?:\.\d+)?$/.test(version)) sites.push(`${prefix}/lib/${version}/site-packages`, `${prefix}/lib/${version}/dist-packages`)
-        }
-      }
-      const names = new Set<string>()
-      for (const site of sites) {
-        for (const entry of (yield* self.names(site)) ?? []) {
-          const name = /^([A-Za-z_]\w*)(?:\.py|(?:\.[\w-]+)?\.(?:so|pyd))?$/.exec(entry)?.[1]
-          if (name !== undefined && name !== "__pycache__") names.add(name)
-        }
-      }
-      self.installedModules = names
-      return names
+    if (this.installedModules !== undefined) return Effect.succeed(this.installedModules)
+    return Effect.tap(installedPython(this.env, this.surroundings, this.remembered), (names) => {
+      this.installedModules = names
     })
   }
 
