@@ -26,6 +26,7 @@ import { basename } from "../../shell/words.js"
 import type { Alt, Expansion } from "./expand.js"
 import { Expander, altFields, altText } from "./expand.js"
 import { SETTERS, applyEffects, arithReads, arithTargets, valueParts } from "./variableEffects.js"
+import type { CaseAttribute } from "./variableEffects.js"
 import { INTEGER_SHELL_VARIABLES, numericOutput, substitutionBodies } from "./numericValues.js"
 import { ARITH_TESTS, arithmeticExpansions, INPUT_SETTERS, oldArithmetic, SHELL_INTEGER_ASSIGNMENT, subscriptsAndOffsets } from "./arithmeticTexts.js"
 import { codeArguments, inputCommands } from "../inputCommands.js"
@@ -202,6 +203,9 @@ export class Resolver {
 
   /** Names this line made read-only (`variableEffects.ts`). */
   private readonly readOnly = new Set<string>()
+
+  /** Names given a case attribute by this line (`declare -l x`). */
+  private readonly cased = new Map<string, CaseAttribute>()
 
   private get setBy(): Map<number, string[]> {
     return (this.setByValue ??= new Map())
@@ -549,7 +553,7 @@ export class Resolver {
     }
     if (effects) {
       applyEffects(
-        { scope: this.scope, frame: cmd.frame, expander: ex, setBy: this.setBy, functionBody: (n) => this.functionBody(n), readOnly: this.readOnly },
+        { scope: this.scope, frame: cmd.frame, expander: ex, setBy: this.setBy, functionBody: (n) => this.functionBody(n), readOnly: this.readOnly, cased: this.cased },
         cmd,
         head,
         name,
