@@ -129,9 +129,12 @@ export class Expander {
 
   constructor(private readonly cx: ExpandContext) {}
 
-  private get ifs(): string {
-    const v = this.cx.scope.lookup(this.cx.frame, "IFS").values
-    return v?.length === 1 ? (v[0] ?? DEFAULT_IFS) : DEFAULT_IFS
+  /** The IFS `alt` is split with; asked of the exports only when it has expanded text to split. */
+  private ifs(alt: Alt): string {
+    if (!alt.some((s) => s.kind === "expanded" && s.text !== "")) return DEFAULT_IFS
+    const r = this.cx.scope.lookup(this.cx.frame, "IFS")
+    if (r.fromOutside) this.cx.missing.add("IFS")
+    return r.values?.length === 1 ? (r.values[0] ?? DEFAULT_IFS) : DEFAULT_IFS
   }
 
   lookup(name: string): Values {
@@ -162,7 +165,7 @@ export class Expander {
   fields(w: Word): ReadonlyArray<string> | null {
     const e = this.word(w)
     const only = e.alts.length === 1 ? e.alts[0] : undefined
-    return only === undefined ? null : altFields(only, this.ifs)
+    return only === undefined ? null : altFields(only, this.ifs(only))
   }
 
   /** String values of a word read without splitting (assignment values, `${x:-word}` operands). */
@@ -385,7 +388,7 @@ export class Expander {
     })
     const out: string[] = []
     for (const alt of product(lists) ?? []) {
-      const argv = altFields(alt, this.ifs)
+      const argv = altFields(alt, this.ifs(alt))
       const r = argv === null ? null : runFilter(argv, stdin)
       if (r === null) return null
       for (const o of r) if (!out.includes(o)) out.push(o)

@@ -90,6 +90,10 @@ export interface Wildcard {
   readonly head: number
 }
 
+/** shopt options that change what a pathname pattern matches (in `shopt -s NAME`, or a BASHOPTS list). */
+const GLOB_SHOPTS = /(?:^|:)(?:dotglob|nocaseglob|extglob|globstar|nullglob|failglob|globasciiranges|globskipdots)(?::|$)/
+const GLOB_SHOPT = /^(?:dotglob|nocaseglob|extglob|globstar|nullglob|failglob|globasciiranges|globskipdots)$/
+
 const PRINTERS = new Set(["echo", "printf"])
 /** A value that reads as more than words when parsed again as shell. */
 const SHELL_TEXT = /[$`;&|<>()\n]/
@@ -220,9 +224,12 @@ export class Resolver {
     })
   }
 
-  private ifs(frame: number): string {
-    const v = this.scope.lookup(frame, "IFS").values
-    return v?.length === 1 ? (v[0] ?? DEFAULT_IFS) : DEFAULT_IFS
+  private ifs(frame: number, choices: ReadonlyArray<ReadonlyArray<Alt>>): string {
+    // Only expanded text is split: the exports are asked for only then.
+    if (!choices.some((alts) => alts.some((alt) => alt.some((seg) => seg.kind === "expanded" && seg.text !== "")))) return DEFAULT_IFS
+    const found = this.scope.lookup(frame, "IFS")
+    if (found.fromOutside) this.missing.add("IFS")
+    return found.values?.length === 1 ? (found.values[0] ?? DEFAULT_IFS) : DEFAULT_IFS
   }
 
   /**
@@ -441,6 +448,8 @@ export class Resolver {
 
   /** CDPATH may be non-empty here. Before the exports are given it counts as unset, and they are asked for. */
   private cdPathSet(frame: number): boolean {
+    // A line without expansions does not track its assignments: one naming CDPATH may set it (`CDPATH=/x; cd name`).
+    if (!this.expand && this.ctx.cmds.some((c) => c.words.some((w) => /(?:^|[^$\w{])CDPATH\b(?!=$)/.test(w.value)))) return true
     const found = this.scope.lookup(frame, "CDPATH")
     if (found.values !== null) return found.values.some((v) => v !== "")
     if (found.fromOutside) this.missing.add("CDPATH")
@@ -569,11 +578,14 @@ export class Resolver {
   private computedWrite(cmd: Cmd, head: number, name: string, ex: Expander): void {
     const args = head < 0 ? [] : cmd.words.slice(head + 1)
     if (name === "cd" || name === "pushd" || name === "popd") {
-      const target = args.find((w) => !/^-[LPe@]*$/.test(w.value) || w.value === "-")
+      const dashes = args.findIndex((w) => w.value === "--")
+      const target = (dashes >= 0 && args.slice(0, dashes).every((w) => /^-[LPe@]+$/.test(w.value)) ? args.slice(dashes + 1) : args)
+        .find((w) => !/^-[LPe@]*$/.test(w.value) || w.value === "-")
       // A bare `cd` goes home; `cd -`, `cd ~-`, `popd`, a bare `pushd` or `pushd +N` go to a folder an earlier
       // command left (OLDPWD, the directory stack).
       const left = target === undefined ? name !== "cd" : name === "popd" || /^(?:-|~-(?:\/.*)?|[+-]\d+)$/.test(target.value)
       if (left || (target !== undefined && target.expands && this.runTimeWord(cmd, target, ex))) this.cwdAtRunTime = true
+      else if (target !== undefined && this.throughCdPath(cmd, target, ex)) this.cwdAtRunTime = true
       return
     }
     const written = commandWrites(cmd, head, name)
@@ -583,6 +595,17 @@ export class Resolver {
       (into !== undefined && into.expands && this.runTimeWord(cmd, into, ex)) ||
       written.some((text) => this.writtenAtRunTime(cmd, name, args, text, ex))
     if (atRunTime) this.computed.push(D.computedWriteTarget)
+  }
+
+  /**
+   * `cd NAME` / `pushd NAME` with CDPATH set (in the line or the exports): bash looks NAME up in CDPATH's folders
+   * first, so where relative writes then land is only known when it runs. A name starting `/`, `./` or `../` (or
+   * `.`, `..`, `~`) is not looked up.
+   */
+  private throughCdPath(cmd: Cmd, target: Word, ex: Expander): boolean {
+    const text = target.expands ? ex.fields(target)?.[0] : target.value
+    if (text === undefined || text === "" || /^(?:\/|~|\.\.?(?:\/|$))/.test(text)) return false
+    return this.cdPathSet(cmd.frame)
   }
 
   /** The word a written path comes from holds a part only the running shell knows. */
@@ -603,10 +626,13 @@ export class Resolver {
 
   /** The line (or the task's exports) sets what pathname patterns match: GLOBIGNORE, or a glob shopt option. */
   private globsChanged(): boolean {
-    if (this.opts.variables !== undefined && Object.hasOwn(this.opts.variables, "GLOBIGNORE")) return true
+    const vars = this.opts.variables
+    // The exports may set them (`export GLOBIGNORE=x` in an earlier call): asked for when not given.
+    if (vars === undefined) this.missing.add("GLOBIGNORE")
+    else if (Object.hasOwn(vars, "GLOBIGNORE") || GLOB_SHOPTS.test(vars["BASHOPTS"] ?? "")) return true
     return this.ctx.cmds.some((c) => c.words.some((w, i) =>
       /(?:^|[^$\w{])GLOBIGNORE\b/.test(w.value) ||
-      (c.words[0]?.value === "shopt" && i > 0 && /^(?:dotglob|nocaseglob|extglob|globstar|nullglob|failglob|globasciiranges|globskipdots)$/.test(w.value))
+      (c.words[0]?.value === "shopt" && i > 0 && GLOB_SHOPT.test(w.value))
     ))
   }
 
@@ -720,7 +746,7 @@ export class Resolver {
     const asWritten = (w: Word | null | undefined): ReadonlyArray<Alt> => [[{ kind: "uncomputed", text: w?.raw ?? "", inDoubleQuotes: false }]]
     const choices = words.map((w, i) => (w === null || (printer && i > head) ? asWritten(cmd.words[i]) : w.alts))
     const targetChoices = targets.map((t, k) => (t === null ? asWritten(cmd.redirs[k]?.target) : t.alts))
-    const lines = renderCommand(cmd, choices, targetChoices, this.ifs(cmd.frame))
+    const lines = renderCommand(cmd, choices, targetChoices, this.ifs(cmd.frame, [...choices, ...targetChoices]))
     if (lines === null) return false
     const origin: Origin = PRIMARY.has(cmd.origin) ? "top" : "payload"
     parseInto(this.ctx, prepare(lines.join("\n"), this.opts.env), "exec", origin, cmd.depth + 1, true)
