@@ -49,11 +49,14 @@ export const computedByBash: ReadonlyArray<Case> = [
   }
 ]
 
-/** Everyday commands of the same shapes: ASCII text worked out as before, `$"…"` printed, cd without CDPATH. */
+/**
+ * Everyday commands of the same shapes: ASCII text worked out as before, text outside ASCII printed, cd without
+ * CDPATH. (`echo $"…"` runs in a fresh shell, but not in a persistent one, which may hold a TEXTDOMAINDIR.)
+ */
 export const computedByBashOrdinary: ReadonlyArray<string> = [
   "x=README.md; echo ${x,,} ${x^^} ${x%.md} ${x:0:3} ${#x} ${x/READ/read}",
-  "name='café'; echo \"${name^^}\" \"${#name}\" \"${name:1}\" && echo $\"Done\"",
-  "declare -l lower=MiXeD; echo $lower && printf '%s\\n' $\"hello\"",
+  "name='café'; echo \"${name^^}\" \"${#name}\" \"${name:1}\"",
+  "declare -l lower=MiXeD; echo $lower",
   "cd <W> && mkdir -p r5ok/sub && cd r5ok && cd sub && echo ok > out.txt && cd ./ && cp out.txt copy.txt && cd .. && ls sub",
   "cd <W> && for f in *.py; do b=${f##*/}; echo ${b^}; done"
 ]

@@ -91,6 +91,17 @@ describe("$\"…\": text bash translates through a message catalog", () => {
     expect(inspectCommand("$\"ls\" -la", TESTER).detection.dangerous).toBe(true)
   })
 
+  it("with a catalog folder named (TEXTDOMAINDIR in the line, the exports, or a kept shell) translated text may run $(…)", () => {
+    const CODE = "runs as commands text that holds a value only known when it runs (eval, a trap action, watch, mapfile -C, compgen -W, an ssh remote command: a variable or a command's output there may hold $(…) or ;)"
+    expect(detect("TEXTDOMAINDIR=./loc TEXTDOMAIN=app; echo $\"hello\"").description).toBe(CODE)
+    expect(detect("export TEXTDOMAINDIR=$PWD/loc; printf '%s\\n' $\"Done\"").description).toBe(CODE)
+    expect(detectCommand("echo $\"hello\"", { ...TESTER, variables: { TEXTDOMAINDIR: "/w/loc" } }).description).toBe(CODE)
+    expect(detectCommand("echo $\"hello\"", { ...TESTER, variables: {}, shellKeepsVariables: true }).description).toBe(CODE)
+    // Without one, only the system's catalogs: the first look asks for the exports, which then settle it.
+    expect(inspectCommand("echo $\"hello\"", TESTER).unresolved).toContain("TEXTDOMAINDIR")
+    expect(detectCommand("echo $\"hello\"", { ...TESTER, variables: { TEXTDOMAIN: "app" } }).dangerous).toBe(false)
+  })
+
   it("echo of translated text stays quiet, and \"…\" or '$\"' is plain text", () => {
     for (const ok of ["echo $\"hello\"", "printf '%s\\n' $\"Done\"", "echo \"$\"", "ls \"x\"", "echo '$\"ls\"'"]) {
       const d = detect(ok)

@@ -90,6 +90,12 @@ export interface Wildcard {
   readonly head: number
 }
 
+/** A word of `cmd` is `$"…"` text, which bash looks up in a message catalog. */
+const translated = (cmd: Cmd): boolean => {
+  const is = (w: Word | null | undefined): boolean => w !== null && w !== undefined && w.parts.some((p) => p.kind === "raw" && p.text.startsWith("$\""))
+  return cmd.words.some(is) || cmd.redirs.some((r) => is(r.target))
+}
+
 /** shopt options that change what a pathname pattern matches (in `shopt -s NAME`, or a BASHOPTS list). */
 const GLOB_SHOPTS = /(?:^|:)(?:dotglob|nocaseglob|extglob|globstar|nullglob|failglob|globasciiranges|globskipdots)(?::|$)/
 const GLOB_SHOPT = /^(?:dotglob|nocaseglob|extglob|globstar|nullglob|failglob|globasciiranges|globskipdots)$/
@@ -456,6 +462,18 @@ export class Resolver {
     return !found.fromOutside
   }
 
+  /**
+   * TEXTDOMAINDIR may name a folder of message catalogs here (the line names it, or the exports set it, or a kept
+   * shell may hold it): a `$"…"` is then replaced by a planted catalog's text, which bash expands — `$(…)` there runs.
+   */
+  private catalogDirSet(frame: number): boolean {
+    if (this.ctx.cmds.some((c) => c.words.some((w) => /(?:^|[^$\w{])TEXTDOMAINDIR\b/.test(w.value)))) return true
+    const found = this.scope.lookup(frame, "TEXTDOMAINDIR")
+    if (found.values !== null) return found.values.some((v) => v !== "")
+    if (found.fromOutside) this.missing.add("TEXTDOMAINDIR")
+    return !found.fromOutside
+  }
+
   /** An associative array this line declared (`declare -A m`): its keys are not evaluated. */
   private associative(name: string | undefined): boolean {
     return name !== undefined && this.associatives?.has(name) === true
@@ -529,6 +547,7 @@ export class Resolver {
     // The common case: nothing to expand, nothing fed on stdin, nothing to note, no variable set.
     // `cd -`, `popd`: where later relative writes land may be a folder an earlier command left.
     const changesDir = headWord !== undefined && !headWord.expands && DIR_CHANGERS.has(headWord.value)
+    if (this.expand && translated(cmd) && (cmd.origin !== "heredoc" || this.heredocIsShell(cmd)) && this.catalogDirSet(cmd.frame)) this.computed.push(D.computedCode)
     if (!expand && !collect && !fed && !effects && !this.cwdAtRunTime && !changesDir) {
       if (head >= 0 && cmd.prevOp !== CALL_PAREN && cmd.origin !== "heredoc" && (globbed(headWord) || tildeDirectory(headWord))) this.unknownProgram(cmd, head)
       return
