@@ -6,9 +6,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { detectCommand, inspectCommand } from "../../../src/layers/approval/detect/detect.js"
+import { D } from "../../../src/layers/approval/detect/descriptions.js"
 
 const TESTER: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", env: {} }
 const COMPUTED = "command name computed at run time"
+const LOADER = D.loaderVariable
 
 const detect = (command: string) => detectCommand(command, TESTER)
 
@@ -93,8 +95,10 @@ describe("$\"…\": text bash translates through a message catalog", () => {
 
   it("with a catalog folder named (TEXTDOMAINDIR in the line, the exports, or a kept shell) translated text may run $(…)", () => {
     const CODE = "runs as commands text that holds a value only known when it runs (eval, a trap action, watch, mapfile -C, compgen -W, an ssh remote command: a variable or a command's output there may hold $(…) or ;)"
-    expect(detect("TEXTDOMAINDIR=./loc TEXTDOMAIN=app; echo $\"hello\"").description).toBe(CODE)
-    expect(detect("export TEXTDOMAINDIR=$PWD/loc; printf '%s\\n' $\"Done\"").description).toBe(CODE)
+    // Naming the folder is itself a variable that makes programs run code (a child bash reads its catalogs too).
+    for (const command of ["TEXTDOMAINDIR=./loc TEXTDOMAIN=app; echo $\"hello\"", "export TEXTDOMAINDIR=$PWD/loc", "TEXTDOMAINDIR=./loc bash greet.sh"]) {
+      expect([command, detect(command).description]).toEqual([command, LOADER])
+    }
     expect(detectCommand("echo $\"hello\"", { ...TESTER, variables: { TEXTDOMAINDIR: "/w/loc" } }).description).toBe(CODE)
     expect(detectCommand("echo $\"hello\"", { ...TESTER, variables: {}, shellKeepsVariables: true }).description).toBe(CODE)
     // Without one, only the system's catalogs: the first look asks for the exports, which then settle it.
