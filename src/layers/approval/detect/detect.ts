@@ -208,9 +208,12 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
     hardline_description: hardline
   }
   if (locals === undefined) return { ...NOTHING_COLLECTED, detection }
+  const unresolved = found === null ? [] : [...found.missing]
+  // `$IFS` reads as a blank before the exports are given (normalize.ts); they may give it another value.
+  if (options?.variables === undefined && command.includes("IFS") && /\$\{?IFS\b/.test(command) && !unresolved.includes("IFS")) unresolved.push("IFS")
   return {
     detection,
-    unresolved: found === null ? [] : [...found.missing],
+    unresolved,
     scripts: locals?.settledScripts() ?? [],
     paths: locals?.paths ?? [],
     runners: locals?.runners ?? [],

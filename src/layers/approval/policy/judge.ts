@@ -411,6 +411,9 @@ const moduleSearchDirs = (
     return out
   })
 
+/** Exported names that change how the shell reads a line without naming them: patterns, `cd NAME`, splitting. */
+const SHELL_READING: ReadonlyArray<string> = ["GLOBIGNORE", "CDPATH", "IFS", "BASHOPTS", "SHELLOPTS"]
+
 const judgeWith = (
   command: string,
   first: Inspection,
@@ -427,7 +430,11 @@ const judgeWith = (
     if (known === undefined && (first.unresolved.length > 0 || first.programs.length > 0 || first.scripts.length > 0)) {
       variables = yield* surroundings.variables
     }
-    if (first.unresolved.length > 0 && variables !== undefined) inspection = detectors.inspect(command, { ...env, variables })
+    // The first look asks for the exports where a `$` word or an environment-dependent check needs them (unresolved);
+    // exports that change how the shell reads any line (GLOBIGNORE, CDPATH, IFS…) are looked at again whatever it asked.
+    if (variables !== undefined && (first.unresolved.length > 0 || SHELL_READING.some((n) => Object.hasOwn(variables, n)))) {
+      inspection = detectors.inspect(command, { ...env, variables })
+    }
     const cwd = yield* surroundings.cwd
     const scriptEnv = variables === undefined ? env : { ...env, variables }
     let verdict: Verdict = { detection: inspection.detection }

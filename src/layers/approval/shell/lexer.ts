@@ -232,8 +232,11 @@ export abstract class ShellLexer {
     }
     if (!inDouble && d === SQ) return this.readAnsiC(i + 2)
     if (!inDouble && d === DQ) {
+      // `$"…"`: bash first looks the text up in a message catalog (TEXTDOMAIN, TEXTDOMAINDIR, the locale, a file
+      // anyone may plant), so what it expands to is only known when it runs. Its substitutions are still read.
       const r = this.readDouble(i + 2)
-      return { part: { kind: "doubleQuoted", parts: r.parts }, value: r.value, end: r.end, quoted: true, unterminated: r.unterminated }
+      const text = src.slice(i, r.end)
+      return { part: { kind: "raw", text }, value: text, end: r.end, quoted: false, unterminated: r.unterminated }
     }
     let j = i + 1
     if (isNameStart(d)) {

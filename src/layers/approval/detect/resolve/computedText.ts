@@ -87,6 +87,8 @@ export const printfOutput = (args: ReadonlyArray<string>): string | null => {
       const cut = (s: string): string => (prec === undefined ? s : s.slice(0, Number(prec || "0")))
       // `%q` quotes what the shell would read specially: only a plain word is known to print as itself.
       if (conv === "q" && !/^[A-Za-z0-9_./:=@%^,+-]+$/.test(arg)) failed = true
+      // A precision or `%c` counts characters (bytes in the C locale), not UTF-16 units: not worked out on non-ASCII.
+      if ((prec !== undefined || conv === "c") && /[^\x00-\x7f]/.test(arg)) failed = true
       if (conv === "s" || conv === "q") v = cut(arg)
       else if (conv === "b") {
         const r = decodeEscapes(arg, true)
@@ -167,9 +169,11 @@ const trSet = (set: string): string | null => {
 
 /** `tr SET1 SET2` without options; null for anything else. */
 export const trMap = (text: string, from: string, to: string): string | null => {
+  // GNU tr maps bytes: `tr é rm` maps é's two bytes to r and m. Only ASCII is mapped alike here.
+  if (/[^\x00-\x7f]/.test(text + from + to)) return null
   const a = trSet(from)
   const b = trSet(to)
-  if (a === null || b === null || b.length === 0) return null
+  if (a === null || b === null || b.length === 0 || /[^\x00-\x7f]/.test(a + b)) return null
   const map = new Map<string, string>()
   for (let i = 0; i < a.length; i++) map.set(a[i] ?? "", b[Math.min(i, b.length - 1)] ?? "")
   let out = ""

@@ -129,9 +129,12 @@ export class Expander {
 
   constructor(private readonly cx: ExpandContext) {}
 
-  private get ifs(): string {
-    const v = this.cx.scope.lookup(this.cx.frame, "IFS").values
-    return v?.length === 1 ? (v[0] ?? DEFAULT_IFS) : DEFAULT_IFS
+  /** The IFS `alt` is split with; asked of the exports only when it has expanded text to split. */
+  private ifs(alt: Alt): string {
+    if (!alt.some((s) => s.kind === "expanded" && s.text !== "")) return DEFAULT_IFS
+    const r = this.cx.scope.lookup(this.cx.frame, "IFS")
+    if (r.fromOutside) this.cx.missing.add("IFS")
+    return r.values?.length === 1 ? (r.values[0] ?? DEFAULT_IFS) : DEFAULT_IFS
   }
 
   lookup(name: string): Values {
@@ -162,7 +165,7 @@ export class Expander {
   fields(w: Word): ReadonlyArray<string> | null {
     const e = this.word(w)
     const only = e.alts.length === 1 ? e.alts[0] : undefined
-    return only === undefined ? null : altFields(only, this.ifs)
+    return only === undefined ? null : altFields(only, this.ifs(only))
   }
 
   /** String values of a word read without splitting (assignment values, `${x:-word}` operands). */
@@ -227,7 +230,10 @@ export class Expander {
     if (m === null) return null
     const [, length, bang, name = "", index, rest = ""] = m
     if (index !== undefined) return null // arrays: not tracked
-    if (length !== undefined) return rest === "" ? mapValues(this.lookup(name), (v) => [String(v.length)]) : null
+    if (length !== undefined) {
+      const v = rest === "" ? this.lookup(name) : null
+      return v === null || v.some(nonAscii) ? null : v.map((s) => String(s.length))
+    }
     let base: Values
     if (bang !== undefined) {
       if (rest === "*" || rest === "@") return null
@@ -265,7 +271,7 @@ export class Expander {
     if (strip !== null) {
       const [, how = "", pat = ""] = strip
       const pats = this.operand(pat, depth)
-      if (base === null || pats === null || !pats.every(patternKnown)) return null
+      if (base === null || pats === null || !pats.every(patternKnown) || base.some(nonAscii) || pats.some(nonAscii)) return null
       return flat(base, (v) => pats.flatMap((p) => stripPattern(v, p, how)))
     }
     const repl = /^\/([/#%]?)([\s\S]*)$/.exec(rest)
@@ -276,7 +282,7 @@ export class Expander {
       const reps = cut < 0 ? [""] : this.operand(body.slice(cut + 1), depth)
       // Which `&` a quote or backslash kept literal is gone once the operand is read: such a mix is not worked out.
       const mixed = cut >= 0 && body.slice(cut + 1).includes("&") && /[\\'"]/.test(body.slice(cut + 1))
-      if (base === null || pats === null || reps === null || mixed || !pats.every(patternKnown)) return null
+      if (base === null || pats === null || reps === null || mixed || !pats.every(patternKnown) || base.some(nonAscii) || pats.some(nonAscii)) return null
       return flat(base, (v) => pats.flatMap((p) => reps.flatMap((r) => replacePattern(v, p, r, how))))
     }
     // Offset and length are arithmetic, where `010` is octal and `0x8` hex: only plain decimals are worked out.
@@ -284,6 +290,7 @@ export class Expander {
     if (sub !== null) {
       const off = Number(sub[1])
       const len = sub[2] === undefined ? undefined : Number(sub[2])
+      if (base?.some(nonAscii) === true) return null
       return mapValues(base, (v) => {
         const start = off < 0 ? Math.max(0, v.length + off) : off
         const end = len === undefined ? v.length : len < 0 ? v.length + len : start + len
@@ -302,7 +309,8 @@ export class Expander {
       "@E": (v) => decodeEscapes(v, false).text
     })
     const f = cases[rest]
-    return f === undefined ? null : mapValues(base, (v) => [f(v)])
+    if (f === undefined || (CASE_MAPS.has(rest) && base?.some(nonAscii) === true)) return null
+    return mapValues(base, (v) => [f(v)])
   }
 
   // ---- $(…) ------------------------------------------------------------------
@@ -380,7 +388,7 @@ export class Expander {
     })
     const out: string[] = []
     for (const alt of product(lists) ?? []) {
-      const argv = altFields(alt, this.ifs)
+      const argv = altFields(alt, this.ifs(alt))
       const r = argv === null ? null : runFilter(argv, stdin)
       if (r === null) return null
       for (const o of r) if (!out.includes(o)) out.push(o)
@@ -443,6 +451,16 @@ const plainSegs = (parts: ReadonlyArray<Part>, inDq: boolean): Alt => {
   }
   return out
 }
+
+/**
+ * bash counts, matches `?`/`[…]` and maps case by characters with glibc's tables in a UTF-8 locale, and by bytes in
+ * the C locale; JavaScript by UTF-16 units with Unicode's tables (`😀` is two units, `İ` lowers to two characters).
+ * On ASCII all agree; on anything else such a result is only known when the command runs.
+ */
+export const nonAscii = (s: string): boolean => /[^\x00-\x7f]/.test(s)
+
+/** The `${x…}` case conversions (which follow the locale's tables). */
+const CASE_MAPS: ReadonlySet<string> = new Set(["^^", ",,", "^", ",", "@U", "@L", "@u"])
 
 const mapValues = (v: Values, f: (s: string) => ReadonlyArray<string>): Values => (v === null ? null : flat(v, f))
 

@@ -26,6 +26,7 @@ import { basename } from "../../shell/words.js"
 import type { Alt, Expansion } from "./expand.js"
 import { Expander, altFields, altText } from "./expand.js"
 import { SETTERS, applyEffects, arithReads, arithTargets, valueParts } from "./variableEffects.js"
+import type { CaseAttribute } from "./variableEffects.js"
 import { INTEGER_SHELL_VARIABLES, numericOutput, substitutionBodies } from "./numericValues.js"
 import { ARITH_TESTS, arithmeticExpansions, INPUT_SETTERS, oldArithmetic, SHELL_INTEGER_ASSIGNMENT, subscriptsAndOffsets } from "./arithmeticTexts.js"
 import { codeArguments, inputCommands } from "../inputCommands.js"
@@ -88,6 +89,16 @@ export interface Wildcard {
   readonly seq: number
   readonly head: number
 }
+
+/** A word of `cmd` is `$"…"` text, which bash looks up in a message catalog. */
+const translated = (cmd: Cmd): boolean => {
+  const is = (w: Word | null | undefined): boolean => w !== null && w !== undefined && w.parts.some((p) => p.kind === "raw" && p.text.startsWith("$\""))
+  return cmd.words.some(is) || cmd.redirs.some((r) => is(r.target))
+}
+
+/** shopt options that change what a pathname pattern matches (in `shopt -s NAME`, or a BASHOPTS list). */
+const GLOB_SHOPTS = /(?:^|:)(?:dotglob|nocaseglob|extglob|globstar|nullglob|failglob|globasciiranges|globskipdots)(?::|$)/
+const GLOB_SHOPT = /^(?:dotglob|nocaseglob|extglob|globstar|nullglob|failglob|globasciiranges|globskipdots)$/
 
 const PRINTERS = new Set(["echo", "printf"])
 /** A value that reads as more than words when parsed again as shell. */
@@ -203,6 +214,9 @@ export class Resolver {
   /** Names this line made read-only (`variableEffects.ts`). */
   private readonly readOnly = new Set<string>()
 
+  /** Names given a case attribute by this line (`declare -l x`). */
+  private readonly cased = new Map<string, CaseAttribute>()
+
   private get setBy(): Map<number, string[]> {
     return (this.setByValue ??= new Map())
   }
@@ -216,9 +230,12 @@ export class Resolver {
     })
   }
 
-  private ifs(frame: number): string {
-    const v = this.scope.lookup(frame, "IFS").values
-    return v?.length === 1 ? (v[0] ?? DEFAULT_IFS) : DEFAULT_IFS
+  private ifs(frame: number, choices: ReadonlyArray<ReadonlyArray<Alt>>): string {
+    // Only expanded text is split: the exports are asked for only then.
+    if (!choices.some((alts) => alts.some((alt) => alt.some((seg) => seg.kind === "expanded" && seg.text !== "")))) return DEFAULT_IFS
+    const found = this.scope.lookup(frame, "IFS")
+    if (found.fromOutside) this.missing.add("IFS")
+    return found.values?.length === 1 ? (found.values[0] ?? DEFAULT_IFS) : DEFAULT_IFS
   }
 
   /**
@@ -437,9 +454,23 @@ export class Resolver {
 
   /** CDPATH may be non-empty here. Before the exports are given it counts as unset, and they are asked for. */
   private cdPathSet(frame: number): boolean {
+    // A line without expansions does not track its assignments: one naming CDPATH may set it (`CDPATH=/x; cd name`).
+    if (!this.expand && this.ctx.cmds.some((c) => c.words.some((w) => /(?:^|[^$\w{])CDPATH\b(?!=$)/.test(w.value)))) return true
     const found = this.scope.lookup(frame, "CDPATH")
     if (found.values !== null) return found.values.some((v) => v !== "")
     if (found.fromOutside) this.missing.add("CDPATH")
+    return !found.fromOutside
+  }
+
+  /**
+   * TEXTDOMAINDIR may name a folder of message catalogs here (the line names it, or the exports set it, or a kept
+   * shell may hold it): a `$"…"` is then replaced by a planted catalog's text, which bash expands — `$(…)` there runs.
+   */
+  private catalogDirSet(frame: number): boolean {
+    if (this.ctx.cmds.some((c) => c.words.some((w) => /(?:^|[^$\w{])TEXTDOMAINDIR\b/.test(w.value)))) return true
+    const found = this.scope.lookup(frame, "TEXTDOMAINDIR")
+    if (found.values !== null) return found.values.some((v) => v !== "")
+    if (found.fromOutside) this.missing.add("TEXTDOMAINDIR")
     return !found.fromOutside
   }
 
@@ -516,6 +547,7 @@ export class Resolver {
     // The common case: nothing to expand, nothing fed on stdin, nothing to note, no variable set.
     // `cd -`, `popd`: where later relative writes land may be a folder an earlier command left.
     const changesDir = headWord !== undefined && !headWord.expands && DIR_CHANGERS.has(headWord.value)
+    if (this.expand && translated(cmd) && (cmd.origin !== "heredoc" || this.heredocIsShell(cmd)) && this.catalogDirSet(cmd.frame)) this.computed.push(D.computedCode)
     if (!expand && !collect && !fed && !effects && !this.cwdAtRunTime && !changesDir) {
       if (head >= 0 && cmd.prevOp !== CALL_PAREN && cmd.origin !== "heredoc" && (globbed(headWord) || tildeDirectory(headWord))) this.unknownProgram(cmd, head)
       return
@@ -549,7 +581,7 @@ export class Resolver {
     }
     if (effects) {
       applyEffects(
-        { scope: this.scope, frame: cmd.frame, expander: ex, setBy: this.setBy, functionBody: (n) => this.functionBody(n), readOnly: this.readOnly },
+        { scope: this.scope, frame: cmd.frame, expander: ex, setBy: this.setBy, functionBody: (n) => this.functionBody(n), readOnly: this.readOnly, cased: this.cased },
         cmd,
         head,
         name,
@@ -565,11 +597,14 @@ export class Resolver {
   private computedWrite(cmd: Cmd, head: number, name: string, ex: Expander): void {
     const args = head < 0 ? [] : cmd.words.slice(head + 1)
     if (name === "cd" || name === "pushd" || name === "popd") {
-      const target = args.find((w) => !/^-[LPe@]*$/.test(w.value) || w.value === "-")
+      const dashes = args.findIndex((w) => w.value === "--")
+      const target = (dashes >= 0 && args.slice(0, dashes).every((w) => /^-[LPe@]+$/.test(w.value)) ? args.slice(dashes + 1) : args)
+        .find((w) => !/^-[LPe@]*$/.test(w.value) || w.value === "-")
       // A bare `cd` goes home; `cd -`, `cd ~-`, `popd`, a bare `pushd` or `pushd +N` go to a folder an earlier
       // command left (OLDPWD, the directory stack).
       const left = target === undefined ? name !== "cd" : name === "popd" || /^(?:-|~-(?:\/.*)?|[+-]\d+)$/.test(target.value)
       if (left || (target !== undefined && target.expands && this.runTimeWord(cmd, target, ex))) this.cwdAtRunTime = true
+      else if (target !== undefined && this.throughCdPath(cmd, target, ex)) this.cwdAtRunTime = true
       return
     }
     const written = commandWrites(cmd, head, name)
@@ -579,6 +614,17 @@ export class Resolver {
       (into !== undefined && into.expands && this.runTimeWord(cmd, into, ex)) ||
       written.some((text) => this.writtenAtRunTime(cmd, name, args, text, ex))
     if (atRunTime) this.computed.push(D.computedWriteTarget)
+  }
+
+  /**
+   * `cd NAME` / `pushd NAME` with CDPATH set (in the line or the exports): bash looks NAME up in CDPATH's folders
+   * first, so where relative writes then land is only known when it runs. A name starting `/`, `./` or `../` (or
+   * `.`, `..`, `~`) is not looked up.
+   */
+  private throughCdPath(cmd: Cmd, target: Word, ex: Expander): boolean {
+    const text = target.expands ? ex.fields(target)?.[0] : target.value
+    if (text === undefined || text === "" || /^(?:\/|~|\.\.?(?:\/|$))/.test(text)) return false
+    return this.cdPathSet(cmd.frame)
   }
 
   /** The word a written path comes from holds a part only the running shell knows. */
@@ -599,10 +645,13 @@ export class Resolver {
 
   /** The line (or the task's exports) sets what pathname patterns match: GLOBIGNORE, or a glob shopt option. */
   private globsChanged(): boolean {
-    if (this.opts.variables !== undefined && Object.hasOwn(this.opts.variables, "GLOBIGNORE")) return true
+    const vars = this.opts.variables
+    // The exports may set them (`export GLOBIGNORE=x` in an earlier call): asked for when not given.
+    if (vars === undefined) this.missing.add("GLOBIGNORE")
+    else if (Object.hasOwn(vars, "GLOBIGNORE") || GLOB_SHOPTS.test(vars["BASHOPTS"] ?? "")) return true
     return this.ctx.cmds.some((c) => c.words.some((w, i) =>
       /(?:^|[^$\w{])GLOBIGNORE\b/.test(w.value) ||
-      (c.words[0]?.value === "shopt" && i > 0 && /^(?:dotglob|nocaseglob|extglob|globstar|nullglob|failglob|globasciiranges|globskipdots)$/.test(w.value))
+      (c.words[0]?.value === "shopt" && i > 0 && GLOB_SHOPT.test(w.value))
     ))
   }
 
@@ -716,7 +765,7 @@ export class Resolver {
     const asWritten = (w: Word | null | undefined): ReadonlyArray<Alt> => [[{ kind: "uncomputed", text: w?.raw ?? "", inDoubleQuotes: false }]]
     const choices = words.map((w, i) => (w === null || (printer && i > head) ? asWritten(cmd.words[i]) : w.alts))
     const targetChoices = targets.map((t, k) => (t === null ? asWritten(cmd.redirs[k]?.target) : t.alts))
-    const lines = renderCommand(cmd, choices, targetChoices, this.ifs(cmd.frame))
+    const lines = renderCommand(cmd, choices, targetChoices, this.ifs(cmd.frame, [...choices, ...targetChoices]))
     if (lines === null) return false
     const origin: Origin = PRIMARY.has(cmd.origin) ? "top" : "payload"
     parseInto(this.ctx, prepare(lines.join("\n"), this.opts.env), "exec", origin, cmd.depth + 1, true)

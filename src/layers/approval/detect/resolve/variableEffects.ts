@@ -62,6 +62,19 @@ export interface Effects {
    * value stays what it was, so such a name is unknown from then on (`x=rm; readonly x; export x=ls; $x` runs rm).
    */
   readonly readOnly: Set<string>
+  /** Names declared `-l` / `-u` / `-c` so far: bash converts the case of each value assigned to them. */
+  readonly cased: Map<string, CaseAttribute>
+}
+
+export type CaseAttribute = "l" | "u" | "c"
+
+/**
+ * A value assigned to a name with a case attribute, as bash stores it. glibc's tables convert non-ASCII text (a
+ * character's count or spelling may change: `İ` lowers to `i`, JavaScript's to `i̇`): only known at run time.
+ */
+const casedValues = (values: Values, how: CaseAttribute): Values => {
+  if (values === null || values.some((v) => /[^\x00-\x7f]/.test(v))) return null
+  return values.map((v) => (how === "l" ? v.toLowerCase() : how === "u" ? v.toUpperCase() : v.slice(0, 1).toUpperCase() + v.slice(1).toLowerCase()))
 }
 
 /** The value parts of an assignment word (`x=…`): what follows its first `prefix` characters. */
@@ -101,7 +114,8 @@ const assignment = (fx: Effects, cmd: Cmd, i: number): { name: string; values: V
 }
 
 const set = (fx: Effects, cmd: Cmd, name: string, values: Values, sure = true, numeric = false): void => {
-  fx.scope.assign(fx.frame, name, fx.readOnly.has(name) ? null : values, cmd, sure, numeric)
+  const how = fx.cased.get(name)
+  fx.scope.assign(fx.frame, name, fx.readOnly.has(name) ? null : how === undefined ? values : casedValues(values, how), cmd, sure, numeric)
   const list = fx.setBy.get(cmd.seq) ?? []
   list.push(name)
   fx.setBy.set(cmd.seq, list)
@@ -125,6 +139,20 @@ const readOnlyName = (fx: Effects, cmd: Cmd, v: string): void => {
   const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[|\+?=|$)/.exec(v)
   if (m !== null && m[1] !== undefined) fx.readOnly.add(m[1])
   else if (/[$`]/.test(v)) forget(fx, cmd)
+}
+
+/**
+ * The case attribute declarer flags give (`-l`, `-u`, `-c`; the last wins), null when one is taken away (`+l`),
+ * undefined when none is named.
+ */
+const caseAttribute = (flags: string): CaseAttribute | null | undefined => {
+  let out: CaseAttribute | null | undefined
+  let sign = "-"
+  for (const c of flags) {
+    if (c === "-" || c === "+") sign = c
+    else if (c === "l" || c === "u" || c === "c") out = sign === "+" ? null : c
+  }
+  return out
 }
 
 /** Programs that change variables (besides assignments and function calls). */
@@ -160,6 +188,16 @@ export const applyEffects = (fx: Effects, cmd: Cmd, head: number, name: string, 
     }
     // Namerefs, integers and arrays are not tracked; an integer (not an array) surely holds a number.
     const opaque = /[niaA]/.test(flags)
+    // The last of -l / -u / -c given wins; `+l` etc. take the attribute away.
+    const how = /[luc]/.test(flags) ? caseAttribute(flags) : undefined
+    if (how !== undefined) {
+      for (let i = head + 1; i < cmd.words.length; i++) {
+        const n = /^([A-Za-z_][A-Za-z0-9_]*)(?:=|$)/.exec(values[i] ?? "")?.[1]
+        if (n === undefined) continue
+        if (how === null) fx.cased.delete(n)
+        else fx.cased.set(n, how)
+      }
+    }
     const integer = /i/.test(flags) && !/[naA]/.test(flags)
     for (let i = head + 1; i < cmd.words.length; i++) {
       const v = values[i] ?? ""

@@ -82,7 +82,8 @@ export class Scope {
   ) {}
 
   private base(name: string): Lookup {
-    if (name === "IFS") return { values: [(this.variables !== undefined && Object.hasOwn(this.variables, "IFS") ? this.variables["IFS"] : undefined) ?? DEFAULT_IFS], fromOutside: false, numeric: false }
+    // Before the exports are given IFS reads as the default, from outside: a split that depends on it asks for them.
+    if (name === "IFS") return { values: [(this.variables !== undefined && Object.hasOwn(this.variables, "IFS") ? this.variables["IFS"] : undefined) ?? DEFAULT_IFS], fromOutside: this.variables === undefined, numeric: false }
     if (SHELL_MANAGED.has(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
       return { values: null, fromOutside: false, numeric: NUMERIC_SHELL_VARIABLES.has(name) }
     }

@@ -47,6 +47,8 @@ const LOADERS: Readonly<Record<string, (value: string) => boolean>> = lookupTabl
   ps3: substitutes,
   ps4: substitutes,
   prompt_command: () => true,
+  // bash replaces `$"…"` text by a catalog found here, and expands it: `$(…)` in a planted catalog runs.
+  textdomaindir: (v) => v.trim() !== "",
   // pytest imports the plugins these name before any test (a module planted beside the tests).
   pytest_plugins: (v) => v.trim() !== "",
   pytest_addopts: (v) => /(?:^|\s)-p(?:\s|[\w.]|$)/.test(v) && !/^\s*-p\s*no:\S+\s*$/.test(v),
