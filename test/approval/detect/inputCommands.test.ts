@@ -102,6 +102,33 @@ describe("editors run ex commands and vimscript", () => {
   })
 })
 
+describe("editors substitute file names and the previous command into a `!` command", () => {
+  it("`%`, `#` and `!` are replaced by what the line tells, as the editor does before the shell sees the text", () => {
+    for (const command of ["ed -s rm <<< '!% -rf /'", "ed rm <<'E'\nr !% -rf /\nq\nE", "vim -es -c 'w !% -rf /' rm", "ex -s -c 'e rm' -c 'e x' -c '!# -rf /'"]) {
+      expect([command, detectCommand(command, ENV).hardline]).toEqual([command, true])
+    }
+    for (const command of [
+      "ed -s rm <<< 'r !% -r -f d'", "vim -c '1,2!% -fr d' rm", "vi -e rm <<< '!% -rf d'", "vim '+!% -rf d' rm", "vim -c 'e rm' -c 'e x' -c 'sil !# -rf d'",
+      "vim -c 'r rm' -c '!# -rf d' x", "ed -s x <<'E'\n!r\n!!m -rf d\nq\nE", "vim -c '!r' -c '!echo; !m -rf d' x", "vim -es rm <<'E'\n!% -rf d\nE",
+      "vim -c 'f rm' -c '!% -rf d' x"
+    ]) {
+      expect(verdict(command)).toEqual([command, "recursive delete"])
+    }
+  })
+
+  it("a substitution the line cannot tell makes the command computed", () => {
+    for (const command of ["ed -s \"$f\" <<< '!% -rf d'", "vim -c 'bn' -c '!% -rf d' x y", "vim -c '!%:t -rf d' x", "vim -c '!<cword> -rf d' x", "vim -t main -c '!% x'", "vim -c '!#2 x' x"]) {
+      expect(verdict(command)).toEqual([command, RUNS])
+    }
+  })
+
+  it("ordinary commands on the file stay quiet; an escaped `%` is literal", () => {
+    for (const command of ["vim -c '!wc -l %' f.txt", "ed -s f <<< '!wc %'", "vim -c 'set ff=unix' -c '!python3 %' -c q f.py", "ed -s rm <<< '!\\% -rf d'", "vim -c '!make' -c '!echo !' f"]) {
+      expect(quiet(command)).toEqual([command, false])
+    }
+  })
+})
+
 describe("code built when the command runs", () => {
   it("a sed script, an awk program or a git -c setting from a file or an unknown value asks", () => {
     for (const command of ["sed \"$(cat f)\" x", "sed -e \"$(cat f)\" x", "s=$(cat f); sed \"s/x/$s/\" y", "sed \"s/a/b/$(cat f)\" x", "x=e; sed \"s/a/b/$x\" f", "p=$(cat f); awk \"$p\" x"]) {

@@ -343,7 +343,7 @@ const editorHeredoc = (a: Findings, ctx: ParseCtx, owner: Cmd): void => {
   const console = consoleOf(name)
   if (console !== null && !consoleReadsStdin(console, args)) return
   if (console === null && !readsCommandsFromStdin(name, args)) return
-  const ex = console === null ? editorInput(name, body) : consoleCommands(console, [], body)
+  const ex = console === null ? editorInput(name, body, args) : consoleCommands(console, [], body)
   if (ex.runs) a.findings.push(console === null ? D.inputCommands : D.consoleCommands)
   for (const p of ex.payloads) parseInto(ctx, p.text, "exec", "payload", owner.depth + 1, true)
 }
