@@ -9,6 +9,7 @@ import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { gitOptions } from "../../../src/layers/approval/detect/gitOptions.js"
 import { sedScriptRuns } from "../../../src/layers/approval/detect/inputCommands.js"
+import { typedEditorInput } from "../../../src/layers/approval/detect/editorCommands.js"
 
 const ENV: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", variables: { PATH: "/usr/bin:/bin" } }
 const RUNS = "runs text it reads as commands (sed's e command or s///e flag, awk's system() or pipes on computed text, an editor's scripts or vimscript)"
@@ -154,5 +155,18 @@ describe("bash running text it is handed", () => {
     for (const command of ["echo \"${x@Q}\"", "echo ${x^^}", "echo ${#x}", "compgen -c git", "compgen -W 'a b' a"]) {
       expect(quiet(command)).toEqual([command, false])
     }
+  })
+})
+
+describe("text typed into a running editor", () => {
+  it("ed and ex read commands; vim's keys reach a command line through `:` and more", () => {
+    const runs = (reader: "ed-commands" | "ex-commands" | "vim-keys", text: string) => [reader, text, typedEditorInput(reader, text).runs]
+    for (const [reader, text] of [["ex-commands", "exe \"!r\".\"m -rf d\""], ["ed-commands", "!% -rf d"], ["ed-commands", "!!m -rf d"], ["vim-keys", "ihello\u001b:!rm -rf d"], ["vim-keys", "!!sh"], ["ex-commands", "!# -rf d"]] as const) {
+      expect(runs(reader, text)).toEqual([reader, text, true])
+    }
+    for (const [reader, text] of [["ed-commands", "!make"], ["ex-commands", "%s/a/b/g"], ["vim-keys", ":!make"], ["vim-keys", "ggdG"], ["ed-commands", ",p"]] as const) {
+      expect(runs(reader, text)).toEqual([reader, text, false])
+    }
+    expect(typedEditorInput("ed-commands", "!rm -rf /").shell).toEqual(["rm -rf /"])
   })
 })

@@ -10,6 +10,7 @@
  * Literal shell commands are handed back to be judged as shell; anything else
  * that runs code is reported, since what it runs is not spelled out.
  */
+import type { EditorReader } from "../../../services/Approval.js"
 import type { InputCommands } from "./inputCommands.js"
 import { readsCode } from "./resolve/codeSources.js"
 
@@ -239,6 +240,28 @@ const merge = (parts: ReadonlyArray<ExCommands>): InputCommands => ({
 /** An ex-mode editor: its standard input is commands (ed always; vim with `-e`/`-E`, or started as ex). */
 export const readsCommandsFromStdin = (name: string, args: ReadonlyArray<string>): boolean =>
   ED_FAMILY.has(name) || name === "ex" || name === "exim" || (VIM_FAMILY.has(name) && args.some((a) => /^-[a-zA-Z]*[eE][a-zA-Z]*$/.test(a)))
+
+/**
+ * How text typed into a running editor is read. ed and ex mode read it as commands; vim on a terminal reads keys,
+ * where a line starting with `:` is one command, and `:`, `!` (a filter), `Q`/`gQ` (ex mode), `@` (a register) or a
+ * control key elsewhere may open a command line this text does not show whole.
+ */
+export const editorReader = (name: string, args: ReadonlyArray<string>): EditorReader | null => {
+  if (ED_FAMILY.has(name)) return "ed-commands"
+  if (!VIM_FAMILY.has(name)) return null
+  return readsCommandsFromStdin(name, args) ? "ex-commands" : "vim-keys"
+}
+
+/** The commands text typed into a running editor amounts to; the file names and previous command are not known. */
+export const typedEditorInput = (reader: EditorReader, text: string): ExCommands => {
+  const ex = exCommands(text, reader === "ed-commands")
+  if (reader !== "vim-keys") return ex
+  const keys = text.split(/\r?\n|\r/).some((line) => {
+    const start = line.replace(/^ +/, "")
+    return !start.startsWith(":") && /[:!Q@\x00-\x08\x0b-\x1f\x7f]/.test(start)
+  })
+  return keys ? { ...ex, runs: true } : ex
+}
 
 /** The script files vim runs: `-S file`, `-u vimrc`, `-s scriptin` (keystrokes). */
 export const editorScripts = (name: string, args: ReadonlyArray<string>): ReadonlyArray<string> => {
