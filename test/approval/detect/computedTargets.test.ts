@@ -143,3 +143,33 @@ describe("what printing programs print", () => {
     expect(printedPath("dirname", ["/c"])).toBe("/")
   })
 })
+
+describe("bash's history file", () => {
+  const exported = (variables: Record<string, string>): DetectionEnv => ({ ...ENV, variables: { PATH: "/usr/bin", ...variables } })
+  const GIT = "write to git config or hooks (commands git runs)"
+
+  it("`history -a`/`-w` without a file name, and an interactive bash, write the HISTFILE the line or the exports give", () => {
+    for (const command of [
+      "HISTFILE=repo/.git/config; history -s '[core]'; history -a", "export HISTFILE=.git/hooks/pre-commit; history -w", "HISTFILE=x/.git/config history -aw",
+      "HISTFILE=repo/.git/config bash --norc -i < cmds", "HISTFILE=.git/config bash -i", "f=.git/config; HISTFILE=$f; history -w"
+    ]) {
+      expect(said(command, exported({}))).toEqual([command, GIT])
+    }
+    for (const command of ["history -a", "history -w", "bash -i < cmds", "history -a; history -n"]) expect(said(command, exported({ HISTFILE: "w/.git/config" }))).toEqual([command, GIT])
+    expect(said("HISTFILE=~/.bashrc; history -a", exported({}))).toEqual(["HISTFILE=~/.bashrc; history -a", "write to a shell start-up file"])
+  })
+
+  it("a persistent shell may hold a HISTFILE the exports do not show: approval", () => {
+    const held: DetectionEnv = { ...ENV, variables: {}, shellKeepsVariables: true }
+    for (const command of ["history -s '[core]'; history -a", "history -w"]) expect(said(command, held)).toEqual([command, D.computedWriteTarget])
+  })
+
+  it("unset, the default or an explicit ordinary file: quiet", () => {
+    for (const [command, variables] of [
+      ["history -a", {}], ["history -w", { HISTFILE: "/home/agent/.bash_history" }], ["history -c; history -r", {}], ["history -w notes.txt", {}], ["bash -i < cmds", {}],
+      ["HISTFILE=/tmp/h bash -i", {}]
+    ] as const) {
+      expect(said(command, exported(variables))).toEqual([command, null])
+    }
+  })
+})

@@ -9,6 +9,7 @@ import { execFindings, shellString } from "./execFlags.js"
 import { EDITORS, editorCommands, editorInput, readsCommandsFromStdin } from "./editorCommands.js"
 import { consoleCommands, consoleOf, consoleReadsStdin, readsCodeOrCommands } from "./consoleCommands.js"
 import { inputCommands } from "./inputCommands.js"
+import { historyFileWrite } from "./historyFile.js"
 import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
@@ -52,7 +53,7 @@ export interface Analysis extends Readonly<Findings> {
  * (`((…))`, `let`, `[[ x -eq y ]]`) reads variables by bare name. xargs, find and fd fill in names when they run
  * (`delegate`), which counts as an expansion.
  */
-const EXPANDABLE = /[$`]|\bxargs\b|\b(?:find|fd|fdfind)\b[^\n]*\s-(?:exec|ok|x\b|X\b|-exec)|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=|\b(?:OPTIND|RANDOM|SRANDOM|HISTCMD)\b|\bpopd\b|\b(?:cd|pushd)\s+(?:-(?=\s|$|[;&|)])|~-|[+-]\d)|\bpushd\s*(?:[;&|)\n]|$)/
+const EXPANDABLE = /[$`]|\bxargs\b|\bhistory\s+-|\b(?:bash|sh|rbash)\b[^\n]*\s-[a-zA-Z]*i\b|\b(?:find|fd|fdfind)\b[^\n]*\s-(?:exec|ok|x\b|X\b|-exec)|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=|\b(?:OPTIND|RANDOM|SRANDOM|HISTCMD)\b|\bpopd\b|\b(?:cd|pushd)\s+(?:-(?=\s|$|[;&|)])|~-|[+-]\d)|\bpushd\s*(?:[;&|)\n]|$)/
 
 /** Outside expanding lines, only these commands need a look: code fed to a possible shell, a glob as program. */
 const worthResolving = (cmd: Cmd, head: number): boolean => {
@@ -147,6 +148,9 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
       a.findings.push(D.inputCommands)
     }
   }
+  // `history -a` with no file name, and an interactive bash on exit, write HISTFILE (historyFile.ts).
+  const history = historyFileWrite(name, args, cmd.words.slice(0, h))
+  if (history !== null) parseInto(ctx, history, "exec", "eval", cmd.depth + 1, true)
   // Consoles' escapes given inline: `sqlite3 db '.shell …'`, `gdb -ex 'python …'`, `psql -c '\\! …'` (consoleCommands.ts);
   // what they read on standard input is read where the resolver follows pipes and redirects.
   const console = consoleOf(name)
