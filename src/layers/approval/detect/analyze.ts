@@ -10,6 +10,7 @@ import { EDITORS, editorCommands, editorInput, readsCommandsFromStdin } from "./
 import { consoleCommands, consoleOf, consoleReadsStdin, readsCodeOrCommands } from "./consoleCommands.js"
 import { inputCommands } from "./inputCommands.js"
 import { historyFileWrite } from "./historyFile.js"
+import { PIP_PLACES, pipBuild } from "./resolve/pipBuilds.js"
 import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
@@ -40,6 +41,12 @@ interface Findings {
   grepMalformed: boolean
   /** Editors whose heredoc body was read as their commands (a body is only there once its first line is parsed). */
   editorBodies?: Set<Cmd>
+  /** pip's variables naming where it finds packages that the task's exports or the line so far set. */
+  pipPlaces?: Set<string>
+  /** Reading the pip options handed back for those variables (they are not handed back again). */
+  inPipPlaces?: boolean
+  /** The line runs a pip that builds: the exports' pip variables matter to it. */
+  pipBuilds?: boolean
 }
 
 export interface Analysis extends Readonly<Findings> {
@@ -53,7 +60,7 @@ export interface Analysis extends Readonly<Findings> {
  * (`((…))`, `let`, `[[ x -eq y ]]`) reads variables by bare name. xargs, find and fd fill in names when they run
  * (`delegate`), which counts as an expansion.
  */
-const EXPANDABLE = /[$`]|\bxargs\b|\bhistory\s+-|\b(?:bash|sh|rbash)\b[^\n]*\s-[a-zA-Z]*i\b|\b(?:find|fd|fdfind)\b[^\n]*\s-(?:exec|ok|x\b|X\b|-exec)|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=|\b(?:OPTIND|RANDOM|SRANDOM|HISTCMD)\b|\bpopd\b|\b(?:cd|pushd)\s+(?:-(?=\s|$|[;&|)])|~-|[+-]\d)|\bpushd\s*(?:[;&|)\n]|$)/
+const EXPANDABLE = /[$`]|\bxargs\b|\bhistory\s+-|\bPIP_(?:FIND_LINKS|INDEX_URL|EXTRA_INDEX_URL)=|\b(?:bash|sh|rbash)\b[^\n]*\s-[a-zA-Z]*i\b|\b(?:find|fd|fdfind)\b[^\n]*\s-(?:exec|ok|x\b|X\b|-exec)|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=|\b(?:OPTIND|RANDOM|SRANDOM|HISTCMD)\b|\bpopd\b|\b(?:cd|pushd)\s+(?:-(?=\s|$|[;&|)])|~-|[+-]\d)|\bpushd\s*(?:[;&|)\n]|$)/
 
 /** Outside expanding lines, only these commands need a look: code fed to a possible shell, a glob as program. */
 const worthResolving = (cmd: Cmd, head: number): boolean => {
@@ -151,6 +158,27 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
   // `history -a` with no file name, and an interactive bash on exit, write HISTFILE (historyFile.ts).
   const history = historyFileWrite(name, args, cmd.words.slice(0, h))
   if (history !== null) parseInto(ctx, history, "exec", "eval", cmd.depth + 1, true)
+  // PIP_FIND_LINKS, PIP_INDEX_URL, PIP_EXTRA_INDEX_URL: pip reads them as its options; handed back as options
+  // (unquoted: pip splits a list on whitespace), the local places they name are judged (pipBuilds.ts).
+  for (const w of cmd.words) {
+    const set = /^(PIP_[A-Z_]+)=/.exec(w.value)?.[1]
+    if (set !== undefined && PIP_PLACES[set] !== undefined) (a.pipPlaces ??= new Set()).add(set)
+  }
+  const pip = a.inPipPlaces !== true && pipArgs(name, args) !== null
+  if (pip) a.pipBuilds = true
+  if (pip && a.pipPlaces !== undefined && a.pipPlaces.size > 0) {
+    a.inPipPlaces = true
+    // One set for this command (`PIP_FIND_LINKS=d pip …`, `env PIP_INDEX_URL=… pip …`) is its value as written.
+    const own = (v: string): string | undefined => cmd.words.slice(0, h).reverse().find((w) => w.value.startsWith(`${v}=`))?.raw.slice(v.length + 1)
+    // A list is split on whitespace, each item the option's value: `${V// / --find-links }` unquoted.
+    const option = (v: string): string => {
+      const flag = PIP_PLACES[v] ?? ""
+      const value = own(v)
+      return value === undefined ? `${flag} \${${v}// / ${flag} }` : `${flag} ${value}`
+    }
+    parseInto(ctx, `pip download ${[...a.pipPlaces].map(option).join(" ")}`, "exec", "eval", cmd.depth + 1, true)
+    a.inPipPlaces = false
+  }
   // Consoles' escapes given inline: `sqlite3 db '.shell …'`, `gdb -ex 'python …'`, `psql -c '\\! …'` (consoleCommands.ts);
   // what they read on standard input is read where the resolver follows pipes and redirects.
   const console = consoleOf(name)
@@ -188,6 +216,13 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), appended, replacements))) a.findings.push(D.substitutedCode)
   }
   return { head: h, spelled, hidden }
+}
+
+/** The words after `pip` of a command that builds (`pip install`, `python3 -m pip wheel`, `uv pip download`), or null. */
+const pipArgs = (name: string, args: ReadonlyArray<string>): ReadonlyArray<string> | null => {
+  const m = /^python[\d.]*$/.test(name) ? args.findIndex((x, i) => x === "-m" && /^pip[\d.]*$/.test(args[i + 1] ?? "")) : -1
+  const words = /^pip[\d.]*$/.test(name) ? args : name === "uv" && args[0] === "pip" ? args.slice(1) : m >= 0 ? args.slice(m + 2) : null
+  return words !== null && pipBuild(words) !== null ? words : null
 }
 
 /** Flags after which an interpreter or shell takes its code as the next argument (`sh -c`, `python -c`, `node -e`). */
@@ -412,11 +447,13 @@ const callsHeldFunction = (ctx: ParseCtx, cmd: Cmd, head: number, held: Readonly
  */
 export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis => {
   const found: Findings = { info: [], findings: [], grepMalformed: false }
+  const exported = Object.keys(resolve?.variables ?? {}).filter((v) => PIP_PLACES[v] !== undefined)
+  if (exported.length > 0) found.pipPlaces = new Set(exported)
   const enrich = onComplete(found)
   const held = resolve?.shellFunctions !== undefined && resolve.shellFunctions.size > 0 ? resolve.shellFunctions : undefined
   let resolver: Resolver | null = null
   let aliases: ShellAliases | null = null
-  const expand = resolve !== undefined && EXPANDABLE.test(prepared)
+  const expand = resolve !== undefined && (EXPANDABLE.test(prepared) || (exported.length > 0 && /\bpip/.test(prepared)))
   const eager = resolve !== undefined && (expand || resolve.locals !== undefined)
   const ctx: ParseCtx = newParseCtx(
     {
@@ -445,5 +482,7 @@ export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis =>
   if (eager && resolve !== undefined) resolver = new Resolver(ctx, found.info, resolve, expand)
   parseInto(ctx, prepared, "exec", "top", 0, true)
   resolver?.finish()
+  // Read without the exports: a pip build asks for them (judged again with them, its variables are read above).
+  if (found.pipBuilds === true && resolve?.variables === undefined) for (const v of Object.keys(PIP_PLACES)) resolver?.missing.add(v)
   return { ctx, ...found, resolution: resolver }
 }
