@@ -9,6 +9,7 @@ import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js
 import { D } from "../../../src/layers/approval/detect/descriptions.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { GIT_EXEC_DESCRIPTION } from "../../../src/layers/approval/detect/implicitExec.js"
+import { APPENDED_ARGUMENTS_DESCRIPTION } from "../../../src/layers/approval/detect/filledWords.js"
 import { printedPath } from "../../../src/layers/approval/detect/resolve/printedPaths.js"
 
 const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
@@ -35,13 +36,10 @@ describe("targets only the running shell knows", () => {
       "echo x > \"$OLDPWD/y\"",
       "sort -o \"$(cat f)\" x",
       "find . -name \"*.txt\" | xargs -I{} cp x {}",
-      "grep -rl foo . | xargs sed -i s/foo/bar/g",
       "find . -name config -exec sed -i s/a/b/ {} +",
       "find . ! -name \"*.py\" -exec sed -i s/a/b/ {} +",
       "find -L . -name \"*.py\" -exec sed -i s/a/b/ {} +",
       "find . -name \"*.py\" -exec sed --follow-symlinks -i s/a/b/ {} +",
-      "rg -l --hidden foo | xargs sed -i s/foo/bar/g",
-      "cat list | xargs sed -i s/a/b/",
       "cd \"$(cat f)\" && cp x pre-commit",
       "pushd $(cat f) && echo x >> config",
       "cd \"$(cat f)\" && tar xf /tmp/a.tar",
@@ -106,13 +104,20 @@ describe("targets the line computes itself are judged as the paths they are", ()
   it("an in-place edit of the files a search held to one extension, or one that skips hidden files, lists", () => {
     for (const command of [
       "find . -name \"*.py\" -exec sed -i s/a/b/ {} +",
-      "find src -type f -name \"*.ts\" -print0 | xargs -0 sed -i \"s/a/b/g\"",
+      "find src -type f -name \"*.ts\" -print0 | xargs -0 sed -i \"s/a/b/g\""
+    ]) expect(said(command)).toEqual([command, null])
+    // Names xargs splits at blanks and quotes can carry options (a planted `a -e '1e rm -rf x' b.py`): sed's and
+    // perl's can run code, so these ask on that account (filledWords.ts), whatever the write targets.
+    for (const command of [
+      "grep -rl foo . | xargs sed -i s/foo/bar/g",
       "grep -rl foo src --include=\"*.py\" | xargs sed -i s/foo/bar/g",
       "git grep -l foo | xargs sed -i s/foo/bar/g",
       "git ls-files \"*.md\" | xargs perl -pi -e s/a/b/",
       "rg -l foo | xargs sed -i s/foo/bar/g",
-      "fd -e py | xargs perl -pi -e s/a/b/"
-    ]) expect(said(command)).toEqual([command, null])
+      "fd -e py | xargs perl -pi -e s/a/b/",
+      "rg -l --hidden foo | xargs sed -i s/foo/bar/g",
+      "cat list | xargs sed -i s/a/b/"
+    ]) expect(said(command)).toEqual([command, APPENDED_ARGUMENTS_DESCRIPTION])
   })
 })
 

@@ -15,7 +15,7 @@ import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
 import { newParseCtx, parseInto } from "../shell/parser.js"
-import { filledWord } from "./filledWords.js"
+import { APPENDED_ARGUMENTS_DESCRIPTION, appendedArgumentsMatter, filledWord } from "./filledWords.js"
 import { basename, deobfuscate } from "../shell/words.js"
 import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/codeSources.js"
@@ -214,6 +214,15 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     const filled = FILLS_NAMES.has(name) ? { replacements, appended, lister: namesLister(a, cmd, name, values, h) } : undefined
     for (const [from, to] of delegated) delegate(ctx, cmd, from, to, filled)
     if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), appended, replacements))) a.findings.push(D.substitutedCode)
+    // What xargs appends is any number of words: options and subcommands of the program too (filledWords.ts).
+    if (name === "xargs" && appended) {
+      const whole = wholeNames(values.slice(h + 1), filled?.lister ?? null)
+      for (const [from, to] of delegated) {
+        const all = values.slice(from, to)
+        const at = resolveHead(all.length, (i) => all[i] ?? "").index
+        if (at >= 0 && !runsGivenCode(all.slice(at)) && appendedArgumentsMatter(all.slice(at), whole)) a.findings.push(APPENDED_ARGUMENTS_DESCRIPTION)
+      }
+    }
   }
   return { head: h, spelled, hidden }
 }
@@ -223,6 +232,32 @@ const pipArgs = (name: string, args: ReadonlyArray<string>): ReadonlyArray<strin
   const m = /^python[\d.]*$/.test(name) ? args.findIndex((x, i) => x === "-m" && /^pip[\d.]*$/.test(args[i + 1] ?? "")) : -1
   const words = /^pip[\d.]*$/.test(name) ? args : name === "uv" && args[0] === "pip" ? args.slice(1) : m >= 0 ? args.slice(m + 2) : null
   return words !== null && pipBuild(words) !== null ? words : null
+}
+
+/**
+ * xargs splits its input only at NULs (`-0`) or newlines (`-d '\n'`), and the names come from `find`: each appended
+ * word is a whole path, never an option.
+ */
+const wholeNames = (xargsArgs: ReadonlyArray<string>, lister: ReadonlyArray<string> | null): boolean => {
+  const split = xargsArgs.some((a) => a === "-0" || a === "--null" || /^-d(?:\\n|\n)$|^--delimiter=(?:\\n|\n)$/.test(a)) ||
+    xargsArgs.some((a, i) => a === "-d" && /^(?:\\n|\n)$/.test(xargsArgs[i + 1] ?? ""))
+  // find prints each name under the start path it was given (`.` when none), which cannot begin with `-`.
+  return split && lister !== null && basename(lister[0] ?? "") === "find"
+}
+
+/**
+ * A shell or interpreter given its code in the line (`sh -c '…'`, `python3 x.py`): what xargs appends are the
+ * code's arguments ($0, $1, sys.argv), not options of the interpreter.
+ */
+const SHELL_OR_PYTHON = /^(?:ba|da|z|k|mk|a)?sh$|^python[\d.]*$/
+const runsGivenCode = (words: ReadonlyArray<string>): boolean => {
+  const name = basename(words[0] ?? "").toLowerCase()
+  if (!readsCode(name)) return false
+  const args = words.slice(1)
+  // Only a shell's and python's `-c` end their options (perl, ruby, node take more after `-e CODE`).
+  const code = args.findIndex((w) => CODE_FLAG.test(w))
+  if (code >= 0) return SHELL_OR_PYTHON.test(name) && code + 1 < args.length
+  return args.some((w) => !w.startsWith("-") && /\/|\.(?:sh|bash|py|pl|rb|js|mjs|cjs|php)$/.test(w))
 }
 
 /** Flags after which an interpreter or shell takes its code as the next argument (`sh -c`, `python -c`, `node -e`). */
