@@ -125,10 +125,13 @@ describe("pip: local projects named other than by a path operand are read", () =
       // Remote places, and a local one that is not there: nothing of this machine's is built.
       for (const [command, variables] of [
         ["pip install -f https://download.pytorch.org/whl/torch_stable.html torch", {}], ["pip install --find-links missing foo", {}],
-        ["pip install -i https://pypi.org/simple requests", {}], ["pip install requests", { PIP_INDEX_URL: "https://mirror.example/simple" }]
+        ["pip install -i https://pypi.org/simple requests", {}], ["pip install requests", { PIP_INDEX_URL: "https://mirror.example/simple" }],
+        // A wheelhouse: wheels are installed as they are, nothing is built.
+        ["pip install -f wheels torch", {}], ["pip install torch", { PIP_FIND_LINKS: "/w/wheels" }]
       ] as const) {
-        expect([command, yield* judged(command, planted, variables)]).toEqual([command, null])
+        expect([command, yield* judged(command, { ...planted, "/w/wheels/torch-2.0-cp311-cp311-linux_x86_64.whl": "PK" }, variables)]).toEqual([command, null])
       }
+      expect(yield* judged("pip install -f wheels torch", { "/w/wheels/torch-2.0-py3-none-any.whl": "PK", "/w/wheels/foo-0.1.tar.gz": "\u0000" })).toBe(UNREADABLE_SCRIPT_DESCRIPTION)
     }))
 
   it.effect("everyday pip commands on a harmless project stay quiet", () =>
