@@ -5,6 +5,8 @@
  * time asks; a literal command is judged as the shell command it is.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { judgeIn, world } from "../../support/judgeWorld.js"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { gitOptions } from "../../../src/layers/approval/detect/gitOptions.js"
@@ -169,4 +171,16 @@ describe("text typed into a running editor", () => {
     }
     expect(typedEditorInput("ed-commands", "!rm -rf /").shell).toEqual(["rm -rf /"])
   })
+})
+
+describe("an editor's script read from a file", () => {
+  it.effect("its `%`, `#` and previous-command substitutions are not known there: they ask; a plain script is judged as written", () =>
+    Effect.gen(function*() {
+      for (const command of ["ed -s rm < s.ed", "vim -u NONE -s s.keys rm", "ex -s rm < s.ed", "vim -u NONE -S s.vim rm"]) {
+        const files = { "/w/s.ed": "!% -rf d\nq\n", "/w/s.keys": ":!% -rf d\n:q!\n", "/w/s.vim": "!# -rf d\n" }
+        expect([command, (yield* judgeIn(command, world(files))).detection.description]).toEqual([command, RUNS])
+      }
+      expect((yield* judgeIn("ed -s f < s.ed", world({ "/w/s.ed": "!rm -rf /\nq\n" }))).detection.hardline).toBe(true)
+      expect((yield* judgeIn("ed -s f < s.ed", world({ "/w/s.ed": ",s/a/b/\n!wc -l f\nw\nq\n" }))).detection.dangerous).toBe(false)
+    }))
 })
