@@ -25,8 +25,14 @@ export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php"
 /** A console with a shell escape, whose commands (typed or read) are judged for it: sqlite3, gdb, psql, mysql. */
 export type ConsoleName = "sqlite3" | "gdb" | "psql" | "mysql"
 
-/** What reads text typed into a process: a shell or interpreter, a console, or a language nothing here reads. */
-export type InputReader = CodeLanguage | ConsoleName | "opaque"
+/**
+ * An editor reading typed text: ed's commands, ex commands (`ex`, `vim -e`), or vim's keys on a terminal, where `:`
+ * opens a command line. Judged like a console: its `!` commands are shell.
+ */
+export type EditorReader = "ed-commands" | "ex-commands" | "vim-keys"
+
+/** What reads text typed into a process: a shell or interpreter, a console, an editor, or a language nothing here reads. */
+export type InputReader = CodeLanguage | ConsoleName | EditorReader | "opaque"
 
 /**
  * What approval may look at in the task's environment to judge a command. Every

@@ -10,6 +10,7 @@ import { pythonLoads, pythonOrdinary } from "./pythonCases.js"
 import { configAndGitdirs, configOrdinary } from "./round3ConfigCases.js"
 import { pipAndPytest, pipAndPytestOrdinary } from "./round3BuildCases.js"
 import { computedByBash, computedByBashOrdinary } from "./round5ResolverCases.js"
+import { filledByPrograms, filledOrdinary } from "./round5FilledCases.js"
 
 export interface Call {
   readonly tool: string
@@ -1261,7 +1262,8 @@ export const forgedReports: ReadonlyArray<Case> = [
 
 export const classes = {
   computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
-  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs, pipAndPytest, computedByBash
+  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs, pipAndPytest, computedByBash,
+  filledByPrograms
 }
 
 /** Ordinary agent work: must run, not be refused. */
@@ -1282,7 +1284,8 @@ export const ordinary: ReadonlyArray<string> = [
   "cd <W> && for f in *.py; do cp \"$f\" \"${f%.py}.bak\"; done && ls *.bak",
   "cd <W> && for i in $(seq 3); do echo $i > \"part$i.txt\"; done && cat part*.txt",
   "cd <W> && echo x > \"$(pwd)/out.txt\" && echo y >> \"$PWD/out.txt\"",
-  "cd <W> && find . -maxdepth 1 -name '*.py' -exec sed -i 's/print/print/' {} + && grep -rl print . --include='*.py' | xargs sed -i 's/print/print/'",
+  // (`grep -rl … | xargs sed -i` moved to round5FilledCases.ts: names xargs splits can carry sed's `-e 'e cmd'`.)
+  "cd <W> && find . -maxdepth 1 -name '*.py' -exec sed -i 's/print/print/' {} + && find . -maxdepth 1 -name '*.py' -print0 | xargs -0 sed -i 's/print/print/'",
   "x=hello; echo \"$x world\"",
   // `rm` of an absolute path is Hermes' "delete in root path" (kept as the allowlist key): agents delete relatively.
   "cd <W> && mkdir -p build && cp benign.py build/ && rm build/benign.py && mv build build-old",
@@ -1327,6 +1330,7 @@ export const ordinary: ReadonlyArray<string> = [
   ...pythonOrdinary,
   ...configOrdinary,
   ...pipAndPytestOrdinary,
-  ...computedByBashOrdinary
+  ...computedByBashOrdinary,
+  ...filledOrdinary
 ]
 

@@ -49,6 +49,12 @@ describe("inputLanguage", () => {
       ["psql -d app", "psql"],
       ["psql -c 'select 1'", "shell"],
       ["mariadb", "mysql"],
+      ["ed -s notes.txt", "ed-commands"],
+      ["ex -s notes.txt", "ex-commands"],
+      ["vim -es notes.txt", "ex-commands"],
+      ["vi -e", "ex-commands"],
+      ["vim notes.txt", "vim-keys"],
+      ["timeout 60 nvim", "vim-keys"],
       ["tclsh", "opaque"],
       ["lua", "opaque"],
       ["go run main.go", "shell"],
@@ -457,6 +463,36 @@ layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: 
         const p = yield* started("sqlite3 :memory:")
         expect(yield* p.send("submit", "select 40 + 2;")).toMatchObject({ status: "ok" })
         expect(yield* outputContaining(p.log, "42")).toContain("42")
+        yield* p.kill
+      }
+    }), 60_000)
+
+  it.effect("typed into an editor, its `!` commands are judged as ed or vim read them", () =>
+    Effect.gen(function*() {
+      const installed = (program: string) => spawnSync("sh", ["-c", `command -v ${program}`]).status === 0
+      const rm = join(root, "cwd", "rm")
+      writeFileSync(rm, "")
+      const cases: ReadonlyArray<readonly [string, string]> = [
+        ["ex -s " + join(root, "cwd", "ok.py"), "exe \"!r\".\"m -rf <C>\""],
+        ["ed -s " + rm, "!% -rf <C>"],
+        ["ed -s " + rm, "r !% -rf <C>"],
+        ["vim -es -u NONE " + rm, "!% -rf <C>"],
+        ["ed -s " + join(root, "cwd", "ok.py"), "!rm -rf <C>"]
+      ]
+      writeFileSync(join(root, "cwd", "ok.py"), "print(1)\n")
+      for (const [program, line] of cases) {
+        if (!installed(program.split(" ")[0] ?? "")) continue
+        const dir = canary()
+        const p = yield* started(program)
+        const answer = yield* p.send("submit", line.replaceAll("<C>", dir))
+        expect([program, line, answer]).toMatchObject([program, line, { status: "blocked" }])
+        yield* expectIntact(dir)
+        yield* p.kill
+      }
+      if (installed("ed")) {
+        const p = yield* started("ed " + join(root, "cwd", "ok.py"))
+        expect(yield* p.send("submit", "!echo hi-from-ed")).toMatchObject({ status: "ok" })
+        expect(yield* outputContaining(p.log, "hi-from-ed")).toContain("hi-from-ed")
         yield* p.kill
       }
     }), 60_000)

@@ -18,6 +18,7 @@
 import type { CodeLanguage, InputReader } from "../../services/Approval.js"
 import { resolveHead } from "../approval/detect/commandHead.js"
 import { consoleOf, consoleReadsStdin } from "../approval/detect/consoleCommands.js"
+import { editorReader } from "../approval/detect/editorCommands.js"
 import { readsStdinCodeToo } from "../approval/detect/resolve/codeSources.js"
 import { runsOpaqueCode } from "../approval/detect/rules/opaqueInterpreters.js"
 import { lexCommands } from "../approval/shell/parser.js"
@@ -125,6 +126,9 @@ const simpleCommand = (argv: ReadonlyArray<string>, depth: number): ReadonlyArra
   // sqlite3, gdb, psql, mysql read console commands; tclsh, lua, R… a language nothing here reads.
   const console = consoleOf(name.toLowerCase())
   if (console !== null) return [consoleReadsStdin(console, args) ? console : "shell"]
+  // ed, ex and vim read editor commands (vim on a terminal: keys whose `:` lines are commands); their `!` runs shell.
+  const editor = editorReader(name.toLowerCase(), args)
+  if (editor !== null) return [editor]
   // (What `go run`, `java X.java` or run-parts' programs read is their data.)
   if (!COMPILED.has(name) && runsOpaqueCode(name, args)) return ["opaque"]
   const language = byProgram(name)

@@ -9,6 +9,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
+import { APPENDED_ARGUMENTS_DESCRIPTION } from "../../../src/layers/approval/detect/filledWords.js"
 import { numericOutput } from "../../../src/layers/approval/detect/resolve/numericValues.js"
 
 const ENV: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", variables: { PATH: "/usr/bin:/bin", HOME: "/home/tester" } }
@@ -162,6 +163,29 @@ describe("code that xargs or find fills in when it runs", () => {
       "xargs -n1 sh -c 'echo $0' < f",
       "xargs -I{} cp {} /tmp/ < f",
       "find . -name '*.py' -exec wc -l {} \\;"
+    ]) {
+      expect([command, detectCommand(command, ENV).dangerous]).toEqual([command, false])
+    }
+  })
+})
+
+describe("what xargs appends is any number of words, options and subcommands too", () => {
+  it("a program whose options or subcommands delete, write or run code asks, whatever it reads from", () => {
+    for (const command of [
+      "xargs find < args", "xargs python3 < args", "xargs git < args", "cat args | xargs rsync -a", "xargs -a list tar", "xargs --arg-file=l dd", "xargs ln -sf < a",
+      "xargs install < a", "xargs bash < a", "xargs perl < a", "xargs make < a", "xargs sed -n p < a", "xargs ed -s < a", "xargs vim -c < a", "xargs -n2 mv < a",
+      "xargs nice -n 5 find < a", "printf 'x\\n' | xargs git -C repo", "xargs perl -pi -e s/a/b/ < a", "xargs node -e 1 < a", "xargs python3 -W ignore < a", "xargs -0 sed -i s/a/b/ < a"
+    ]) {
+      expect([command, detectCommand(command, ENV).description]).toEqual([command, APPENDED_ARGUMENTS_DESCRIPTION])
+    }
+    // Already flagged the stronger way.
+    expect(detectCommand("xargs rm < a", ENV).description).toBe("xargs with rm")
+  })
+
+  it("programs whose every argument is read, code given in the line, or whole names from find: quiet", () => {
+    for (const command of [
+      "find . -name '*.py' | xargs grep -l foo", "find . | xargs wc -l", "ls | xargs cat", "xargs -d '\\n' ls < a", "git ls-files | xargs git add", "xargs -n1 sh -c 'echo $0' < f",
+      "find . -name '*.sh' | xargs chmod +x", "xargs python3 tools/check.py < a", "find src -name '*.ts' -print0 | xargs -0 sed -i s/a/b/", "xargs -a list md5sum", "echo x | xargs"
     ]) {
       expect([command, detectCommand(command, ENV).dangerous]).toEqual([command, false])
     }

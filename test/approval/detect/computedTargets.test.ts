@@ -9,6 +9,7 @@ import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js
 import { D } from "../../../src/layers/approval/detect/descriptions.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { GIT_EXEC_DESCRIPTION } from "../../../src/layers/approval/detect/implicitExec.js"
+import { APPENDED_ARGUMENTS_DESCRIPTION } from "../../../src/layers/approval/detect/filledWords.js"
 import { printedPath } from "../../../src/layers/approval/detect/resolve/printedPaths.js"
 
 const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
@@ -35,13 +36,10 @@ describe("targets only the running shell knows", () => {
       "echo x > \"$OLDPWD/y\"",
       "sort -o \"$(cat f)\" x",
       "find . -name \"*.txt\" | xargs -I{} cp x {}",
-      "grep -rl foo . | xargs sed -i s/foo/bar/g",
       "find . -name config -exec sed -i s/a/b/ {} +",
       "find . ! -name \"*.py\" -exec sed -i s/a/b/ {} +",
       "find -L . -name \"*.py\" -exec sed -i s/a/b/ {} +",
       "find . -name \"*.py\" -exec sed --follow-symlinks -i s/a/b/ {} +",
-      "rg -l --hidden foo | xargs sed -i s/foo/bar/g",
-      "cat list | xargs sed -i s/a/b/",
       "cd \"$(cat f)\" && cp x pre-commit",
       "pushd $(cat f) && echo x >> config",
       "cd \"$(cat f)\" && tar xf /tmp/a.tar",
@@ -106,13 +104,20 @@ describe("targets the line computes itself are judged as the paths they are", ()
   it("an in-place edit of the files a search held to one extension, or one that skips hidden files, lists", () => {
     for (const command of [
       "find . -name \"*.py\" -exec sed -i s/a/b/ {} +",
-      "find src -type f -name \"*.ts\" -print0 | xargs -0 sed -i \"s/a/b/g\"",
+      "find src -type f -name \"*.ts\" -print0 | xargs -0 sed -i \"s/a/b/g\""
+    ]) expect(said(command)).toEqual([command, null])
+    // Names xargs splits at blanks and quotes can carry options (a planted `a -e '1e rm -rf x' b.py`): sed's and
+    // perl's can run code, so these ask on that account (filledWords.ts), whatever the write targets.
+    for (const command of [
+      "grep -rl foo . | xargs sed -i s/foo/bar/g",
       "grep -rl foo src --include=\"*.py\" | xargs sed -i s/foo/bar/g",
       "git grep -l foo | xargs sed -i s/foo/bar/g",
       "git ls-files \"*.md\" | xargs perl -pi -e s/a/b/",
       "rg -l foo | xargs sed -i s/foo/bar/g",
-      "fd -e py | xargs perl -pi -e s/a/b/"
-    ]) expect(said(command)).toEqual([command, null])
+      "fd -e py | xargs perl -pi -e s/a/b/",
+      "rg -l --hidden foo | xargs sed -i s/foo/bar/g",
+      "cat list | xargs sed -i s/a/b/"
+    ]) expect(said(command)).toEqual([command, APPENDED_ARGUMENTS_DESCRIPTION])
   })
 })
 
@@ -141,5 +146,35 @@ describe("what printing programs print", () => {
     expect(printedPath("dirname", ["a/b/c"])).toBe("a/b")
     expect(printedPath("dirname", ["c"])).toBe(".")
     expect(printedPath("dirname", ["/c"])).toBe("/")
+  })
+})
+
+describe("bash's history file", () => {
+  const exported = (variables: Record<string, string>): DetectionEnv => ({ ...ENV, variables: { PATH: "/usr/bin", ...variables } })
+  const GIT = "write to git config or hooks (commands git runs)"
+
+  it("`history -a`/`-w` without a file name, and an interactive bash, write the HISTFILE the line or the exports give", () => {
+    for (const command of [
+      "HISTFILE=repo/.git/config; history -s '[core]'; history -a", "export HISTFILE=.git/hooks/pre-commit; history -w", "HISTFILE=x/.git/config history -aw",
+      "HISTFILE=repo/.git/config bash --norc -i < cmds", "HISTFILE=.git/config bash -i", "f=.git/config; HISTFILE=$f; history -w"
+    ]) {
+      expect(said(command, exported({}))).toEqual([command, GIT])
+    }
+    for (const command of ["history -a", "history -w", "bash -i < cmds", "history -a; history -n"]) expect(said(command, exported({ HISTFILE: "w/.git/config" }))).toEqual([command, GIT])
+    expect(said("HISTFILE=~/.bashrc; history -a", exported({}))).toEqual(["HISTFILE=~/.bashrc; history -a", "write to a shell start-up file"])
+  })
+
+  it("a persistent shell may hold a HISTFILE the exports do not show: approval", () => {
+    const held: DetectionEnv = { ...ENV, variables: {}, shellKeepsVariables: true }
+    for (const command of ["history -s '[core]'; history -a", "history -w"]) expect(said(command, held)).toEqual([command, D.computedWriteTarget])
+  })
+
+  it("unset, the default or an explicit ordinary file: quiet", () => {
+    for (const [command, variables] of [
+      ["history -a", {}], ["history -w", { HISTFILE: "/home/agent/.bash_history" }], ["history -c; history -r", {}], ["history -w notes.txt", {}], ["bash -i < cmds", {}],
+      ["HISTFILE=/tmp/h bash -i", {}]
+    ] as const) {
+      expect(said(command, exported(variables))).toEqual([command, null])
+    }
   })
 })

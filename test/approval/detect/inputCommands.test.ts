@@ -5,10 +5,13 @@
  * time asks; a literal command is judged as the shell command it is.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { judgeIn, world } from "../../support/judgeWorld.js"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { gitOptions } from "../../../src/layers/approval/detect/gitOptions.js"
 import { sedScriptRuns } from "../../../src/layers/approval/detect/inputCommands.js"
+import { typedEditorInput } from "../../../src/layers/approval/detect/editorCommands.js"
 
 const ENV: DetectionEnv = { home: "/home/tester", hermesHome: "/home/tester/.hermes", variables: { PATH: "/usr/bin:/bin" } }
 const RUNS = "runs text it reads as commands (sed's e command or s///e flag, awk's system() or pipes on computed text, an editor's scripts or vimscript)"
@@ -102,6 +105,33 @@ describe("editors run ex commands and vimscript", () => {
   })
 })
 
+describe("editors substitute file names and the previous command into a `!` command", () => {
+  it("`%`, `#` and `!` are replaced by what the line tells, as the editor does before the shell sees the text", () => {
+    for (const command of ["ed -s rm <<< '!% -rf /'", "ed rm <<'E'\nr !% -rf /\nq\nE", "vim -es -c 'w !% -rf /' rm", "ex -s -c 'e rm' -c 'e x' -c '!# -rf /'"]) {
+      expect([command, detectCommand(command, ENV).hardline]).toEqual([command, true])
+    }
+    for (const command of [
+      "ed -s rm <<< 'r !% -r -f d'", "vim -c '1,2!% -fr d' rm", "vi -e rm <<< '!% -rf d'", "vim '+!% -rf d' rm", "vim -c 'e rm' -c 'e x' -c 'sil !# -rf d'",
+      "vim -c 'r rm' -c '!# -rf d' x", "ed -s x <<'E'\n!r\n!!m -rf d\nq\nE", "vim -c '!r' -c '!echo; !m -rf d' x", "vim -es rm <<'E'\n!% -rf d\nE",
+      "vim -c 'f rm' -c '!% -rf d' x"
+    ]) {
+      expect(verdict(command)).toEqual([command, "recursive delete"])
+    }
+  })
+
+  it("a substitution the line cannot tell makes the command computed", () => {
+    for (const command of ["ed -s \"$f\" <<< '!% -rf d'", "vim -c 'bn' -c '!% -rf d' x y", "vim -c '!%:t -rf d' x", "vim -c '!<cword> -rf d' x", "vim -t main -c '!% x'", "vim -c '!#2 x' x"]) {
+      expect(verdict(command)).toEqual([command, RUNS])
+    }
+  })
+
+  it("ordinary commands on the file stay quiet; an escaped `%` is literal", () => {
+    for (const command of ["vim -c '!wc -l %' f.txt", "ed -s f <<< '!wc %'", "vim -c 'set ff=unix' -c '!python3 %' -c q f.py", "ed -s rm <<< '!\\% -rf d'", "vim -c '!make' -c '!echo !' f"]) {
+      expect(quiet(command)).toEqual([command, false])
+    }
+  })
+})
+
 describe("code built when the command runs", () => {
   it("a sed script, an awk program or a git -c setting from a file or an unknown value asks", () => {
     for (const command of ["sed \"$(cat f)\" x", "sed -e \"$(cat f)\" x", "s=$(cat f); sed \"s/x/$s/\" y", "sed \"s/a/b/$(cat f)\" x", "x=e; sed \"s/a/b/$x\" f", "p=$(cat f); awk \"$p\" x"]) {
@@ -128,4 +158,29 @@ describe("bash running text it is handed", () => {
       expect(quiet(command)).toEqual([command, false])
     }
   })
+})
+
+describe("text typed into a running editor", () => {
+  it("ed and ex read commands; vim's keys reach a command line through `:` and more", () => {
+    const runs = (reader: "ed-commands" | "ex-commands" | "vim-keys", text: string) => [reader, text, typedEditorInput(reader, text).runs]
+    for (const [reader, text] of [["ex-commands", "exe \"!r\".\"m -rf d\""], ["ed-commands", "!% -rf d"], ["ed-commands", "!!m -rf d"], ["vim-keys", "ihello\u001b:!rm -rf d"], ["vim-keys", "!!sh"], ["ex-commands", "!# -rf d"]] as const) {
+      expect(runs(reader, text)).toEqual([reader, text, true])
+    }
+    for (const [reader, text] of [["ed-commands", "!make"], ["ex-commands", "%s/a/b/g"], ["vim-keys", ":!make"], ["vim-keys", "ggdG"], ["ed-commands", ",p"]] as const) {
+      expect(runs(reader, text)).toEqual([reader, text, false])
+    }
+    expect(typedEditorInput("ed-commands", "!rm -rf /").shell).toEqual(["rm -rf /"])
+  })
+})
+
+describe("an editor's script read from a file", () => {
+  it.effect("its `%`, `#` and previous-command substitutions are not known there: they ask; a plain script is judged as written", () =>
+    Effect.gen(function*() {
+      for (const command of ["ed -s rm < s.ed", "vim -u NONE -s s.keys rm", "ex -s rm < s.ed", "vim -u NONE -S s.vim rm"]) {
+        const files = { "/w/s.ed": "!% -rf d\nq\n", "/w/s.keys": ":!% -rf d\n:q!\n", "/w/s.vim": "!# -rf d\n" }
+        expect([command, (yield* judgeIn(command, world(files))).detection.description]).toEqual([command, RUNS])
+      }
+      expect((yield* judgeIn("ed -s f < s.ed", world({ "/w/s.ed": "!rm -rf /\nq\n" }))).detection.hardline).toBe(true)
+      expect((yield* judgeIn("ed -s f < s.ed", world({ "/w/s.ed": ",s/a/b/\n!wc -l f\nw\nq\n" }))).detection.dangerous).toBe(false)
+    }))
 })

@@ -45,6 +45,21 @@ describe("pip's local sources", () => {
     for (const args of [["list"], ["freeze"], ["show", "requests"], ["uninstall", "-y", "pkg"], ["--version"], []]) expect(pipBuild(args)).toBeNull()
   })
 
+  it("a local place pip finds packages (--find-links, -f, a file: index) may hold planted sources: read as packed", () => {
+    const cases: ReadonlyArray<readonly [ReadonlyArray<string>, unknown]> = [
+      [["install", "--no-index", "--find-links", "dist", "--target", "t", "foo"], [project("foo"), packed("dist")]],
+      [["install", "-fdist", "foo"], [project("foo"), packed("dist")]],
+      [["install", "--find-links=./wheels/", "foo"], [project("foo"), packed("./wheels/")]],
+      [["download", "-d", "dl", "--index-url", "file:///srv/simple", "foo"], [project("foo"), packed("/srv/simple")]],
+      [["wheel", "--extra-index-url=file:./idx", "foo"], [project("foo"), packed("./idx")]],
+      [["install", "-i", "file:idx", "foo"], [project("foo"), packed("idx")]],
+      // Remote indexes and link pages: installed code, as any dependency.
+      [["install", "-i", "https://pypi.org/simple", "-f", "https://example.com/links", "foo"], [project("foo")]]
+    ]
+    for (const [args, sources] of cases) expect([args, pipBuild(args)?.sources]).toEqual([args, sources])
+    expect(requirementLines("--find-links ./vendor\nfoo\n-i file:///srv/idx\n").sources).toEqual([packed("./vendor"), project("foo"), packed("/srv/idx")])
+  })
+
   it("a requirements file: nested -r/-c, -e lines, URLs, names, continuations, comments, and ${VAR} paths pip expands", () => {
     const text = [
       "# tools",

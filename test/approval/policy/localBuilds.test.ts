@@ -20,7 +20,7 @@ const DETECTORS = JUDGE_DETECTORS
 type Files = Readonly<Record<string, string>>
 
 /** Surroundings holding only these files (absolute paths); directories are the files' parents; the task is in /w. */
-const world = (files: Files): CommandSurroundings => {
+const world = (files: Files, variables: Readonly<Record<string, string>> = {}): CommandSurroundings => {
   const dirs = new Set(Object.keys(files).flatMap((p) => p.split("/").slice(1, -1).map((_, k, parts) => `/${parts.slice(0, k + 1).join("/")}`)))
   dirs.add("/")
   const entries = (dir: string) =>
@@ -30,7 +30,7 @@ const world = (files: Files): CommandSurroundings => {
   const at = posix.normalize
   return {
     cwd: Effect.succeed("/w"),
-    variables: Effect.succeed({}),
+    variables: Effect.succeed(variables),
     readText: (path) => Effect.succeed(Option.fromNullable(files[at(path)])),
     realPath: (path) => Effect.succeed(at(path)),
     listDir: (dir) => Effect.succeed(dirs.has(at(dir)) ? entries(at(dir)) : []),
@@ -39,8 +39,8 @@ const world = (files: Files): CommandSurroundings => {
   }
 }
 
-const judged = (command: string, files: Files) =>
-  judgeRequest({ command, context: { taskId: "t" }, backend: { kind: "local", isolated: false }, path: "foreground", surroundings: world(files) }, ENV, DETECTORS).pipe(
+const judged = (command: string, files: Files, variables: Readonly<Record<string, string>> = {}) =>
+  judgeRequest({ command, context: { taskId: "t" }, backend: { kind: "local", isolated: false }, path: "foreground", surroundings: world(files, variables) }, ENV, DETECTORS).pipe(
     Effect.map((v) => v.detection.description)
   )
 
@@ -105,6 +105,33 @@ describe("pip: local projects named other than by a path operand are read", () =
         ["pip install -r r0.txt", Object.fromEntries(Array.from({ length: 40 }, (_, k) => [`/w/r${k}.txt`, `-r r${k + 1}.txt\n`]))]
       ]
       for (const [command, files] of cases) expect([command, yield* judged(command, files)]).toEqual([command, UNREADABLE_SCRIPT_DESCRIPTION])
+    }))
+
+  it.effect("a local place pip finds packages in (--find-links, a file: index, PIP_FIND_LINKS…) may hold a planted sdist: asks", () =>
+    Effect.gen(function*() {
+      const planted: Files = { "/w/dist/foo-0.1.tar.gz": "\u0000packed" }
+      for (const command of [
+        "pip install --no-index --no-build-isolation --find-links dist --target tgt foo", "pip install -f dist foo", "pip install --find-links=./dist/ foo",
+        "pip install --index-url file:///w/dist foo", "pip install --extra-index-url file:dist foo", "pip download -d dl -f dist foo",
+        "pip wheel -w out -i file:dist foo", "python3 -m pip install -f dist foo", "pip install -r r.txt", "export PIP_FIND_LINKS=/w/dist; pip install foo",
+        "PIP_FIND_LINKS=dist PIP_NO_INDEX=1 pip install foo", "env PIP_INDEX_URL=file:///w/dist pip install foo"
+      ]) {
+        expect([command, yield* judged(command, { ...planted, "/w/r.txt": "--find-links ./dist\nfoo\n" })]).toEqual([command, UNREADABLE_SCRIPT_DESCRIPTION])
+      }
+      // Exported by an earlier call.
+      for (const [name, value] of [["PIP_FIND_LINKS", "/w/dist"], ["PIP_EXTRA_INDEX_URL", "https://x/simple file:///w/dist"]] as const) {
+        expect([name, yield* judged("pip install --no-build-isolation --target tgt foo", planted, { [name]: value })]).toEqual([name, UNREADABLE_SCRIPT_DESCRIPTION])
+      }
+      // Remote places, and a local one that is not there: nothing of this machine's is built.
+      for (const [command, variables] of [
+        ["pip install -f https://download.pytorch.org/whl/torch_stable.html torch", {}], ["pip install --find-links missing foo", {}],
+        ["pip install -i https://pypi.org/simple requests", {}], ["pip install requests", { PIP_INDEX_URL: "https://mirror.example/simple" }],
+        // A wheelhouse: wheels are installed as they are, nothing is built.
+        ["pip install -f wheels torch", {}], ["pip install torch", { PIP_FIND_LINKS: "/w/wheels" }]
+      ] as const) {
+        expect([command, yield* judged(command, { ...planted, "/w/wheels/torch-2.0-cp311-cp311-linux_x86_64.whl": "PK" }, variables)]).toEqual([command, null])
+      }
+      expect(yield* judged("pip install -f wheels torch", { "/w/wheels/torch-2.0-py3-none-any.whl": "PK", "/w/wheels/foo-0.1.tar.gz": "\u0000" })).toBe(UNREADABLE_SCRIPT_DESCRIPTION)
     }))
 
   it.effect("everyday pip commands on a harmless project stay quiet", () =>

@@ -9,11 +9,13 @@ import { execFindings, shellString } from "./execFlags.js"
 import { EDITORS, editorCommands, editorInput, readsCommandsFromStdin } from "./editorCommands.js"
 import { consoleCommands, consoleOf, consoleReadsStdin, readsCodeOrCommands } from "./consoleCommands.js"
 import { inputCommands } from "./inputCommands.js"
+import { historyFileWrite } from "./historyFile.js"
+import { PIP_PLACES, pipBuild } from "./resolve/pipBuilds.js"
 import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
 import { newParseCtx, parseInto } from "../shell/parser.js"
-import { filledWord } from "./filledWords.js"
+import { APPENDED_ARGUMENTS_DESCRIPTION, appendedArgumentsMatter, filledWord } from "./filledWords.js"
 import { basename, deobfuscate } from "../shell/words.js"
 import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/codeSources.js"
@@ -39,6 +41,12 @@ interface Findings {
   grepMalformed: boolean
   /** Editors whose heredoc body was read as their commands (a body is only there once its first line is parsed). */
   editorBodies?: Set<Cmd>
+  /** pip's variables naming where it finds packages that the task's exports or the line so far set. */
+  pipPlaces?: Set<string>
+  /** Reading the pip options handed back for those variables (they are not handed back again). */
+  inPipPlaces?: boolean
+  /** The line runs a pip that builds: the exports' pip variables matter to it. */
+  pipBuilds?: boolean
 }
 
 export interface Analysis extends Readonly<Findings> {
@@ -52,7 +60,7 @@ export interface Analysis extends Readonly<Findings> {
  * (`((…))`, `let`, `[[ x -eq y ]]`) reads variables by bare name. xargs, find and fd fill in names when they run
  * (`delegate`), which counts as an expansion.
  */
-const EXPANDABLE = /[$`]|\bxargs\b|\b(?:find|fd|fdfind)\b[^\n]*\s-(?:exec|ok|x\b|X\b|-exec)|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=|\b(?:OPTIND|RANDOM|SRANDOM|HISTCMD)\b|\bpopd\b|\b(?:cd|pushd)\s+(?:-(?=\s|$|[;&|)])|~-|[+-]\d)|\bpushd\s*(?:[;&|)\n]|$)/
+const EXPANDABLE = /[$`]|\bxargs\b|\bhistory\s+-|\bPIP_(?:FIND_LINKS|INDEX_URL|EXTRA_INDEX_URL)=|\b(?:bash|sh|rbash)\b[^\n]*\s-[a-zA-Z]*i\b|\b(?:find|fd|fdfind)\b[^\n]*\s-(?:exec|ok|x\b|X\b|-exec)|\{[^}]*(?:,|\.\.)|\(\(|\blet\b|\[\[|\b(?:declare|typeset|local)\s+-[A-Za-z]*i|\w\[[^\]]*\]\+?=|\b(?:OPTIND|RANDOM|SRANDOM|HISTCMD)\b|\bpopd\b|\b(?:cd|pushd)\s+(?:-(?=\s|$|[;&|)])|~-|[+-]\d)|\bpushd\s*(?:[;&|)\n]|$)/
 
 /** Outside expanding lines, only these commands need a look: code fed to a possible shell, a glob as program. */
 const worthResolving = (cmd: Cmd, head: number): boolean => {
@@ -147,6 +155,30 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
       a.findings.push(D.inputCommands)
     }
   }
+  // `history -a` with no file name, and an interactive bash on exit, write HISTFILE (historyFile.ts).
+  const history = historyFileWrite(name, args, cmd.words.slice(0, h))
+  if (history !== null) parseInto(ctx, history, "exec", "eval", cmd.depth + 1, true)
+  // PIP_FIND_LINKS, PIP_INDEX_URL, PIP_EXTRA_INDEX_URL: pip reads them as its options; handed back as options
+  // (unquoted: pip splits a list on whitespace), the local places they name are judged (pipBuilds.ts).
+  for (const w of cmd.words) {
+    const set = /^(PIP_[A-Z_]+)=/.exec(w.value)?.[1]
+    if (set !== undefined && PIP_PLACES[set] !== undefined) (a.pipPlaces ??= new Set()).add(set)
+  }
+  const pip = a.inPipPlaces !== true && pipArgs(name, args) !== null
+  if (pip) a.pipBuilds = true
+  if (pip && a.pipPlaces !== undefined && a.pipPlaces.size > 0) {
+    a.inPipPlaces = true
+    // One set for this command (`PIP_FIND_LINKS=d pip …`, `env PIP_INDEX_URL=… pip …`) is its value as written.
+    const own = (v: string): string | undefined => cmd.words.slice(0, h).reverse().find((w) => w.value.startsWith(`${v}=`))?.raw.slice(v.length + 1)
+    // A list is split on whitespace, each item the option's value: `${V// / --find-links }` unquoted.
+    const option = (v: string): string => {
+      const flag = PIP_PLACES[v] ?? ""
+      const value = own(v)
+      return value === undefined ? `${flag} \${${v}// / ${flag} }` : `${flag} ${value}`
+    }
+    parseInto(ctx, `pip download ${[...a.pipPlaces].map(option).join(" ")}`, "exec", "eval", cmd.depth + 1, true)
+    a.inPipPlaces = false
+  }
   // Consoles' escapes given inline: `sqlite3 db '.shell …'`, `gdb -ex 'python …'`, `psql -c '\\! …'` (consoleCommands.ts);
   // what they read on standard input is read where the resolver follows pipes and redirects.
   const console = consoleOf(name)
@@ -182,8 +214,50 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     const filled = FILLS_NAMES.has(name) ? { replacements, appended, lister: namesLister(a, cmd, name, values, h) } : undefined
     for (const [from, to] of delegated) delegate(ctx, cmd, from, to, filled)
     if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), appended, replacements))) a.findings.push(D.substitutedCode)
+    // What xargs appends is any number of words: options and subcommands of the program too (filledWords.ts).
+    if (name === "xargs" && appended) {
+      const whole = wholeNames(values.slice(h + 1), filled?.lister ?? null)
+      for (const [from, to] of delegated) {
+        const all = values.slice(from, to)
+        const at = resolveHead(all.length, (i) => all[i] ?? "").index
+        if (at >= 0 && !runsGivenCode(all.slice(at)) && appendedArgumentsMatter(all.slice(at), whole)) a.findings.push(APPENDED_ARGUMENTS_DESCRIPTION)
+      }
+    }
   }
   return { head: h, spelled, hidden }
+}
+
+/** The words after `pip` of a command that builds (`pip install`, `python3 -m pip wheel`, `uv pip download`), or null. */
+const pipArgs = (name: string, args: ReadonlyArray<string>): ReadonlyArray<string> | null => {
+  const m = /^python[\d.]*$/.test(name) ? args.findIndex((x, i) => x === "-m" && /^pip[\d.]*$/.test(args[i + 1] ?? "")) : -1
+  const words = /^pip[\d.]*$/.test(name) ? args : name === "uv" && args[0] === "pip" ? args.slice(1) : m >= 0 ? args.slice(m + 2) : null
+  return words !== null && pipBuild(words) !== null ? words : null
+}
+
+/**
+ * xargs splits its input only at NULs (`-0`) or newlines (`-d '\n'`), and the names come from `find`: each appended
+ * word is a whole path, never an option.
+ */
+const wholeNames = (xargsArgs: ReadonlyArray<string>, lister: ReadonlyArray<string> | null): boolean => {
+  const split = xargsArgs.some((a) => a === "-0" || a === "--null" || /^-d(?:\\n|\n)$|^--delimiter=(?:\\n|\n)$/.test(a)) ||
+    xargsArgs.some((a, i) => a === "-d" && /^(?:\\n|\n)$/.test(xargsArgs[i + 1] ?? ""))
+  // find prints each name under the start path it was given (`.` when none), which cannot begin with `-`.
+  return split && lister !== null && basename(lister[0] ?? "") === "find"
+}
+
+/**
+ * A shell or interpreter given its code in the line (`sh -c '…'`, `python3 x.py`): what xargs appends are the
+ * code's arguments ($0, $1, sys.argv), not options of the interpreter.
+ */
+const SHELL_OR_PYTHON = /^(?:ba|da|z|k|mk|a)?sh$|^python[\d.]*$/
+const runsGivenCode = (words: ReadonlyArray<string>): boolean => {
+  const name = basename(words[0] ?? "").toLowerCase()
+  if (!readsCode(name)) return false
+  const args = words.slice(1)
+  // Only a shell's and python's `-c` end their options (perl, ruby, node take more after `-e CODE`).
+  const code = args.findIndex((w) => CODE_FLAG.test(w))
+  if (code >= 0) return SHELL_OR_PYTHON.test(name) && code + 1 < args.length
+  return args.some((w) => !w.startsWith("-") && /\/|\.(?:sh|bash|py|pl|rb|js|mjs|cjs|php)$/.test(w))
 }
 
 /** Flags after which an interpreter or shell takes its code as the next argument (`sh -c`, `python -c`, `node -e`). */
@@ -343,7 +417,7 @@ const editorHeredoc = (a: Findings, ctx: ParseCtx, owner: Cmd): void => {
   const console = consoleOf(name)
   if (console !== null && !consoleReadsStdin(console, args)) return
   if (console === null && !readsCommandsFromStdin(name, args)) return
-  const ex = console === null ? editorInput(name, body) : consoleCommands(console, [], body)
+  const ex = console === null ? editorInput(name, body, args) : consoleCommands(console, [], body)
   if (ex.runs) a.findings.push(console === null ? D.inputCommands : D.consoleCommands)
   for (const p of ex.payloads) parseInto(ctx, p.text, "exec", "payload", owner.depth + 1, true)
 }
@@ -408,11 +482,13 @@ const callsHeldFunction = (ctx: ParseCtx, cmd: Cmd, head: number, held: Readonly
  */
 export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis => {
   const found: Findings = { info: [], findings: [], grepMalformed: false }
+  const exported = Object.keys(resolve?.variables ?? {}).filter((v) => PIP_PLACES[v] !== undefined)
+  if (exported.length > 0) found.pipPlaces = new Set(exported)
   const enrich = onComplete(found)
   const held = resolve?.shellFunctions !== undefined && resolve.shellFunctions.size > 0 ? resolve.shellFunctions : undefined
   let resolver: Resolver | null = null
   let aliases: ShellAliases | null = null
-  const expand = resolve !== undefined && EXPANDABLE.test(prepared)
+  const expand = resolve !== undefined && (EXPANDABLE.test(prepared) || (exported.length > 0 && /\bpip/.test(prepared)))
   const eager = resolve !== undefined && (expand || resolve.locals !== undefined)
   const ctx: ParseCtx = newParseCtx(
     {
@@ -441,5 +517,7 @@ export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis =>
   if (eager && resolve !== undefined) resolver = new Resolver(ctx, found.info, resolve, expand)
   parseInto(ctx, prepared, "exec", "top", 0, true)
   resolver?.finish()
+  // Read without the exports: a pip build asks for them (judged again with them, its variables are read above).
+  if (found.pipBuilds === true && resolve?.variables === undefined) for (const v of Object.keys(PIP_PLACES)) resolver?.missing.add(v)
   return { ctx, ...found, resolution: resolver }
 }

@@ -13,8 +13,8 @@
  * log) are judged as writes, as a redirect to them would be. Plain SQL and
  * debugging commands stay quiet.
  */
-import type { ConsoleName } from "../../../services/Approval.js"
-import { asRedirect, type ExCommands } from "./editorCommands.js"
+import type { ConsoleName, EditorReader } from "../../../services/Approval.js"
+import { asRedirect, type ExCommands, typedEditorInput } from "./editorCommands.js"
 import type { InputCommands } from "./inputCommands.js"
 import { readsCode } from "./resolve/codeSources.js"
 import { lookupTable } from "../../../lib/lookupTable.js"
@@ -32,7 +32,10 @@ const NAMES: Readonly<Record<string, Console>> = lookupTable({
 })
 
 const CONSOLES: ReadonlySet<string> = new Set(Object.values(NAMES))
-export const isConsole = (reader: string | undefined): reader is Console => reader !== undefined && CONSOLES.has(reader)
+const EDITOR_READERS: ReadonlySet<string> = new Set<EditorReader>(["ed-commands", "ex-commands", "vim-keys"])
+/** A console, or an editor whose typed commands are judged the same way (consoleText). */
+export const isConsole = (reader: string | undefined): reader is Console | EditorReader =>
+  reader !== undefined && (CONSOLES.has(reader) || EDITOR_READERS.has(reader))
 
 /** The console program `name` (basename, lower-cased) is, or null. */
 export const consoleOf = (name: string): Console | null => NAMES[name] ?? null
@@ -177,7 +180,8 @@ const mysqlLine = (line: string, c: Collect): void => {
 const LINE: Readonly<Record<Console, (line: string, c: Collect) => void>> = { sqlite3: sqliteLine, gdb: gdbLine, psql: psqlLine, mysql: mysqlLine }
 
 /** A console's command text: the shell commands it spells out, the files it writes, and whether it runs code otherwise. */
-export const consoleText = (console: Console, text: string): ExCommands => {
+export const consoleText = (console: Console | EditorReader, text: string): ExCommands => {
+  if (console === "ed-commands" || console === "ex-commands" || console === "vim-keys") return typedEditorInput(console, text)
   const c: Collect = { runs: false, shell: [], writes: [] }
   for (const line of text.split(/\r?\n|\r/)) LINE[console](line, c)
   return { runs: c.runs, shell: c.shell, writes: c.writes.filter((w) => w !== "") }

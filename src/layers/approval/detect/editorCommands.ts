@@ -10,6 +10,7 @@
  * Literal shell commands are handed back to be judged as shell; anything else
  * that runs code is reported, since what it runs is not spelled out.
  */
+import type { EditorReader } from "../../../services/Approval.js"
 import type { InputCommands } from "./inputCommands.js"
 import { readsCode } from "./resolve/codeSources.js"
 
@@ -49,6 +50,88 @@ const EXPRESSION_RUNS = /\b(?:system|systemlist|libcall\w*|job_start|jobstart|te
 /** Commands that write the buffer (or a session, viminfo, output) to a file they name: `:w ~/.bashrc`, `:sav f`. */
 const WRITES_FILE = /^(?:w(?:r(?:i(?:te?)?)?)?|wq|wqa(?:ll)?|xa?(?:it|ll)?|exi(?:t)?|up(?:d(?:a(?:te?)?)?)?|sav(?:e(?:as?)?)?|wn(?:e(?:xt?)?)?|wN(?:e(?:xt?)?)?|wp(?:r(?:e(?:v(?:i(?:o(?:us?)?)?)?)?)?)?|mks(?:e(?:s(?:s(?:i(?:on?)?)?)?)?)?|mkvie(?:w)?|mkv(?:i(?:m(?:rc?)?)?)?|wv(?:i(?:m(?:i(?:n(?:fo?)?)?)?)?)?|W|redi(?:r)?)!?\s+(?:>>?\s*)?(?:\+\+\S+\s+)*(\S.*)$/
 
+/**
+ * What an editor puts into a `!` command's text before the shell sees it: ed and vim replace an unescaped `%` with
+ * the current file's name, vim `#` with the alternate file's, and the previous command for ed's leading `!` or any
+ * unescaped `!` in vim's. Each is null when this text cannot tell (a name set by an earlier command the editor was
+ * typed, a computed operand); "" when there is none (the editor then refuses the command).
+ */
+export interface ExState {
+  file: string | null
+  alternate: string | null
+  previous: string | null
+}
+
+/** Nothing known: text typed into a running editor or a script read apart from its command line. */
+const unknownState = (): ExState => ({ file: null, alternate: null, previous: null })
+
+/** vim's other names for text only known when it runs: the word under the cursor, the script, the autocommand's file. */
+const VIM_SPECIAL = /^<(?:cword|cWORD|cexpr|cfile|afile|abuf|amatch|sfile|stack|script|slnum|sflnum|client)>/
+
+/**
+ * A `!` command's text as the shell gets it, `%`, `#` and `!` replaced; null when a replacement is not known here.
+ * A backslash keeps the next character (`\%`); the shell then reads it literally too.
+ */
+const substitute = (command: string, ed: boolean, state: ExState): string | null => {
+  let text = command
+  if (ed && text.startsWith("!")) {
+    if (state.previous === null) return null
+    text = state.previous + text.slice(1)
+  }
+  let out = ""
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] ?? ""
+    if (c === "\\") {
+      out += text.slice(i, i + 2)
+      i++
+      continue
+    }
+    const rest = text.slice(i + 1)
+    if (c === "%" || (!ed && c === "#")) {
+      const name = c === "%" ? state.file : state.alternate
+      // `%:h`, `%<`, `#2`, `##`: modified names, other buffers, the argument list.
+      if (name === null || (!ed && /^(?::[a-zA-Z~.]|<|#|\d)/.test(rest))) return null
+      out += name
+    } else if (!ed && c === "!") {
+      if (state.previous === null) return null
+      out += state.previous
+    } else if (!ed && c === "<" && VIM_SPECIAL.test(text.slice(i))) return null
+    else out += c
+  }
+  return out
+}
+
+/** A literal file name (nothing the editor or a shell would expand), else null. */
+const literalName = (name: string): string | null => (name !== "" && !/[$`*?[{~%#<!\\]/.test(name) ? name : null)
+
+/** vim commands that stay on the same file; any other one may change the current and alternate files. */
+const VIM_SAME_FILE = /^(?:g(?:l(?:o(?:b(?:al?)?)?)?)?|v(?:g(?:l(?:o(?:b(?:al?)?)?)?)?)?|s(?:u(?:b(?:s(?:t(?:i(?:t(?:u(?:te?)?)?)?)?)?)?)?)?|&&?|~|d(?:e(?:l(?:e(?:te?)?)?)?)?|y(?:a(?:nk?)?)?|pu(?:t)?|j(?:o(?:in?)?)?|m(?:o(?:ve?)?)?|co(?:py?)?|t|[<>]+|se(?:t)?|setl(?:ocal)?|setg(?:lobal)?|sy(?:ntax)?|filet(?:ype)?|hi(?:ghlight)?|q(?:u(?:it?)?)?|qa(?:ll)?|wq|x(?:it)?|u(?:n(?:do?)?)?|red(?:o)?|ret(?:ab)?|sor(?:t)?|le(?:ft)?|ce(?:nter)?|ri(?:ght)?|noh(?:lsearch)?|ec(?:ho)?|ma(?:rk)?|k|p(?:r(?:i(?:nt?)?)?)?|nu(?:mber)?|l(?:i(?:st?)?)?|=|a(?:ppend)?|i(?:nsert)?|c(?:hange)?)!?$/
+
+/** How a command that is not a `!` command changes the files `%` and `#` name. */
+const follow = (rest: string, ed: boolean, state: ExState): void => {
+  const m = /^([A-Za-z]+|[&~<>=]+)(!?)\s*(.*)$/.exec(rest)
+  if (m === null) return
+  const [, word = "", , argument = ""] = m
+  const arg = literalName(argument.trim())
+  if (ed) {
+    if (argument.trim().startsWith("!") || argument.trim() === "") return
+    if (/^[eEf]$/.test(word)) state.file = arg
+    else if (/^(?:[rwW]|wq)$/.test(word) && state.file === "") state.file = arg
+    return
+  }
+  const named = argument.trim() !== ""
+  if (/^(?:e(?:d(?:it?)?)?|vi(?:s(?:u(?:al?)?)?)?|vie(?:w)?|f(?:i(?:le?)?)?|sav(?:e(?:as?)?)?)$/.test(word)) {
+    if (!named) return
+    state.alternate = state.file
+    state.file = arg
+  } else if (/^(?:r(?:e(?:ad?)?)?|w(?:r(?:i(?:te?)?)?)?)$/.test(word)) {
+    if (named) state.alternate = arg
+  } else if (!VIM_SAME_FILE.test(word + m[2])) {
+    state.file = null
+    state.alternate = null
+  }
+}
+
 export interface ExCommands {
   readonly runs: boolean
   readonly shell: ReadonlyArray<string>
@@ -64,25 +147,34 @@ const feedsCode = (command: string): boolean => {
 }
 
 /** One ex command (vim's `|` already split off): the shell command it runs, or whether it runs code otherwise. */
-const exCommand = (line: string, ed: boolean, shell: string[], writes: string[]): boolean => {
+const exCommand = (line: string, ed: boolean, shell: string[], writes: string[], state: ExState): boolean => {
   const trimmed = line.replace(/^[\s:]+/, "")
   if (trimmed === "" || trimmed.startsWith("\"")) return false
   let rest = trimmed.replace(RANGE, "")
   const ranged = rest.length < trimmed.length
   for (let m = MODIFIER.exec(rest); m !== null; m = MODIFIER.exec(rest)) rest = rest.slice(m[0].length).replace(RANGE, "")
+  // The shell gets the text after the editor's substitutions; one it cannot know here makes the command computed.
+  const run = (text: string): { command: string; computed: boolean } => {
+    const done = substitute(text, ed, state)
+    state.previous = done
+    if (done === null) shell.push(text.trim())
+    return { command: (done ?? text).trim(), computed: done === null }
+  }
   if (rest.startsWith("!")) {
-    const command = rest.slice(rest.startsWith("!!") ? 2 : 1).trim()
+    // ed's `!!` and vim's `:!!` repeat the previous command: the second `!` is substituted like any other.
+    const { command, computed } = run(rest.slice(1))
     shell.push(command)
     // `:%!sh` filters the lines through the command: a shell or interpreter runs them.
-    return ranged && feedsCode(command)
+    return computed || (ranged && feedsCode(command))
   }
   const through = (ed ? ED_THROUGH_SHELL : THROUGH_SHELL).exec(rest)
   if (through !== null) {
-    const command = rest.slice(through[0].length).trim()
+    const { command, computed } = run(rest.slice(through[0].length))
     shell.push(command)
     // `:w !sh` writes the lines to the command's input.
-    return rest.startsWith("w") && feedsCode(command)
+    return computed || (rest.startsWith("w") && feedsCode(command))
   }
+  follow(rest, ed, state)
   const written = WRITES_FILE.exec(rest)
   if (written !== null) {
     const target = (written[1] ?? "").trim()
@@ -96,7 +188,7 @@ const exCommand = (line: string, ed: boolean, shell: string[], writes: string[])
     const d = global[1] ?? "/"
     let i = global[0].length
     while (i < rest.length && rest[i] !== d) i += rest[i] === "\\" ? 2 : 1
-    return exCommand(rest.slice(i + 1), ed, shell, writes)
+    return exCommand(rest.slice(i + 1), ed, shell, writes, state)
   }
   // `:s/a/\=expr/`: the replacement is an expression.
   if (/^s(?:u(?:b(?:s(?:t(?:i(?:t(?:u(?:te?)?)?)?)?)?)?)?)?\W/.test(rest) && rest.includes("\\=")) return true
@@ -108,13 +200,13 @@ const exCommand = (line: string, ed: boolean, shell: string[], writes: string[])
 }
 
 /** ex/vim (or ed) command text: the shell commands it spells out, and whether it runs code otherwise. */
-export const exCommands = (text: string, ed: boolean): ExCommands => {
+export const exCommands = (text: string, ed: boolean, state: ExState = unknownState()): ExCommands => {
   const shell: string[] = []
   const writes: string[] = []
   let runs = false
   for (const line of text.split(/\r?\n|\r/)) {
     if (ed) {
-      runs = exCommand(line, true, shell, writes) || runs
+      runs = exCommand(line, true, shell, writes, state) || runs
       continue
     }
     // `|` separates commands, except after `!` (the shell gets the rest) and inside `:g`.
@@ -123,10 +215,10 @@ export const exCommands = (text: string, ed: boolean): ExCommands => {
       const bar = /(?<!\\)\|/.exec(rest)
       const body = rest.replace(/^[\s:]+/, "").replace(RANGE, "")
       if (bar === null || body.startsWith("!") || THROUGH_SHELL.test(body) || /^(?:g|v)\w*!?\s*[^\w\s"|]/.test(body)) {
-        runs = exCommand(rest, false, shell, writes) || runs
+        runs = exCommand(rest, false, shell, writes, state) || runs
         break
       }
-      runs = exCommand(rest.slice(0, bar.index), false, shell, writes) || runs
+      runs = exCommand(rest.slice(0, bar.index), false, shell, writes, state) || runs
       rest = rest.slice(bar.index + 1)
     }
   }
@@ -149,6 +241,28 @@ const merge = (parts: ReadonlyArray<ExCommands>): InputCommands => ({
 export const readsCommandsFromStdin = (name: string, args: ReadonlyArray<string>): boolean =>
   ED_FAMILY.has(name) || name === "ex" || name === "exim" || (VIM_FAMILY.has(name) && args.some((a) => /^-[a-zA-Z]*[eE][a-zA-Z]*$/.test(a)))
 
+/**
+ * How text typed into a running editor is read. ed and ex mode read it as commands; vim on a terminal reads keys,
+ * where a line starting with `:` is one command, and `:`, `!` (a filter), `Q`/`gQ` (ex mode), `@` (a register) or a
+ * control key elsewhere may open a command line this text does not show whole.
+ */
+export const editorReader = (name: string, args: ReadonlyArray<string>): EditorReader | null => {
+  if (ED_FAMILY.has(name)) return "ed-commands"
+  if (!VIM_FAMILY.has(name)) return null
+  return readsCommandsFromStdin(name, args) ? "ex-commands" : "vim-keys"
+}
+
+/** The commands text typed into a running editor amounts to; the file names and previous command are not known. */
+export const typedEditorInput = (reader: EditorReader, text: string): ExCommands => {
+  const ex = exCommands(text, reader === "ed-commands")
+  if (reader !== "vim-keys") return ex
+  const keys = text.split(/\r?\n|\r/).some((line) => {
+    const start = line.replace(/^ +/, "")
+    return !start.startsWith(":") && /[:!Q@\x00-\x08\x0b-\x1f\x7f]/.test(start)
+  })
+  return keys ? { ...ex, runs: true } : ex
+}
+
 /** The script files vim runs: `-S file`, `-u vimrc`, `-s scriptin` (keystrokes). */
 export const editorScripts = (name: string, args: ReadonlyArray<string>): ReadonlyArray<string> => {
   if (!VIM_FAMILY.has(name)) return []
@@ -166,8 +280,59 @@ export const editorScripts = (name: string, args: ReadonlyArray<string>): Readon
   return out
 }
 
-/** The commands an ex-mode editor reads on its standard input. */
-export const editorInput = (name: string, text: string): InputCommands => merge([exCommands(text, ED_FAMILY.has(name))])
+/** Options of ed that take a value (`-p prompt`). */
+const ED_VALUED = new Set(["-p", "--prompt"])
+/** Options of vim that take a value; `-t tag`, `-q errors` and remote editing open a file the line does not name. */
+const VIM_VALUED = new Set(["-c", "--cmd", "-S", "-u", "-U", "-i", "-T", "-w", "-W", "--startuptime", "--log", "--servername", "--socketid", "-V"])
+const VIM_OTHER_FILE = /^(?:-[tq]|--remote)/
+
+/** The state an editor starts in: its file operand is `%` (none: ""; computed, or opened another way: unknown). */
+const startState = (name: string, args: ReadonlyArray<string>): ExState => {
+  const ed = ED_FAMILY.has(name)
+  let file: string | null = ""
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "--" || a === "-") {
+      if (a === "--" && args[i + 1] !== undefined) file = literalName(args[i + 1] ?? "")
+      break
+    }
+    if (!ed && VIM_OTHER_FILE.test(a)) return { file: null, alternate: null, previous: "" }
+    if ((ed ? ED_VALUED : VIM_VALUED).has(a) || (!ed && a === "-s" && !readsCommandsFromStdin(name, args))) {
+      i++
+      continue
+    }
+    if (a.startsWith("-") || a.startsWith("+")) continue
+    // `ed !cmd` reads a command's output and names no file.
+    file = ed && a.startsWith("!") ? "" : literalName(a)
+    break
+  }
+  return { file, alternate: "", previous: "" }
+}
+
+/** vim's commands from its command line, in order: `--cmd`, `-c` and `+cmd`. */
+const argumentCommands = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a === "--") break
+    if ((a === "-c" || a === "--cmd") && i + 1 < args.length) out.push(args[++i] ?? "")
+    else if (a.startsWith("+") && a.length > 1 && !/^\+\d*$/.test(a) && !a.startsWith("+/") && !a.startsWith("+?")) out.push(a.slice(1))
+  }
+  return out
+}
+
+/**
+ * The commands an ex-mode editor reads on its standard input. With the editor's arguments (a here-document on its
+ * command line), `%` is its file after the commands those arguments run; without them (text typed into a running
+ * editor), the file names and the previous command are unknown.
+ */
+export const editorInput = (name: string, text: string, args?: ReadonlyArray<string>): InputCommands => {
+  const ed = ED_FAMILY.has(name)
+  if (args === undefined) return merge([exCommands(text, ed)])
+  const state = startState(name, args)
+  if (!ed) for (const c of argumentCommands(args)) exCommands(c, false, state)
+  return merge([exCommands(text, ed, state)])
+}
 
 /** What an editor runs from its command line, and (when it is given) the command text on its standard input. */
 export const editorCommands = (name: string, args: ReadonlyArray<string>, stdin: string | null): InputCommands => {
@@ -176,15 +341,8 @@ export const editorCommands = (name: string, args: ReadonlyArray<string>, stdin:
   }
   const ed = ED_FAMILY.has(name)
   if (!ed && !VIM_FAMILY.has(name)) return NONE
-  const parts: ExCommands[] = []
-  if (!ed) {
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i] ?? ""
-      if (a === "--") break
-      if ((a === "-c" || a === "--cmd") && i + 1 < args.length) parts.push(exCommands(args[++i] ?? "", false))
-      else if (a.startsWith("+") && a.length > 1 && !/^\+\d*$/.test(a) && !a.startsWith("+/") && !a.startsWith("+?")) parts.push(exCommands(a.slice(1), false))
-    }
-  }
-  if (stdin !== null && readsCommandsFromStdin(name, args)) parts.push(exCommands(stdin, ed))
+  const state = startState(name, args)
+  const parts: ExCommands[] = ed ? [] : argumentCommands(args).map((c) => exCommands(c, false, state))
+  if (stdin !== null && readsCommandsFromStdin(name, args)) parts.push(exCommands(stdin, ed, state))
   return merge(parts)
 }

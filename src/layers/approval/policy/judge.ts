@@ -950,7 +950,14 @@ class Looker {
       const place = yield* landing(self.surroundings, path)
       const kind = yield* self.surroundings.fileKind(place)
       if (ref.reader === "pip-packed") {
-        return kind === "missing" ? { detection: SAFE } : { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `packed source ${ref.path}: pip unpacks it and runs its build code` }
+        if (kind === "missing") return { detection: SAFE }
+        // A folder pip finds packages in (--find-links, PIP_FIND_LINKS) that holds only wheels: nothing there is built.
+        const list = self.surroundings.listDir
+        if (kind === "directory" && list !== undefined) {
+          const entries = yield* list(place)
+          if (entries.every((e) => e.type === "file" && /\.whl$/i.test(e.name))) return { detection: SAFE }
+        }
+        return { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `packed source ${ref.path}: pip unpacks it and runs its build code` }
       }
       if (kind !== "directory") return { detection: SAFE }
       const files = ["setup.py", "pyproject.toml", "setup.cfg"].map((name): ScriptRef => ({

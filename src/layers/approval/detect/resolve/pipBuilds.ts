@@ -83,15 +83,39 @@ export const requirementPath = (written: string): string => (/^file:/i.test(writ
 interface Options {
   readonly requirements: ReadonlyArray<string>
   readonly specs: ReadonlyArray<string>
+  /** Local places pip looks for packages (`--find-links DIR`, a `file:` index): whatever sdist it picks there is built. */
+  readonly links: ReadonlyArray<PipSource>
+}
+
+/** The variables pip reads as those options. */
+export const PIP_PLACES: Readonly<Record<string, string>> = Object.assign(Object.create(null) as Record<string, string>, {
+  PIP_FIND_LINKS: "--find-links",
+  PIP_INDEX_URL: "--index-url",
+  PIP_EXTRA_INDEX_URL: "--extra-index-url"
+})
+
+/** Options naming where pip finds packages; a local one (a path, a `file:` URL) may hold planted sources. */
+const LINK_OPTIONS = new Set(["f", "i", "--find-links", "--index-url", "--extra-index-url"])
+
+/**
+ * A local place pip finds packages, or null for a remote one. Its listing is not read here: any source archive or
+ * project pip may pick there is as unreadable as a packed source (the judge asks when the place exists).
+ */
+export const linkSource = (value: string): PipSource | null => {
+  const path = /^file:/i.test(value) ? fileUrlPath(value.slice(5)) : /^[A-Za-z][\w+.-]*:/.test(value) ? null : value
+  return path === null || path === "" ? null : { kind: "packed", path }
 }
 
 /** A build verb's words: the files `-r`/`-c` name, and the requirements (operands and `-e` values). */
 const pipOptions = (words: ReadonlyArray<string>): Options => {
   const requirements: Array<string> = []
   const specs: Array<string> = []
+  const links: Array<PipSource> = []
   const take = (option: string, value: string | undefined): void => {
     if (value === undefined) return
-    if (option === "r" || option === "c" || option === "--requirement" || option === "--constraint") requirements.push(value)
+    const link = LINK_OPTIONS.has(option) ? linkSource(value) : null
+    if (link !== null) links.push(link)
+    else if (option === "r" || option === "c" || option === "--requirement" || option === "--constraint") requirements.push(value)
     // An editable is always a path or a VCS URL: `-e pkg` is the folder `pkg`, not a package of that name.
     else if (option === "e" || option === "--editable") specs.push(/^[\w-][\w.-]*(?:\[[^\]]*\])?$/.test(value) ? `./${value}` : value)
   }
@@ -111,7 +135,7 @@ const pipOptions = (words: ReadonlyArray<string>): Options => {
       }
     } else if (a !== "") specs.push(a)
   }
-  return { requirements, specs }
+  return { requirements, specs, links }
 }
 
 const sourcesOf = (specs: ReadonlyArray<string>): ReadonlyArray<PipSource> =>
@@ -122,8 +146,10 @@ export const pipBuild = (args: ReadonlyArray<string>): PipBuild | null => {
   let verb = 0
   while (verb < args.length && (args[verb] ?? "").startsWith("-")) verb += LONG_VALUED.has(args[verb] ?? "") ? 2 : 1
   if (!BUILD_VERBS.has(args[verb] ?? "")) return null
-  const { requirements, specs } = pipOptions(args.slice(verb + 1))
-  return { sources: sourcesOf(specs), requirements, computed: [] }
+  // pip's general options before the verb (`pip -f dir install x`, `--index-url file:…`) count as well.
+  const general = pipOptions(args.slice(0, verb))
+  const { requirements, specs, links } = pipOptions(args.slice(verb + 1))
+  return { sources: [...sourcesOf(specs), ...general.links, ...links], requirements, computed: [] }
 }
 
 /**
@@ -148,7 +174,7 @@ export const requirementLines = (text: string): PipBuild => {
     const spec = words.slice(0, first < 0 ? words.length : first).join(" ")
     const options = pipOptions(first < 0 ? [] : words.slice(first))
     requirements.push(...options.requirements)
-    sources.push(...sourcesOf(spec === "" ? options.specs : [spec, ...options.specs]))
+    sources.push(...sourcesOf(spec === "" ? options.specs : [spec, ...options.specs]), ...options.links)
   }
   return { sources, requirements, computed }
 }
