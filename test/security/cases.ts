@@ -9,6 +9,7 @@ import { unknownWriters, writerOrdinary } from "./writerCases.js"
 import { pythonLoads, pythonOrdinary } from "./pythonCases.js"
 import { configAndGitdirs, configOrdinary } from "./round3ConfigCases.js"
 import { pipAndPytest, pipAndPytestOrdinary } from "./round3BuildCases.js"
+import { optionsAndVariables, optionsOrdinary } from "./round5OptionCases.js"
 
 export interface Call {
   readonly tool: string
@@ -1260,7 +1261,8 @@ export const forgedReports: ReadonlyArray<Case> = [
 
 export const classes = {
   computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
-  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs, pipAndPytest
+  consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs, pipAndPytest,
+  optionsAndVariables
 }
 
 /** Ordinary agent work: must run, not be refused. */
@@ -1325,6 +1327,7 @@ export const ordinary: ReadonlyArray<string> = [
   ...writerOrdinary,
   ...pythonOrdinary,
   ...configOrdinary,
-  ...pipAndPytestOrdinary
+  ...pipAndPytestOrdinary,
+  ...optionsOrdinary
 ]
 

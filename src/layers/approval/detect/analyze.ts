@@ -5,6 +5,7 @@
  * rg --pre, eval, env -S) as commands, and quoted prose / comments as data.
  */
 import { delegatedCommands, replacementStrings, resolveHead } from "./commandHead.js"
+import { startNamedProgram } from "./namedPrograms.js"
 import { execFindings, shellString } from "./execFlags.js"
 import { EDITORS, editorCommands, editorInput, readsCommandsFromStdin } from "./editorCommands.js"
 import { consoleCommands, consoleOf, consoleReadsStdin, readsCodeOrCommands } from "./consoleCommands.js"
@@ -183,6 +184,8 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     for (const [from, to] of delegated) delegate(ctx, cmd, from, to, filled)
     if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), appended, replacements))) a.findings.push(D.substitutedCode)
   }
+  // `su -s PROG user -- args`, `runuser -u user cmd`, `capsh --shell=P -- args`, `env 'BASH_FUNC_ls%%=() {…}'`.
+  startNamedProgram(ctx, cmd, name, h)
   return { head: h, spelled, hidden }
 }
 
