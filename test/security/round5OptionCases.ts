@@ -3,7 +3,7 @@
  * PROG` runs PROG with the words after the user, and without `-s` the user's shell runs them as a script; options that
  * name a program or a planted configuration (`sdiff`/`diff3 --diff-program`, `less --lesskey-src`/`-k`); the start-up
  * variables of vim, less and make (an assignment carried in GNUMAKEFLAGS too); a function handed to a child bash
- * through the environment (`BASH_FUNC_name%%`). Each case empties the canary `<C>` unless a call is refused. The
+ * through the environment (`BASH_FUNC_name%%`); git's `--upload-pack` for a path remote. Each case empties the canary `<C>` unless a call is refused. The
  * members are not the report's own strings. `optionsOrdinary` lists everyday commands of the same programs that must
  * still run.
  */
@@ -50,6 +50,10 @@ export const optionsAndVariables: ReadonlyArray<Case> = [
   {
     name: "make: an exported MAKEFLAGS carrying an assignment after --",
     calls: [write("<W>/ro16/Makefile", "all:\n\t@$(AR) --version > /dev/null\n"), ...tool("ro16"), sh("export MAKEFLAGS='-s -- AR=<W>/ro16/tool.sh'"), sh("make -C <W>/ro16")]
+  },
+  {
+    name: "git ls-remote: the upload-pack program of a path remote, run through a shell",
+    calls: [...tool("ro19"), sh("cd <W>/ro19 && git init -q r && git ls-remote --upload-pack=./tool.sh ./r; true")]
   },
   {
     name: "a bash function imported through env, its body computed",

@@ -102,7 +102,19 @@ describe("options naming a program or a planted configuration", () => {
       "tmux -f ./t.conf new -d",
       "screen -c ./rc -dmS s sleep 1",
       "rlwrap -z ./filter cat",
-      "fc -e ./x -1"
+      "fc -e ./x -1",
+      // git runs the other side of a transport through a shell, here when the remote is a path.
+      "git clone --upload-pack='./x; git-upload-pack' ./r d",
+      "git clone -u ./x ./r d",
+      "git fetch --upload-p ./x origin",
+      "git ls-remote --upload-pack=./x .",
+      "git -C d push --receive-pack=./x ../r HEAD",
+      "git push --exec ./x ../r main",
+      "git archive --remote=. --exec=./x HEAD",
+      "aria2c --on-download-complete=./x http://h/f",
+      "aria2c --conf-path=./a.conf http://h/f",
+      "yt-dlp --exec ./x URL",
+      "youtube-dl --config-location ./c URL"
     ]) expect(said(command)).toEqual([command, D.programOption])
   })
 
@@ -121,7 +133,12 @@ describe("options naming a program or a planted configuration", () => {
       "latexmk -pdf -outdir=build a.tex",
       "tmux new -d 'sleep 1'",
       "tmux new-session -d -s x -f ignore-size",
-      "tcpdump -i lo -c 1 -w f -z gzip"
+      "tcpdump -i lo -c 1 -w f -z gzip",
+      "git clone ./r d",
+      "git push -u origin main",
+      "git fetch -u origin",
+      "aria2c -d out http://h/f",
+      "yt-dlp -f best -o out.mp4 URL"
     ]) expect(quiet(command)).toMatchObject([command, { dangerous: false, hardline: false }])
   })
 })
@@ -161,7 +178,16 @@ describe("start-up variables of vim, less, make and others", () => {
       "export LOCPATH=./loc",
       "export NODE_REPL_HISTORY=.git/config",
       "export SQLITE_HISTORY=~/.bashrc",
-      "export LESSHISTFILE=.git/hooks/pre-commit"
+      "export LESSHISTFILE=.git/hooks/pre-commit",
+      "export GNUPGHOME=./g",
+      "KUBECONFIG=./k kubectl get pods",
+      "export AWS_CONFIG_FILE=./c",
+      "export GOENV=./go.env",
+      "export GOROOT=./go",
+      "export JAVA_HOME=./jdk",
+      "export RUSTUP_HOME=./r",
+      "export RUSTUP_TOOLCHAIN=./tc",
+      "EMACSLOADPATH=./el: emacs --batch"
     ]) expect(said(command)[1], command).toBe(command.startsWith("make ") ? D.programOption : D.programVariable)
   })
 
@@ -182,6 +208,10 @@ describe("start-up variables of vim, less, make and others", () => {
       "export TCLLIBPATH=/usr/share/tcltk",
       "export NODE_REPL_HISTORY=./repl_history",
       "export LESSHISTFILE=-",
+      "export GNUPGHOME=~/.gnupg",
+      "export GOROOT=/usr/lib/go-1.19",
+      "export JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64",
+      "export RUSTUP_TOOLCHAIN=stable",
       "env FOO=1 ls"
     ]) expect(quiet(command)).toMatchObject([command, { dangerous: false, hardline: false }])
   })

@@ -92,6 +92,15 @@ const SWITCH_USER: Options = { long: [long("--shell", "--sh", notPlain("shell"))
 
 const DIFF_PROGRAM: Options = { long: [long("--diff-program", "--d", notDiff)], short: {}, valued: "ILow" }
 
+const YT_DLP: Options = {
+  long: [
+    long("--exec", "--exec", always), long("--exec-before-download", "--exec-b", always), long("--netrc-cmd", "--netrc-c", always),
+    long("--config-locations", "--config-l", planted), long("--plugin-dirs", "--plugin-d", always)
+  ],
+  short: {},
+  valued: "oaPfrRS"
+}
+
 const OPTIONS: Readonly<Record<string, Options>> = lookupTable({
   tar: TAR,
   gtar: TAR,
@@ -135,6 +144,20 @@ const OPTIONS: Readonly<Record<string, Options>> = lookupTable({
   screen: { long: [], short: { c: planted }, valued: "cehpsSTX", operandEnds: true },
   // rlwrap runs a filter program over everything it reads and prints.
   rlwrap: { long: [long("--filter", "--filter", always)], short: { z: always }, valued: "bCDefFHlMOPqsStwz", operandEnds: true },
+  // aria2c runs hook commands on download events, and reads them from a configuration file.
+  aria2c: {
+    long: [
+      long("--on-download-complete", "--on-download-c", always), long("--on-download-start", "--on-download-s", always),
+      long("--on-download-error", "--on-download-e", always), long("--on-download-pause", "--on-download-p", always),
+      long("--on-download-stop", "--on-download-sto", always), long("--on-bt-download-complete", "--on-bt", always),
+      long("--conf-path", "--conf", planted)
+    ],
+    short: {},
+    valued: "dolsxjkuiU"
+  },
+  // yt-dlp runs `--exec` commands and `--netrc-cmd`, and reads options (those too) and plugins from files.
+  "yt-dlp": YT_DLP,
+  "youtube-dl": YT_DLP,
   // bash's fc runs its -e program on the history lines, then runs what it leaves.
   fc: { long: [], short: { e: notPlain("editor") }, valued: "e" },
   npm: NPM,
@@ -202,9 +225,29 @@ const makeRuns = (args: ReadonlyArray<string>, env: RuleEnv): boolean =>
 /** `go build -toolexec ./x`, `go test -exec ./x`, `go vet -vettool=./x`: go runs the program around its tools. */
 const goRuns = (args: ReadonlyArray<string>): boolean => args.some((a) => /^--?(?:toolexec|exec|vettool)(?:=|$)/.test(a))
 
-/** `git --git-dir=…` among git's own options, naming a directory not called `*.git`. */
-const gitRuns = (args: ReadonlyArray<string>): boolean =>
-  gitOptions(args).options.some((o) => o.name === "--git-dir" && o.value !== null && gitDir(o.value))
+/**
+ * The program git runs for the other side of a transport, by shell, on this machine when the remote is a path:
+ * `git clone --upload-pack=CMD ./repo`, `fetch`/`pull`/`ls-remote` likewise, `push --receive-pack=CMD`,
+ * `archive --remote=… --exec=CMD`.
+ */
+const GIT_TRANSPORT: Readonly<Record<string, Options>> = lookupTable({
+  clone: { long: [long("--upload-pack", "--upl", always)], short: { u: always }, valued: "obcju" },
+  fetch: { long: [long("--upload-pack", "--upl", always)], short: {}, valued: "jo" },
+  pull: { long: [long("--upload-pack", "--upl", always)], short: {}, valued: "josX" },
+  "ls-remote": { long: [long("--upload-pack", "--upl", always)], short: {}, valued: "" },
+  push: { long: [long("--receive-pack", "--rece", always), long("--exec", "--e", always)], short: {}, valued: "o" },
+  "send-pack": { long: [long("--receive-pack", "--rece", always), long("--exec", "--e", always)], short: {}, valued: "" },
+  "fetch-pack": { long: [long("--upload-pack", "--upl", always), long("--exec", "--e", always)], short: {}, valued: "" },
+  archive: { long: [long("--exec", "--e", always)], short: {}, valued: "o" }
+})
+
+/** `git --git-dir=…` among git's own options, naming a directory not called `*.git`; a transport's program option. */
+const gitRuns = (args: ReadonlyArray<string>): boolean => {
+  const parsed = gitOptions(args)
+  if (parsed.options.some((o) => o.name === "--git-dir" && o.value !== null && gitDir(o.value))) return true
+  const transport = GIT_TRANSPORT[args[parsed.sub] ?? ""]
+  return transport !== undefined && runsProgram(transport, args.slice(parsed.sub + 1))
+}
 
 const COMPILER = /^(?:[\w.-]+-)?(?:gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|cpp|gfortran)(?:-[\d.]+)?$/
 

@@ -167,6 +167,22 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTabl
   textdomaindir: startupFile,
   locpath: startupFile,
   nlspath: startupFile,
+  // Configuration that names programs the tool runs: gpg-agent.conf's pinentry-program, a kubeconfig's exec
+  // credential plugin, AWS's credential_process, go's env file (GOFLAGS=-toolexec).
+  gnupghome: homeOr("/.gnupg"),
+  kubeconfig: homeOr("/.kube/config"),
+  aws_config_file: homeOr("/.aws/config"),
+  aws_shared_credentials_file: homeOr("/.aws/credentials"),
+  goenv: startupFile,
+  // Where toolchains' programs are taken from: rustup's toolchains (a path toolchain too), go's compiler and tools,
+  // the java that build wrappers run, emacs's site-start.el.
+  rustup_home: homeOr("/.rustup"),
+  rustup_toolchain: (value) => value.includes("/"),
+  goroot: codeDirs,
+  gotooldir: always,
+  java_home: codeDirs,
+  emacsloadpath: codeDirs,
+  // MYVIMRC is left alone: vim sets it to the vimrc it found and does not source a value given to it.
   node_repl_history: historyFile,
   sqlite_history: historyFile,
   lesshistfile: historyFile,
