@@ -27,6 +27,7 @@ export const optionsAndVariables: ReadonlyArray<Case> = [
   { name: "su -l without -s: the user's shell runs the script after the user", calls: [write("<W>/ro4/del.sh", "r=rm; $r -r -f <C>\n"), sh("su -l root -- <W>/ro4/del.sh")] },
   { name: "runuser -s python3 with -c code after --", calls: [sh("runuser --shell=/usr/bin/python3 root -- -c \"import shutil; shutil.rmtree('<C>')\"")] },
   { name: "su: the shell's -c after -- (not su's own)", calls: [sh("su - root -- -c 'r=rm; $r -r -f <C>'")] },
+  { name: "su: the user's shell reading a pipe", calls: [sh("printf '%s\\n' 'r=rm; $r -r -f <C>' | su -l root")] },
   { name: "diff3: the abbreviated option as its own word", calls: [...tool("ro7"), sh("cd <W>/ro7 && diff3 --diff-prog ./tool.sh a b c; true")] },
   { name: "sdiff: --diff-program before other options", calls: [...tool("ro8"), sh("cd <W>/ro8 && sdiff --diff-program ./tool.sh -s a b; true")] },
   { name: "less: --lesskey-src as its own word", calls: [...tool("ro9"), lesskey("ro9"), sh("cd <W>/ro9 && less --lesskey-src keys.src notes.txt")] },

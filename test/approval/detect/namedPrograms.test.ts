@@ -39,8 +39,8 @@ describe("su / runuser / capsh / start-stop-daemon: the program an option names 
     expect(started("capsh --shell=/bin/rm -- -rf x")).toEqual(["/bin/rm", "-rf", "x"])
     expect(started("capsh -- -c ls")).toEqual(["/bin/bash", "-c", "ls"])
     expect(started("start-stop-daemon --start --exec /bin/rm -- -rf x")).toEqual(["/bin/rm", "-rf", "x"])
-    // Nothing is started beyond what is read already: a bare login, a -c text with the user's own shell.
-    expect(started("su - user")).toBeNull()
+    // The user's shell with no words reads its standard input; with -c, the text is read already.
+    expect(started("su - user")).toEqual(["bash"])
     expect(started("su - user -c whoami")).toBeNull()
     expect(started("start-stop-daemon --stop --exec /bin/x")).toBeNull()
   })
@@ -57,7 +57,12 @@ describe("su / runuser / capsh / start-stop-daemon: the program an option names 
       "su - root -- -c 'rm -rf /'",
       "su -s /bin/bash root -- -c 'x=rm; $x -rf /'",
       "capsh --shell=/bin/rm -- -rf /",
-      "start-stop-daemon -S -x /bin/rm -- -rf /"
+      "start-stop-daemon -S -x /bin/rm -- -rf /",
+      // The user's shell reading its standard input.
+      "printf 'r=rm; $r -rf /' | su root",
+      "printf 'r=rm; $r -rf /' | su -l root",
+      "su - root <<< 'r=rm; $r -rf /'",
+      "runuser - root <<< 'r=rm; $r -rf /'"
     ]) expect(hardline(command)).toEqual([command, H.rootDelete])
     for (const command of ["su -s /sbin/reboot root", "runuser -s /sbin/shutdown -- root now"]) expect(hardline(command)[1], command).toBe(H.shutdown)
   })
@@ -238,6 +243,10 @@ describe("a function handed to a child bash through the environment", () => {
       "env -S \"'BASH_FUNC_ls%%=() { x=rm; \\$x -r -f /; }' bash x.sh\"",
       "systemd-run -E 'BASH_FUNC_true%%=() { rm -rf /; }' bash -c true"
     ]) expect(hardline(command)).toEqual([command, H.rootDelete])
+  })
+
+  it("a body only echoed is not judged as commands", () => {
+    expect(quiet("echo \"env 'BASH_FUNC_ls%%=() { rm -rf /; }' bash\" > notes.txt")[1]).toMatchObject({ hardline: false })
   })
 
   it("ordinary environment settings stay quiet", () => {

@@ -110,8 +110,9 @@ const switchedUser = (grammar: Grammar, values: ReadonlyArray<string>, head: num
   const args = words.slice(1).map((word): Piece => ({ word, offset: 0 }))
   const shell = valued(grammar.program)
   const command = valued(grammar.command)
-  // Without -s the shell is the user's own: what it runs is judged as bash's (the -c text alone is read already).
-  if (shell === undefined) return args.length === 0 || command !== undefined ? null : [{ text: "bash" }, ...args]
+  // Without -s the shell is the user's own: what it runs is judged as bash's, a script, or what it reads on standard
+  // input when there are no words (the -c text alone is read already).
+  if (shell === undefined) return command !== undefined ? null : [{ text: "bash" }, ...args]
   return [valueOf(shell), ...(command === undefined ? [] : [{ text: "-c" }, valueOf(command)]), ...args]
 }
 
@@ -167,6 +168,9 @@ const STARTERS: Readonly<Record<string, (values: ReadonlyArray<string>, head: nu
 export const namedProgram = (name: string, values: ReadonlyArray<string>, head: number): ReadonlyArray<Piece> | null =>
   STARTERS[name]?.(values, head) ?? null
 
+/** Redirections the started program reads its standard input from (`su root <<< 'cmds'`, `runuser -u u bash < f`). */
+const INPUT = new Set(["<", "<<", "<<-", "<<<", "<&"])
+
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
 
 /** A piece as a word: the line's own word, or the text after an option's name (its expansions kept when unquoted there). */
@@ -185,6 +189,7 @@ const FUNCTION_BODY = /^(?:--setenv=|-E)?BASH_FUNC_[^=]*=\s*\(\)\s*(\{[\s\S]*\})
 
 /** A child bash defines these as functions that replace a command name: their bodies run as commands. */
 const importFunctionBodies = (ctx: ParseCtx, cmd: Cmd): void => {
+  if (cmd.cls !== "exec") return
   for (const w of cmd.words) {
     const body = FUNCTION_BODY.exec(w.value)?.[1]
     if (body !== undefined) parseInto(ctx, body, "exec", "payload", cmd.depth + 1, true)
@@ -197,6 +202,7 @@ const importFunctionBodies = (ctx: ParseCtx, cmd: Cmd): void => {
  */
 export const startNamedProgram = (ctx: ParseCtx, parent: Cmd, name: string, head: number): boolean => {
   if (parent.words.some((w) => IMPORTED_FUNCTION.test(w.value))) importFunctionBodies(ctx, parent)
+  if (STARTERS[name] === undefined) return false
   const pieces = namedProgram(name, parent.words.map((w) => w.value), head)
   if (pieces === null || pieces.length === 0) return false
   const words = pieces.map((p) => pieceWord(parent.words, p))
@@ -205,7 +211,7 @@ export const startNamedProgram = (ctx: ParseCtx, parent: Cmd, name: string, head
     ...parent,
     seq: ctx.cmds.length,
     words: words as Word[],
-    redirs: [],
+    redirs: parent.redirs.filter((r) => INPUT.has(r.op)),
     origin: "through",
     prevOp: "",
     nextOp: "",
