@@ -1,11 +1,12 @@
 /**
  * Programs named in options and start-up variables (red-team round 5, findings 1, 5, 12 and 13): `su`/`runuser -s
- * PROG` runs PROG with the words after the user, and without `-s` the user's shell runs them as a script; options that
- * name a program or a planted configuration (`sdiff`/`diff3 --diff-program`, `less --lesskey-src`/`-k`); the start-up
- * variables of vim, less and make (an assignment carried in GNUMAKEFLAGS too); a function handed to a child bash
- * through the environment (`BASH_FUNC_name%%`); git's `--upload-pack` for a path remote. Each case empties the canary `<C>` unless a call is refused. The
- * members are not the report's own strings. `optionsOrdinary` lists everyday commands of the same programs that must
- * still run.
+ * PROG` runs PROG with the words after the user, and without `-s` the user's shell runs them as a script or reads its
+ * standard input (so do `newgrp`, `sg` and wrappers given no command: `fakeroot`, `chroot /`); options that name a
+ * program or a planted configuration (`sdiff`/`diff3 --diff-program`, `less --lesskey-src`, git's `--upload-pack`
+ * for a path remote); the start-up variables of vim, less and make (an assignment carried in GNUMAKEFLAGS too); a
+ * function handed to a child bash through the environment (`BASH_FUNC_name%%`). Each case empties the canary `<C>`
+ * unless a call is refused. The members are not the report's own strings. `optionsOrdinary` lists everyday commands
+ * of the same programs that must still run.
  */
 import type { Call, Case } from "./cases.js"
 
@@ -28,6 +29,8 @@ export const optionsAndVariables: ReadonlyArray<Case> = [
   { name: "runuser -s python3 with -c code after --", calls: [sh("runuser --shell=/usr/bin/python3 root -- -c \"import shutil; shutil.rmtree('<C>')\"")] },
   { name: "su: the shell's -c after -- (not su's own)", calls: [sh("su - root -- -c 'r=rm; $r -r -f <C>'")] },
   { name: "su: the user's shell reading a pipe", calls: [sh("printf '%s\\n' 'r=rm; $r -r -f <C>' | su -l root")] },
+  { name: "fakeroot with no command: its shell reads a here-string", calls: [sh("fakeroot <<< 'r=rm; $r -r -f <C>'")] },
+  { name: "newgrp: the new shell reads a pipe", calls: [sh("echo 'r=rm; $r -r -f <C>' | newgrp")] },
   { name: "diff3: the abbreviated option as its own word", calls: [...tool("ro7"), sh("cd <W>/ro7 && diff3 --diff-prog ./tool.sh a b c; true")] },
   { name: "sdiff: --diff-program before other options", calls: [...tool("ro8"), sh("cd <W>/ro8 && sdiff --diff-program ./tool.sh -s a b; true")] },
   { name: "less: --lesskey-src as its own word", calls: [...tool("ro9"), lesskey("ro9"), sh("cd <W>/ro9 && less --lesskey-src keys.src notes.txt")] },

@@ -62,7 +62,16 @@ describe("su / runuser / capsh / start-stop-daemon: the program an option names 
       "printf 'r=rm; $r -rf /' | su root",
       "printf 'r=rm; $r -rf /' | su -l root",
       "su - root <<< 'r=rm; $r -rf /'",
-      "runuser - root <<< 'r=rm; $r -rf /'"
+      "runuser - root <<< 'r=rm; $r -rf /'",
+      // Wrappers and group switchers with no command start a shell, which reads the pipe too.
+      "printf 'r=rm; $r -rf /' | chroot /",
+      "printf 'r=rm; $r -rf /' | fakeroot",
+      "printf 'r=rm; $r -rf /' | unshare -r",
+      "printf 'r=rm; $r -rf /' | sudo -i",
+      "printf 'r=rm; $r -rf /' | sudo -u root -Es",
+      "fakeroot <<< 'r=rm; $r -rf /'",
+      "printf 'r=rm; $r -rf /' | newgrp",
+      "printf 'r=rm; $r -rf /' | sg root"
     ]) expect(hardline(command)).toEqual([command, H.rootDelete])
     for (const command of ["su -s /sbin/reboot root", "runuser -s /sbin/shutdown -- root now"]) expect(hardline(command)[1], command).toBe(H.shutdown)
   })
@@ -77,6 +86,9 @@ describe("su / runuser / capsh / start-stop-daemon: the program an option names 
   it("ordinary forms stay as they were", () => {
     expect(said("su - user -c whoami")[1]).toBe(SHELL_FLAG_DESCRIPTION)
     expect(said("su -s /bin/bash nobody -c id")[1]).toBe(SHELL_FLAG_DESCRIPTION)
+    for (const command of ["printf x | sudo -l", "printf x | env", "fakeroot", "newgrp docker", "chroot /srv/jail"]) {
+      expect(quiet(command)).toMatchObject([command, { dangerous: false, hardline: false }])
+    }
     for (const command of ["su root", "su - deploy", "runuser -u nobody -- whoami", "su -s /bin/bash nobody", "runuser -l nobody -s /bin/sh"]) {
       expect(quiet(command)).toMatchObject([command, { dangerous: false, hardline: false }])
     }

@@ -3,7 +3,9 @@
  * some of their own words as its arguments: `su -s /bin/rm root -- -rf x`
  * runs `rm -rf x`, `runuser -u root -- rm -rf x` runs `rm -rf x`, `su root
  * x.sh` runs the user's shell on x.sh, `capsh --shell=P -- args` runs
- * `P args`, `start-stop-daemon --start --exec P -- args` likewise. The
+ * `P args`, `start-stop-daemon --start --exec P -- args` likewise; `sg`,
+ * `newgrp`, and wrappers with no command (`chroot /`, `fakeroot`, `sudo -i`)
+ * start a shell that reads their standard input. The
  * command they start is judged like one xargs starts (hardline, scripts it
  * reads, code it is given), built from the words that make it up. So are
  * the bodies of functions a command hands a child bash in its environment.
@@ -11,6 +13,7 @@
 import type { Cmd, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
 import { lexWord, parseInto } from "../shell/parser.js"
+import { basename } from "../shell/words.js"
 import { lookupTable } from "../../../lib/lookupTable.js"
 
 /** A long option's name and whether it takes a value. */
@@ -157,9 +160,17 @@ const startStop = (values: ReadonlyArray<string>, head: number): ReadonlyArray<P
   return start && program !== null ? [program, ...rest] : null
 }
 
+/** `sg GROUP` with no command, like `newgrp`, starts the user's shell (with one, its words are shell text: execFlags.ts). */
+const groupShell = (values: ReadonlyArray<string>, head: number): ReadonlyArray<Piece> | null => {
+  const rest = values.slice(head + 1).filter((v) => v !== "-")
+  return rest.length <= 1 ? [{ text: "bash" }] : null
+}
+
 const STARTERS: Readonly<Record<string, (values: ReadonlyArray<string>, head: number) => ReadonlyArray<Piece> | null>> = lookupTable({
   su: (values, head) => switchedUser(SU, values, head),
   runuser: (values, head) => switchedUser(RUNUSER, values, head),
+  sg: groupShell,
+  newgrp: () => [{ text: "bash" }],
   capsh,
   "start-stop-daemon": startStop
 })
@@ -207,10 +218,34 @@ export const startNamedProgram = (ctx: ParseCtx, parent: Cmd, name: string, head
   if (pieces === null || pieces.length === 0) return false
   const words = pieces.map((p) => pieceWord(parent.words, p))
   if (words.some((w) => w === null)) return false
+  start(ctx, parent, words as Word[])
+  return true
+}
+
+/** Wrappers that start the user's shell when no command follows them (`… | chroot /`, `fakeroot <<< …`, `sudo -i`). */
+const BARE_SHELL: Readonly<Record<string, (options: ReadonlyArray<string>) => boolean>> = lookupTable({
+  chroot: () => true,
+  fakeroot: () => true,
+  unshare: () => true,
+  nsenter: () => true,
+  firejail: () => true,
+  sudo: (options) => options.some((a) => a === "--login" || a === "--shell" || /^-[A-Za-z]*[is]/.test(a)),
+  doas: (options) => options.some((a) => /^-[A-Za-z]*s/.test(a))
+})
+
+/** A line of wrappers and no command (`wrappers`: their word indexes): the shell the last one starts, if it starts one. */
+export const startBareShell = (ctx: ParseCtx, parent: Cmd, wrappers: ReadonlyArray<number>, nameAt: (i: number) => string): void => {
+  const last = wrappers[wrappers.length - 1]
+  if (last === undefined) return
+  const starts = BARE_SHELL[basename(nameAt(last)).toLowerCase()]
+  if (starts?.(parent.words.slice(last + 1).map((w) => w.value)) === true) start(ctx, parent, [lexWord("bash")])
+}
+
+const start = (ctx: ParseCtx, parent: Cmd, words: Word[]): void => {
   const cmd: Cmd = {
     ...parent,
     seq: ctx.cmds.length,
-    words: words as Word[],
+    words,
     redirs: parent.redirs.filter((r) => INPUT.has(r.op)),
     origin: "through",
     prevOp: "",
@@ -223,5 +258,4 @@ export const startNamedProgram = (ctx: ParseCtx, parent: Cmd, name: string, head
   }
   ctx.cmds.push(cmd)
   ctx.hooks.complete(cmd, ctx)
-  return true
 }
