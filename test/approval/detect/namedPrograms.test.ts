@@ -204,7 +204,23 @@ describe("start-up variables of vim, less, make and others", () => {
       "export JAVA_HOME=./jdk",
       "export RUSTUP_HOME=./r",
       "export RUSTUP_TOOLCHAIN=./tc",
-      "EMACSLOADPATH=./el: emacs --batch"
+      "EMACSLOADPATH=./el: emacs --batch",
+      "export MANOPT='-P ./x'",
+      "MANROFFOPT=-U man ./page.1",
+      "export OPENSSL_CONF=./o.cnf",
+      "export OPENSSL_MODULES=./prov",
+      "PHPRC=./php.ini php a.php",
+      "export PHP_INI_SCAN_DIR=:./ini",
+      "export R_PROFILE_USER=./r",
+      "export PSQLRC=./rc",
+      "export SCREENRC=./rc",
+      "export MAILCAPS=./m:/etc/mailcap",
+      "export LUA_INIT=@x.lua",
+      "export IPYTHONDIR=./ip",
+      "BUNDLE_GEMFILE=./G bundle exec rake",
+      "shell_escape=t pdflatex a.tex",
+      "export UV_FIND_LINKS=./dist",
+      "export UV_INDEX_URL=file:///work/idx"
     ]) expect(said(command)[1], command).toBe(command.startsWith("make ") ? D.programOption : D.programVariable)
   })
 
@@ -229,6 +245,11 @@ describe("start-up variables of vim, less, make and others", () => {
       "export GOROOT=/usr/lib/go-1.19",
       "export JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64",
       "export RUSTUP_TOOLCHAIN=stable",
+      "export MANOPT=-a",
+      "export OPENSSL_CONF=/etc/ssl/openssl.cnf",
+      "OPENSSL_CONF=/dev/null curl -s https://example.com",
+      "shell_escape=p pdflatex a.tex",
+      "export UV_INDEX_URL=https://pypi.org/simple",
       "env FOO=1 ls"
     ]) expect(quiet(command)).toMatchObject([command, { dangerous: false, hardline: false }])
   })

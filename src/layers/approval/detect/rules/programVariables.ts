@@ -43,6 +43,9 @@ const warningsImport: ValueTest = (value) => value.split(",").some((entry) => (e
 /** A start-up or configuration file other than none (`/dev/null`): the program reads commands from it. */
 const startupFile: ValueTest = (value) => value !== "" && value !== "/dev/null"
 
+/** A start-up or configuration file (or a `:` list of them) outside the operator's `/etc` and `/usr`. */
+const configFile: ValueTest = (value, env) => value.split(":").some((f) => startupFile(f, env) && !/^\/(?:etc|usr)\//.test(f))
+
 /** vim's `$VIM` / `$VIMRUNTIME`: defaults.vim, plugins and syntax files are sourced from there; the packaged ones are quiet. */
 const vimDir: ValueTest = (value) => value !== "" && !/^\/usr(?:\/local)?\/share\/n?vim(?:\/vim\d+|\/runtime)?\/?$/.test(value)
 
@@ -182,6 +185,47 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTabl
   gotooldir: always,
   java_home: codeDirs,
   emacsloadpath: codeDirs,
+  // man takes options from MANOPT (`-P pager`, `-C config`); MANROFFOPT reaches groff, whose -U runs `.sy` requests.
+  manopt: (value) => /(?:^|\s)(?:-[A-Za-z]*[PHCp]|--pager|--html|--config-file|--preprocessor)/.test(value),
+  manroffopt: always,
+  // Configuration files that run code or name programs: OpenSSL's (engines, providers), php.ini (auto_prepend_file),
+  // R's profiles, irb's and psql's rc files (`\!`), mysql's my.cnf (pager), screen's rc, mailcap entries, mailx's rc.
+  openssl_conf: configFile,
+  openssl_engines: codeDirs,
+  openssl_modules: codeDirs,
+  phprc: configFile,
+  php_ini_scan_dir: configFile,
+  r_profile: configFile,
+  r_profile_user: configFile,
+  irbrc: configFile,
+  psqlrc: configFile,
+  mysql_home: configFile,
+  screenrc: configFile,
+  syscreenrc: configFile,
+  mailcaps: configFile,
+  mailrc: configFile,
+  // Lua runs LUA_INIT (code, or `@file`) before anything else.
+  lua_init: always,
+  lua_init_5_1: always,
+  lua_init_5_2: always,
+  lua_init_5_3: always,
+  lua_init_5_4: always,
+  // IPython's and Jupyter's profiles hold startup scripts and Python config files they run.
+  ipythondir: homeOr("/.ipython"),
+  jupyter_config_dir: homeOr("/.jupyter"),
+  // bundler evaluates the Gemfile (Ruby) it names.
+  bundle_gemfile: always,
+  // TeX's kpathsea takes texmf.cnf values from the environment: `shell_escape=t` lets documents run `\write18`.
+  texmfcnf: always,
+  shell_escape: (value) => !/^[fpn0]?$/i.test(value.trim()),
+  shell_escape_commands: always,
+  // uv reads the same package sources as pip.
+  uv_config_file: startupFile,
+  uv_find_links: localPackages,
+  uv_index_url: localPackages,
+  uv_extra_index_url: localPackages,
+  uv_default_index: localPackages,
+  uv_index: localPackages,
   // MYVIMRC is left alone: vim sets it to the vimrc it found and does not source a value given to it.
   node_repl_history: historyFile,
   sqlite_history: historyFile,
