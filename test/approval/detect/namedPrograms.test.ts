@@ -109,6 +109,8 @@ describe("options naming a program or a planted configuration", () => {
       "less -k keys.bin notes.txt",
       "less -Rkkeys.bin notes.txt",
       "less --lesskey-content='#env' notes.txt",
+      "less '+!r=rm; $r -r x' notes.txt",
+      "less '+|x' notes.txt",
       "tcpdump -i lo -w f -C 1 -z ./post.sh",
       "pandoc --filter ./f.py a.md",
       "pandoc -L x.lua a.md",

@@ -275,6 +275,8 @@ const test = (c: CmdView, env: RuleEnv): boolean => {
   if (COMPILER.test(name)) return compilerRuns(argv(c))
   if (name === "git") return gitRuns(argv(c))
   if (TEX.test(name)) return texRuns(name, argv(c))
+  // less's initial commands (`+cmd`): `!` and `|` hand text to a shell.
+  if (name === "less" && argv(c).some((a) => a.startsWith("+") && /[!|]/.test(a))) return true
   // zip's two-letter `-TT cmd` (test the archive with cmd).
   if (name === "zip" && argv(c).some((a) => a === "-TT" || a.startsWith("-TT="))) return true
   const o = OPTIONS[name]

@@ -167,6 +167,7 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTabl
   pip_index_url: localPackages,
   pip_extra_index_url: localPackages,
   // Message catalogs bash translates `$"…"` through (what the line runs then comes from a file) and locale data.
+  // (TEXTDOMAIN alone only picks a catalog from the system's directory.)
   textdomaindir: startupFile,
   locpath: startupFile,
   nlspath: startupFile,
