@@ -11,6 +11,7 @@ import { configAndGitdirs, configOrdinary } from "./round3ConfigCases.js"
 import { pipAndPytest, pipAndPytestOrdinary } from "./round3BuildCases.js"
 import { computedByBash, computedByBashOrdinary } from "./round5ResolverCases.js"
 import { filledByPrograms, filledOrdinary } from "./round5FilledCases.js"
+import { optionsAndVariables, optionsOrdinary } from "./round5OptionCases.js"
 
 export interface Call {
   readonly tool: string
@@ -1263,7 +1264,7 @@ export const forgedReports: ReadonlyArray<Case> = [
 export const classes = {
   computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
   consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs, pipAndPytest, computedByBash,
-  filledByPrograms
+  filledByPrograms, optionsAndVariables
 }
 
 /** Ordinary agent work: must run, not be refused. */
@@ -1331,6 +1332,7 @@ export const ordinary: ReadonlyArray<string> = [
   ...configOrdinary,
   ...pipAndPytestOrdinary,
   ...computedByBashOrdinary,
-  ...filledOrdinary
+  ...filledOrdinary,
+  ...optionsOrdinary
 ]
 

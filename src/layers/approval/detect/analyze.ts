@@ -5,6 +5,7 @@
  * rg --pre, eval, env -S) as commands, and quoted prose / comments as data.
  */
 import { delegatedCommands, replacementStrings, resolveHead } from "./commandHead.js"
+import { startBareShell, startNamedProgram } from "./namedPrograms.js"
 import { execFindings, shellString } from "./execFlags.js"
 import { EDITORS, editorCommands, editorInput, readsCommandsFromStdin } from "./editorCommands.js"
 import { consoleCommands, consoleOf, consoleReadsStdin, readsCodeOrCommands } from "./consoleCommands.js"
@@ -110,7 +111,10 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     skip.add(w + 1 + carried.arg)
     parseInto(ctx, carried.payload, "exec", "payload", cmd.depth + 1, true)
   }
-  if (head.index < 0) return { head: -1, spelled, hidden: EMPTY }
+  if (head.index < 0) {
+    startBareShell(ctx, cmd, head.wrappers, nameAt) // `… | chroot /`: the shell it starts reads the pipe
+    return { head: -1, spelled, hidden: EMPTY }
+  }
   const h = head.index
   spelled.set(h, nameAt(h))
   const name = basename(nameAt(h)).toLowerCase()
@@ -224,6 +228,8 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
       }
     }
   }
+  // `su -s PROG user -- args`, `runuser -u user cmd`, `capsh --shell=P -- args`, `env 'BASH_FUNC_ls%%=() {…}'`.
+  startNamedProgram(ctx, cmd, name, h)
   return { head: h, spelled, hidden }
 }
 

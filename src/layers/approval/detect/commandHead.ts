@@ -111,6 +111,8 @@ export const resolveHead = (count: number, nameAt: (i: number) => string): Head 
       continue
     }
     if (ASSIGNMENT.test(w)) continue
+    // env puts any `NAME=value` word before the program into its environment, names bash would refuse too (`BASH_FUNC_ls%%=…`).
+    if (wrapper === "env" && w.includes("=") && !w.startsWith("=")) continue
     const name = basename(w).toLowerCase()
     if (WRAPPERS.has(name)) {
       wrappers.push(i)

@@ -108,6 +108,7 @@ export const D = {
     "writes to a path the shell only completes when it runs (a file's text, a program's output, a variable an earlier command left): where it lands is not known",
   untrackedArguments: "runs a deleting program with arguments from an array or the positional parameters (only known when it runs)",
   loaderVariable: "sets a variable that makes programs load or run code (BASH_ENV, ENV, LD_PRELOAD, NODE_OPTIONS --require, PERL5OPT -M, RUBYOPT -r, a prompt such as PS4 holding $(…))",
+  importedFunction: "imports a shell function through the environment (BASH_FUNC_name%%=() {…}): a child bash runs its body for that command name",
   arithmeticCode: "evaluates as arithmetic a value holding a command substitution (a[$(…)] in a value runs it)",
   inputCommands: "runs text it reads as commands (sed's e command or s///e flag, awk's system() or pipes on computed text, an editor's scripts or vimscript)",
   consoleCommands:
@@ -126,9 +127,9 @@ export const D = {
     "evaluates as arithmetic a value only known when it runs (a file's text, a command's output: a value such as a[$(…)] runs commands)",
   heldArithmetic: "evaluates as arithmetic a variable an earlier command left in the shell (a value such as a[$(…)] runs commands)",
   programVariable:
-    "sets a variable naming a program other programs run, or where they read code or configuration (PAGER, EDITOR, LESSOPEN, SHELL, npm_config_script_shell, HOME, XDG_CONFIG_HOME, GIT_DIR, LD_LIBRARY_PATH…)",
+    "sets a variable naming a program other programs run, or where they read code or configuration (PAGER, EDITOR, LESSOPEN, SHELL, npm_config_script_shell, HOME, XDG_CONFIG_HOME, GIT_DIR, LD_LIBRARY_PATH, VIMINIT, LESSKEYIN, MAKEFLAGS…)",
   programOption:
-    "an option that makes the program run another program or read a planted configuration (tar --to-command/-I, rsync -e, scp -S, make SHELL=, npm --script-shell, git --git-dir, zip -TT, gcc -wrapper/-fplugin/-B)"
+    "an option that makes the program run another program or read a planted configuration (tar --to-command/-I, rsync -e, scp -S, make SHELL=, npm --script-shell, git --git-dir, zip -TT, gcc -wrapper/-fplugin/-B, su -s, sdiff --diff-program, less --lesskey-src)"
 } as const
 
 /** `rewrite`: the code writes a module (or a file by a computed name) and loads code: what it loads is not there yet. */

@@ -17,6 +17,7 @@ import type { Rule, RuleEnv } from "./engine.js"
 import { variableTargets } from "./commandLookup.js"
 import { argv, runs } from "./operands.js"
 import { PROGRAM_VARIABLES } from "./programVariables.js"
+import { IMPORTED_FUNCTION } from "../namedPrograms.js"
 import { lookupTable } from "../../../../lib/lookupTable.js"
 
 /** A prompt runs the command substitutions it holds when shown. */
@@ -105,7 +106,15 @@ const variableRules = (description: string, table: Readonly<Record<string, (valu
 
 const lowerCased = lookupTable(Object.fromEntries(Object.entries(LOADERS).map(([name, loads]) => [name, (value: string) => loads(value.toLowerCase())])))
 
+/** `env 'BASH_FUNC_ls%%=() {…}' bash x.sh`: the child bash runs the body wherever the script says `ls`. */
+const importsFunction: Rule = {
+  kind: "program",
+  description: D.importedFunction,
+  test: (_v, c) => c.cmd.cls === "exec" && c.cmd.words.some((w) => IMPORTED_FUNCTION.test(w.value))
+}
+
 export const loaderVariableRules: ReadonlyArray<Rule> = [
+  importsFunction,
   ...variableRules(D.loaderVariable, lowerCased),
   ...variableRules(D.programVariable, PROGRAM_VARIABLES)
 ]

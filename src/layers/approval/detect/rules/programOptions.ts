@@ -42,6 +42,8 @@ interface Options {
   readonly valued: string
   /** The first argument may be a dash-less bundle (`tar xIf …`) whose letters take the words after it in turn. */
   readonly traditional?: boolean
+  /** Options end at the first operand (the words after it are a command's: `tmux -f cfg new …`). */
+  readonly operandEnds?: boolean
 }
 
 const notPlain = (kind: Parameters<typeof plainProgram>[1]): Flags => (value) => value === null || !plainProgram(value, kind)
@@ -82,6 +84,23 @@ const NPM: Options = {
   valued: ""
 }
 
+/** diffutils' `--diff-program`: GNU diff itself is quiet. */
+const notDiff: Flags = (value) => value === null || !/^(?:(?:\/usr)?\/bin\/)?diff$/.test(value.trim())
+
+/** util-linux su/runuser: `-s PROG` runs PROG (with the words after the user); a plain shell is judged by what it runs. */
+const SWITCH_USER: Options = { long: [long("--shell", "--sh", notPlain("shell"))], short: { s: notPlain("shell") }, valued: "cgGsuw" }
+
+const DIFF_PROGRAM: Options = { long: [long("--diff-program", "--d", notDiff)], short: {}, valued: "ILow" }
+
+const YT_DLP: Options = {
+  long: [
+    long("--exec", "--exec", always), long("--exec-before-download", "--exec-b", always), long("--netrc-cmd", "--netrc-c", always),
+    long("--config-locations", "--config-l", planted), long("--plugin-dirs", "--plugin-d", always)
+  ],
+  short: {},
+  valued: "oaPfrRS"
+}
+
 const OPTIONS: Readonly<Record<string, Options>> = lookupTable({
   tar: TAR,
   gtar: TAR,
@@ -101,6 +120,46 @@ const OPTIONS: Readonly<Record<string, Options>> = lookupTable({
     short: { x: always, a: always },
     valued: "xanupcgrdNPIksR"
   },
+  su: SWITCH_USER,
+  runuser: SWITCH_USER,
+  // Programs that run a program an option names, or read a configuration that can.
+  sdiff: DIFF_PROGRAM,
+  diff3: DIFF_PROGRAM,
+  // A lesskey file (source or compiled) or text: its `#env` section can set LESSOPEN, a command less runs.
+  less: {
+    long: [long("--lesskey-src", "--lesskey-s", planted), long("--lesskey-file", "--lesskey-f", planted), long("--lesskey-content", "--lesskey-c", always)],
+    short: { k: planted },
+    valued: "bhjkoOpPtTxyz#D"
+  },
+  // `tcpdump -z CMD` runs CMD on every file it rotates (gzip and the like are quiet).
+  tcpdump: { long: [], short: { z: notPlain("compressor") }, valued: "BcCEFGijmMQrsTVwWyzZ" },
+  // pandoc runs JSON filters (programs) and Lua filters, and reads them from a defaults file.
+  pandoc: {
+    long: [long("--filter", "--filt", always), long("--lua-filter", "--lu", always), long("--defaults", "--def", planted)],
+    short: { F: always, L: always, d: planted },
+    valued: "frtwodFLMVABHcT"
+  },
+  // A tmux configuration can `run-shell`; a screenrc can start programs (`screen cmd`, `exec`).
+  tmux: { long: [], short: { f: planted }, valued: "cfLST", operandEnds: true },
+  screen: { long: [], short: { c: planted }, valued: "cehpsSTX", operandEnds: true },
+  // rlwrap runs a filter program over everything it reads and prints.
+  rlwrap: { long: [long("--filter", "--filter", always)], short: { z: always }, valued: "bCDefFHlMOPqsStwz", operandEnds: true },
+  // aria2c runs hook commands on download events, and reads them from a configuration file.
+  aria2c: {
+    long: [
+      long("--on-download-complete", "--on-download-c", always), long("--on-download-start", "--on-download-s", always),
+      long("--on-download-error", "--on-download-e", always), long("--on-download-pause", "--on-download-p", always),
+      long("--on-download-stop", "--on-download-sto", always), long("--on-bt-download-complete", "--on-bt", always),
+      long("--conf-path", "--conf", planted)
+    ],
+    short: {},
+    valued: "dolsxjkuiU"
+  },
+  // yt-dlp runs `--exec` commands and `--netrc-cmd`, and reads options (those too) and plugins from files.
+  "yt-dlp": YT_DLP,
+  "youtube-dl": YT_DLP,
+  // bash's fc runs its -e program on the history lines, then runs what it leaves.
+  fc: { long: [], short: { e: notPlain("editor") }, valued: "e" },
   npm: NPM,
   pnpm: NPM,
   yarn: NPM,
@@ -134,7 +193,10 @@ const runsProgram = (o: Options, args: ReadonlyArray<string>): boolean => {
       if (option.flags(value)) return true
       continue
     }
-    if (!a.startsWith("-") || a.length < 2) continue
+    if (!a.startsWith("-") || a.length < 2) {
+      if (o.operandEnds === true) return false
+      continue
+    }
     // In a short bundle the first value-taking letter owns the rest of it, or the next word when it is last.
     for (let k = 1; k < a.length; k++) {
       const letter = a[k] ?? ""
@@ -163,9 +225,29 @@ const makeRuns = (args: ReadonlyArray<string>, env: RuleEnv): boolean =>
 /** `go build -toolexec ./x`, `go test -exec ./x`, `go vet -vettool=./x`: go runs the program around its tools. */
 const goRuns = (args: ReadonlyArray<string>): boolean => args.some((a) => /^--?(?:toolexec|exec|vettool)(?:=|$)/.test(a))
 
-/** `git --git-dir=…` among git's own options, naming a directory not called `*.git`. */
-const gitRuns = (args: ReadonlyArray<string>): boolean =>
-  gitOptions(args).options.some((o) => o.name === "--git-dir" && o.value !== null && gitDir(o.value))
+/**
+ * The program git runs for the other side of a transport, by shell, on this machine when the remote is a path:
+ * `git clone --upload-pack=CMD ./repo`, `fetch`/`pull`/`ls-remote` likewise, `push --receive-pack=CMD`,
+ * `archive --remote=… --exec=CMD`.
+ */
+const GIT_TRANSPORT: Readonly<Record<string, Options>> = lookupTable({
+  clone: { long: [long("--upload-pack", "--upl", always)], short: { u: always }, valued: "obcju" },
+  fetch: { long: [long("--upload-pack", "--upl", always)], short: {}, valued: "jo" },
+  pull: { long: [long("--upload-pack", "--upl", always)], short: {}, valued: "josX" },
+  "ls-remote": { long: [long("--upload-pack", "--upl", always)], short: {}, valued: "" },
+  push: { long: [long("--receive-pack", "--rece", always), long("--exec", "--e", always)], short: {}, valued: "o" },
+  "send-pack": { long: [long("--receive-pack", "--rece", always), long("--exec", "--e", always)], short: {}, valued: "" },
+  "fetch-pack": { long: [long("--upload-pack", "--upl", always), long("--exec", "--e", always)], short: {}, valued: "" },
+  archive: { long: [long("--exec", "--e", always)], short: {}, valued: "o" }
+})
+
+/** `git --git-dir=…` among git's own options, naming a directory not called `*.git`; a transport's program option. */
+const gitRuns = (args: ReadonlyArray<string>): boolean => {
+  const parsed = gitOptions(args)
+  if (parsed.options.some((o) => o.name === "--git-dir" && o.value !== null && gitDir(o.value))) return true
+  const transport = GIT_TRANSPORT[args[parsed.sub] ?? ""]
+  return transport !== undefined && runsProgram(transport, args.slice(parsed.sub + 1))
+}
 
 const COMPILER = /^(?:[\w.-]+-)?(?:gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|cpp|gfortran)(?:-[\d.]+)?$/
 
@@ -180,6 +262,11 @@ const compilerRuns = (args: ReadonlyArray<string>): boolean =>
     (a.startsWith("-fuse-ld=") && a.includes("/")) || a.startsWith("--ld-path") || (a === "-Xclang" && /^-(?:load|plugin|add-plugin)$/.test(args[i + 1] ?? ""))
   )
 
+/** TeX engines: `--shell-escape` lets a document run `\\write18{cmd}`; latexmk also runs perl (`-e`, `-r rc`) and the commands it is given (`-pdflatex=CMD`). */
+const TEX = /^(?:(?:pdf|xe|lua|e)?(?:la)?tex|(?:pdf|xe|lua|up|p)?latex(?:-dev)?|latexmk|context)$/
+const texRuns = (name: string, args: ReadonlyArray<string>): boolean =>
+  args.some((a) => /^--?(?:shell-escape|enable-write18)$/.test(a) || (name === "latexmk" && /^-(?:[er]$|(?:(?:pdf|lua|xe)?latex|bibtex|biber|makeindex|dvipdf|dvips|ps2pdf|usepretex)=)/.test(a)))
+
 const test = (c: CmdView, env: RuleEnv): boolean => {
   if (!runs(c)) return false
   const name = c.name
@@ -187,6 +274,9 @@ const test = (c: CmdView, env: RuleEnv): boolean => {
   if (name === "go") return goRuns(argv(c))
   if (COMPILER.test(name)) return compilerRuns(argv(c))
   if (name === "git") return gitRuns(argv(c))
+  if (TEX.test(name)) return texRuns(name, argv(c))
+  // less's initial commands (`+cmd`): `!` and `|` hand text to a shell.
+  if (name === "less" && argv(c).some((a) => a.startsWith("+") && /[!|]/.test(a))) return true
   // zip's two-letter `-TT cmd` (test the archive with cmd).
   if (name === "zip" && argv(c).some((a) => a === "-TT" || a.startsWith("-TT="))) return true
   const o = OPTIONS[name]
@@ -194,7 +284,7 @@ const test = (c: CmdView, env: RuleEnv): boolean => {
 }
 
 const mayRun = (name: string): boolean =>
-  name === "make" || name === "gmake" || name === "go" || name === "git" || name === "zip" || COMPILER.test(name) || OPTIONS[name] !== undefined
+  name === "make" || name === "gmake" || name === "go" || name === "git" || name === "zip" || COMPILER.test(name) || TEX.test(name) || OPTIONS[name] !== undefined
 
 export const programOptionRules: ReadonlyArray<Rule> = [
   { kind: "program", description: D.programOption, only: mayRun, test: (_v, c, env) => test(c, env) }

@@ -11,6 +11,7 @@
 import type { RuleEnv } from "./engine.js"
 import type { ProgramKind } from "./programValues.js"
 import { plainProgram } from "./programValues.js"
+import { sensitiveWrite } from "../code/sensitivePaths.js"
 import { lookupTable } from "../../../../lib/lookupTable.js"
 
 type ValueTest = (value: string, env: RuleEnv) => boolean
@@ -38,6 +39,35 @@ const libraryDirs: ValueTest = (value) =>
 
 /** `action:message:category:module:lineno`: a dotted category is imported by name. */
 const warningsImport: ValueTest = (value) => value.split(",").some((entry) => (entry.split(":")[2] ?? "").includes("."))
+
+/** A start-up or configuration file other than none (`/dev/null`): the program reads commands from it. */
+const startupFile: ValueTest = (value) => value !== "" && value !== "/dev/null"
+
+/** A start-up or configuration file (or a `:` list of them) outside the operator's `/etc` and `/usr`. */
+const configFile: ValueTest = (value, env) => value.split(":").some((f) => startupFile(f, env) && !/^\/(?:etc|usr)\//.test(f))
+
+/** vim's `$VIM` / `$VIMRUNTIME`: defaults.vim, plugins and syntax files are sourced from there; the packaged ones are quiet. */
+const vimDir: ValueTest = (value) => value !== "" && !/^\/usr(?:\/local)?\/share\/n?vim(?:\/vim\d+|\/runtime)?\/?$/.test(value)
+
+/** `LESS`: an initial command (`+cmd`) or a lesskey file (`-k f`, `--lesskey-src=f`, whose `#env` can set LESSOPEN). */
+const lessOptions: ValueTest = (value) => /(?:^|\s)(?:\+|-[A-Za-z#]*k|--lesskey)/.test(value)
+
+/**
+ * MAKEFLAGS / GNUMAKEFLAGS: make reads them as options and command-line variables. Any `VAR=value` there overrides
+ * the makefile (`CC=./x`, `SHELL=./x`: what the recipes run), and `--eval`, `-E`, `-f`, `-I`, `-C` load or run other
+ * makefiles.
+ */
+const makeFlags: ValueTest = (value) =>
+  /(?:^|\s)(?:--eval|--file|--makefile|--include-dir|--directory|-[A-Za-z]*[EfIC])/.test(value) || /(?:^|\s)[^\s=-][^\s=]*=/.test(value)
+
+/** Directories of code a runtime loads (`TCLLIBPATH`, `TCL_LIBRARY`): quiet when each is the operator's. */
+const codeDirs: ValueTest = (value) => value.split(/[\s:]+/).some((d) => d !== "" && !/^\/(?:usr|lib\d*|opt)\//.test(d))
+
+/** A package index or link list pip reads (`PIP_FIND_LINKS`): a local path or file URL can hold a planted sdist pip builds. */
+const localPackages: ValueTest = (value) => value.split(/\s+/).some((u) => u !== "" && !/^https?:\/\//i.test(u))
+
+/** A history file a REPL writes (typed lines): like any write, it asks when the path is one whose files run. */
+const historyFile: ValueTest = (value, env) => value !== "" && sensitiveWrite(value, env)
 
 /** Options that make tar run a program (GNU tar reads TAR_OPTIONS before its arguments). */
 const TAR_RUNS = /--to-command|--use-compress-program|--info-script|--new-volume-script|--rsh-command|--checkpoint-action|(?:^|\s)-[A-Za-z]*[IF]/
@@ -105,7 +135,105 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTabl
   wgetrc: always,
   // make reads these makefiles before its own: recipes the gate never saw.
   makefiles: always,
-  makeflags: (value) => /(?:^|\s)(?:SHELL\s*:{0,2}=|--eval|-E)/.test(value),
+  makeflags: makeFlags,
+  gnumakeflags: makeFlags,
+  // vim and ex run VIMINIT / EXINIT as ex commands at start-up (`exe "!…"`); GVIMINIT for gvim.
+  viminit: always,
+  exinit: always,
+  gviminit: always,
+  vim: vimDir,
+  vimruntime: vimDir,
+  // neovim reads its init.lua from ~/.config/$NVIM_APPNAME, a name that may hold `../`.
+  nvim_appname: always,
+  // less reads lesskey files (source or compiled) whose `#env` section can set LESSOPEN, or the text itself.
+  lesskey: startupFile,
+  lesskeyin: startupFile,
+  lesskey_system: startupFile,
+  lesskeyin_system: startupFile,
+  lesskey_content: always,
+  less: lessOptions,
+  // perl -d: the debugger's options can name a pager (`pager=|cmd`) it pipes through, and files it writes.
+  perldb_opts: always,
+  // node with no script loads this module as its REPL.
+  node_repl_external_module: always,
+  // tclsh sources init.tcl from TCL_LIBRARY and pkgIndex.tcl files from TCLLIBPATH.
+  tcllibpath: codeDirs,
+  tcl_library: codeDirs,
+  // readline macros can retype what a program on a terminal reads (a key bound to a line of code), and `$include`.
+  inputrc: startupFile,
+  // pip's configuration can point index-url / find-links at a planted sdist, whose setup.py pip runs.
+  pip_config_file: startupFile,
+  pip_find_links: localPackages,
+  pip_index_url: localPackages,
+  pip_extra_index_url: localPackages,
+  // Message catalogs bash translates `$"…"` through (what the line runs then comes from a file) and locale data.
+  // (TEXTDOMAIN alone only picks a catalog from the system's directory.)
+  textdomaindir: startupFile,
+  locpath: startupFile,
+  nlspath: startupFile,
+  // Configuration that names programs the tool runs: gpg-agent.conf's pinentry-program, a kubeconfig's exec
+  // credential plugin, AWS's credential_process, go's env file (GOFLAGS=-toolexec).
+  gnupghome: homeOr("/.gnupg"),
+  kubeconfig: homeOr("/.kube/config"),
+  aws_config_file: homeOr("/.aws/config"),
+  aws_shared_credentials_file: homeOr("/.aws/credentials"),
+  goenv: startupFile,
+  // Where toolchains' programs are taken from: rustup's toolchains (a path toolchain too), go's compiler and tools,
+  // the java that build wrappers run, emacs's site-start.el.
+  rustup_home: homeOr("/.rustup"),
+  rustup_toolchain: (value) => value.includes("/"),
+  goroot: codeDirs,
+  gotooldir: always,
+  java_home: codeDirs,
+  emacsloadpath: codeDirs,
+  // man takes options from MANOPT (`-P pager`, `-C config`); MANROFFOPT reaches groff, whose -U runs `.sy` requests.
+  manopt: (value) => /(?:^|\s)(?:-[A-Za-z]*[PHCp]|--pager|--html|--config-file|--preprocessor)/.test(value),
+  manroffopt: always,
+  // Configuration files that run code or name programs: OpenSSL's (engines, providers), php.ini (auto_prepend_file),
+  // R's profiles, irb's and psql's rc files (`\!`), mysql's my.cnf (pager), screen's rc, mailcap entries, mailx's rc.
+  openssl_conf: configFile,
+  openssl_engines: codeDirs,
+  openssl_modules: codeDirs,
+  phprc: configFile,
+  php_ini_scan_dir: configFile,
+  r_profile: configFile,
+  r_profile_user: configFile,
+  irbrc: configFile,
+  psqlrc: configFile,
+  mysql_home: configFile,
+  screenrc: configFile,
+  syscreenrc: configFile,
+  mailcaps: configFile,
+  mailrc: configFile,
+  // Lua runs LUA_INIT (code, or `@file`) before anything else.
+  lua_init: always,
+  lua_init_5_1: always,
+  lua_init_5_2: always,
+  lua_init_5_3: always,
+  lua_init_5_4: always,
+  // IPython's and Jupyter's profiles hold startup scripts and Python config files they run.
+  ipythondir: homeOr("/.ipython"),
+  jupyter_config_dir: homeOr("/.jupyter"),
+  // bundler evaluates the Gemfile (Ruby) it names.
+  bundle_gemfile: always,
+  // TeX's kpathsea takes texmf.cnf values from the environment: `shell_escape=t` lets documents run `\write18`.
+  texmfcnf: always,
+  shell_escape: (value) => !/^[fpn0]?$/i.test(value.trim()),
+  shell_escape_commands: always,
+  // uv reads the same package sources as pip.
+  uv_config_file: startupFile,
+  uv_find_links: localPackages,
+  uv_index_url: localPackages,
+  uv_extra_index_url: localPackages,
+  uv_default_index: localPackages,
+  uv_index: localPackages,
+  // MYVIMRC is left alone: vim sets it to the vimrc it found and does not source a value given to it.
+  node_repl_history: historyFile,
+  sqlite_history: historyFile,
+  lesshistfile: historyFile,
+  python_history: historyFile,
+  mysql_histfile: historyFile,
+  psql_history: historyFile,
   pythonbreakpoint: (value) => !["", "0", "pdb.set_trace"].includes(value),
   pythonwarnings: warningsImport,
   pythonhome: (value) => value !== "" && !/^\/usr(?:\/local)?\/?$/.test(value),
