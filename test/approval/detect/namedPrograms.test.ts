@@ -193,7 +193,6 @@ describe("start-up variables of vim, less, make and others", () => {
       "export PIP_CONFIG_FILE=./pip.conf",
       "export PIP_FIND_LINKS=./dist",
       "export PIP_INDEX_URL=file:///work/idx",
-      "export TEXTDOMAINDIR=./loc",
       "export LOCPATH=./loc",
       "export NODE_REPL_HISTORY=.git/config",
       "export SQLITE_HISTORY=~/.bashrc",

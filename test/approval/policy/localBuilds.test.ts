@@ -113,10 +113,13 @@ describe("pip: local projects named other than by a path operand are read", () =
       for (const command of [
         "pip install --no-index --no-build-isolation --find-links dist --target tgt foo", "pip install -f dist foo", "pip install --find-links=./dist/ foo",
         "pip install --index-url file:///w/dist foo", "pip install --extra-index-url file:dist foo", "pip download -d dl -f dist foo",
-        "pip wheel -w out -i file:dist foo", "python3 -m pip install -f dist foo", "pip install -r r.txt", "export PIP_FIND_LINKS=/w/dist; pip install foo",
-        "PIP_FIND_LINKS=dist PIP_NO_INDEX=1 pip install foo", "env PIP_INDEX_URL=file:///w/dist pip install foo"
+        "pip wheel -w out -i file:dist foo", "python3 -m pip install -f dist foo", "pip install -r r.txt"
       ]) {
         expect([command, yield* judged(command, { ...planted, "/w/r.txt": "--find-links ./dist\nfoo\n" })]).toEqual([command, UNREADABLE_SCRIPT_DESCRIPTION])
+      }
+      // Set in the line: the assignment itself asks first, naming a local place packages come from (programVariables.ts).
+      for (const command of ["export PIP_FIND_LINKS=/w/dist; pip install foo", "PIP_FIND_LINKS=dist PIP_NO_INDEX=1 pip install foo", "env PIP_INDEX_URL=file:///w/dist pip install foo"]) {
+        expect([command, yield* judged(command, planted)]).toEqual([command, expect.stringMatching(/^sets a variable naming a program/)])
       }
       // Exported by an earlier call.
       for (const [name, value] of [["PIP_FIND_LINKS", "/w/dist"], ["PIP_EXTRA_INDEX_URL", "https://x/simple file:///w/dist"]] as const) {

@@ -6,6 +6,7 @@
  */
 import { delegatedCommands, replacementStrings, resolveHead } from "./commandHead.js"
 import { startBareShell, startNamedProgram } from "./namedPrograms.js"
+import { judgeThrough } from "./throughCommand.js"
 import { execFindings, shellString } from "./execFlags.js"
 import { EDITORS, editorCommands, editorInput, readsCommandsFromStdin } from "./editorCommands.js"
 import { consoleCommands, consoleOf, consoleReadsStdin, readsCodeOrCommands } from "./consoleCommands.js"
@@ -370,11 +371,10 @@ const namesLister = (a: Findings, cmd: Cmd, name: string, values: ReadonlyArray<
   return prev.words.slice(head).map((w) => w.value)
 }
 
-/** xargs / find -exec: the delegated words form a command of their own. */
 /** Programs that fill in names they find or read (`{}`, `-I R`, appended input) when the command runs. */
 const FILLS_NAMES = new Set(["xargs", "find", "fd", "fdfind"])
 
-
+/** xargs / find -exec: the delegated words form a command of their own. */
 const delegate = (
   ctx: ParseCtx,
   parent: Cmd,
@@ -387,27 +387,7 @@ const delegate = (
     ...slice.map((w) => (filled.replacements.some((r) => w.value.includes(r)) ? filledWord(filled.lister) : w)),
     ...(filled.appended ? [filledWord(filled.lister)] : [])
   ]
-  const cmd: Cmd = {
-    seq: ctx.cmds.length,
-    words,
-    redirs: [],
-    cls: "exec",
-    origin: "through",
-    depth: parent.depth,
-    prevOp: "",
-    nextOp: "",
-    pipeNext: null,
-    ampSemi: false,
-    bgEnd: false,
-    funcDef: false,
-    frame: parent.frame,
-    nested: parent.nested,
-    pipePrev: parent.pipePrev,
-    heredocOf: parent.heredocOf,
-    parenNext: false
-  }
-  ctx.cmds.push(cmd)
-  ctx.hooks.complete(cmd, ctx)
+  judgeThrough(ctx, parent, words, [])
 }
 
 /** `ed f <<EOF … EOF`, `vim -es <<EOF`: the body is the editor's commands (editorCommands.ts). */

@@ -14,6 +14,7 @@ import type { Cmd, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
 import { lexWord, parseInto } from "../shell/parser.js"
 import { basename } from "../shell/words.js"
+import { judgeThrough } from "./throughCommand.js"
 import { lookupTable } from "../../../lib/lookupTable.js"
 
 /** A long option's name and whether it takes a value. */
@@ -241,21 +242,4 @@ export const startBareShell = (ctx: ParseCtx, parent: Cmd, wrappers: ReadonlyArr
   if (starts?.(parent.words.slice(last + 1).map((w) => w.value)) === true) start(ctx, parent, [lexWord("bash")])
 }
 
-const start = (ctx: ParseCtx, parent: Cmd, words: Word[]): void => {
-  const cmd: Cmd = {
-    ...parent,
-    seq: ctx.cmds.length,
-    words,
-    redirs: parent.redirs.filter((r) => INPUT.has(r.op)),
-    origin: "through",
-    prevOp: "",
-    nextOp: "",
-    pipeNext: null,
-    ampSemi: false,
-    bgEnd: false,
-    funcDef: false,
-    parenNext: false
-  }
-  ctx.cmds.push(cmd)
-  ctx.hooks.complete(cmd, ctx)
-}
+const start = (ctx: ParseCtx, parent: Cmd, words: Word[]): void => judgeThrough(ctx, parent, words, parent.redirs.filter((r) => INPUT.has(r.op)))

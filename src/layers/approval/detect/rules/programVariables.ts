@@ -166,9 +166,8 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTabl
   pip_find_links: localPackages,
   pip_index_url: localPackages,
   pip_extra_index_url: localPackages,
-  // Message catalogs bash translates `$"…"` through (what the line runs then comes from a file) and locale data.
-  // (TEXTDOMAIN alone only picks a catalog from the system's directory.)
-  textdomaindir: startupFile,
+  // Locale data a program loads (TEXTDOMAINDIR, the catalogs bash translates `$"…"` through, is a loader
+  // variable: loaderVariables.ts). TEXTDOMAIN alone only picks a catalog from the system's directory.
   locpath: startupFile,
   nlspath: startupFile,
   // Configuration that names programs the tool runs: gpg-agent.conf's pinentry-program, a kubeconfig's exec
