@@ -300,6 +300,7 @@ describe("red team 6: more starters of a shell on standard input, more of pip's 
     expect(detect("echo 'rm -rf /' | script -q /dev/null").hardline).toBe(true)
     expect(detect("script -q /dev/null <<< 'x=rm; $x -rf /'").hardline).toBe(true)
     // (With -c its text is a shell string: asked already, execFlags.ts.)
+    expect(detect("echo 'rm -rf /' | systemd-run --user -S").hardline).toBe(true)
   })
 
   it("pip options read from PIP_REQUIREMENT/PIP_CONSTRAINT/PIP_EDITABLE, and site configuration folders outside /etc and /usr", () => {

@@ -252,7 +252,9 @@ const BARE_SHELL: Readonly<Record<string, (options: ReadonlyArray<string>) => bo
   nsenter: () => true,
   firejail: () => true,
   sudo: (options) => options.some((a) => a === "--login" || a === "--shell" || /^-[A-Za-z]*[is]/.test(a)),
-  doas: (options) => options.some((a) => /^-[A-Za-z]*s/.test(a))
+  doas: (options) => options.some((a) => /^-[A-Za-z]*s/.test(a)),
+  // `systemd-run --shell` (`-S`): an interactive shell in a transient unit, on the caller's terminal or input.
+  "systemd-run": (options) => options.some((a) => a === "--shell" || a === "-S")
 })
 
 /** A line of wrappers and no command (`wrappers`: their word indexes): the shell the last one starts, if it starts one. */
