@@ -27,9 +27,10 @@ export type ConsoleName = "sqlite3" | "gdb" | "psql" | "mysql"
 
 /**
  * An editor reading typed text: ed's commands, ex commands (`ex`, `vim -e`), or vim's keys on a terminal, where `:`
- * opens a command line. Judged like a console: its `!` commands are shell.
+ * opens a command line, or a pager's keys (less, more), where `!` and `|` run shell text. Judged like a console: its `!`
+ * commands are shell.
  */
-export type EditorReader = "ed-commands" | "ex-commands" | "vim-keys"
+export type EditorReader = "ed-commands" | "ex-commands" | "vim-keys" | "pager-keys"
 
 /** What reads text typed into a process: a shell or interpreter, a console, an editor, or a language nothing here reads. */
 export type InputReader = CodeLanguage | ConsoleName | EditorReader | "opaque"

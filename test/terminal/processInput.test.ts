@@ -81,6 +81,9 @@ describe("inputLanguage", () => {
       ["ruby x.rb", "shell"],
       ["php", "php"],
       ["php x.php", "shell"],
+      // Pagers read keys: `!cmd` and `|m cmd` run shell text, with the file name put in for `%` (red team 6).
+      ["less rm", "pager-keys"],
+      ["man ls", "pager-keys"],
       ["", "shell"]
     ]
     for (const [command, language] of cases) expect([command, inputReaders(command)]).toEqual([command, [language]])

@@ -191,3 +191,27 @@ describe("what xargs appends is any number of words, options and subcommands too
     }
   })
 })
+
+describe("red team 6: what xargs fills in reaches options through -I words and a shell's \"$@\"", () => {
+  it("a word beginning with the -I string is one input line, an option too; a shell's code hands its arguments on", () => {
+    for (const command of [
+      "xargs -I{} find d {} < args", "xargs -I % python3 % < a", "xargs -i git {} < a", "xargs --replace=@ tar -cf t.tar @ < a", "xargs -I{} sort {}.txt < a",
+      "xargs sh -c 'find \"$@\"' _ < args", "xargs bash -c 'for f; do git \"$f\"; done' _ < a", "xargs -n2 sh -c 'python3 $0 $1' < a",
+      "cat a | xargs sh -c 'cd d && tar \"$@\"' sh", "xargs -I{} sh -c 'find \"$1\"' _ {} < a",
+      // Names are whole only split at NULs from find -print0: a newline inside a name splits it, -printf prints bare names.
+      "find . -name 'z*' | xargs -d '\\n' find d", "find . -name '-*' -printf '%f\\0' | xargs -0 find d", "find . -printf '%P\\0' | xargs -0 git"
+    ]) {
+      expect([command, detectCommand(command, ENV).description]).toEqual([command, APPENDED_ARGUMENTS_DESCRIPTION])
+    }
+  })
+
+  it("read-only programs, a name inside a word, plain copies and find's whole names stay quiet", () => {
+    for (const command of [
+      "xargs -I{} wc -l {} < a", "xargs -I{} cp {} /tmp/ < a", "xargs -I{} find d -name {} < a", "xargs -I{} sh -c 'head -1 \"$1\"' _ {} < a",
+      "xargs sh -c 'for f; do wc -l \"$f\"; done' _ < a", "xargs -n1 sh -c 'echo $0' < a", "xargs sh -c 'git add \"$@\"' _ < a",
+      "find . -name '*.txt' -print0 | xargs -0 -I{} sed -i s/a/b/ {}", "find . -print0 | xargs -0 sh -c 'sed -i s/a/b/ \"$@\"' _", "xargs sh -c 'make all' < a"
+    ]) {
+      expect([command, detectCommand(command, ENV).dangerous]).toEqual([command, false])
+    }
+  })
+})

@@ -184,3 +184,37 @@ describe("an editor's script read from a file", () => {
       expect((yield* judgeIn("ed -s f < s.ed", world({ "/w/s.ed": ",s/a/b/\n!wc -l f\nw\nq\n" }))).detection.dangerous).toBe(false)
     }))
 })
+
+describe("red team 6: more ways editors and pagers run commands", () => {
+  it("vim: a register run as ex commands, a +cmd given to a command that opens a file, an option naming a program", () => {
+    for (const command of [
+      "vim -c '1y a' -c '@a' -c 'qa!' notes.txt", "vim -c 'norm yy' -c '@\"' f", "ex -s f <<< '@@'",
+      "vim -c 'e +w\\ !sh other.txt' -c 'qa!'", "vim -c 'sp +exe\\ \"!id\" f'", "vim -c 'tabe +%!python3 f'",
+      "vim -c 'set ep=sh\\ x.sh' -c 'norm gg=G' f", "vim -c 'setl formatprg=./fmt' -c 'norm gqq' f", "vim -c 'se kp=./x' f",
+      "vim -c 'set rtp^=./plug' -c 'filetype plugin on' f", "vim -c 'set shell=./x' f", "vim -c 'colo ../../../../tmp/x' f",
+      "vim -es -c 'compiler ../../../w/evil'"
+    ]) {
+      expect(verdict(command)).toEqual([command, RUNS])
+    }
+    expect(detectCommand("vim -c 'e +!rm\\ -rf\\ / f' -c 'qa!'", ENV).hardline).toBe(true)
+    for (const command of ["vim -c 'e +10 f'", "vim -c 'sp +/main f'", "vim -c 'e ++ff=unix f'", "vim -c 'set ts=4 sw=4 et' -c wq f", "vim -c 'set nonumber' -c wq f", "vim -c 'setl ft=python' -c wq f", "vim -c 'colo desert' -c wq f", "vim -c 'compiler gcc' f"]) {
+      expect(quiet(command)).toEqual([command, false])
+    }
+  })
+
+  it("ed: E and W (and wq) take `!command` like e, r and w", () => {
+    for (const command of ["ed -s f <<< 'E !rm -rf /'", "ed -s f <<'E'\nW !rm -rf /\nq\nE", "ed -s f <<< 'wq !rm -rf /'"]) {
+      expect([command, detectCommand(command, ENV).hardline]).toEqual([command, true])
+    }
+    expect(verdict("ed -s rm <<< 'E !% -rf d'")).toEqual(["ed -s rm <<< 'E !% -rf d'", "recursive delete"])
+    expect(verdict("ed -s f <<< 'W !sh'")).toEqual(["ed -s f <<< 'W !sh'", RUNS])
+  })
+
+  it("a pager's keys typed into it: `!cmd` with its substitutions, `|m cmd`", () => {
+    const typed = (text: string) => [text, typedEditorInput("pager-keys", text).runs]
+    for (const text of ["!% -rf d", "!# x", "!!", "|a sh", "gg!ls", "\u0003"]) expect(typed(text)).toEqual([text, true])
+    for (const text of ["q", "/pattern", " ", "G", ":n", "!make"]) expect(typed(text)).toEqual([text, false])
+    expect(typedEditorInput("pager-keys", "!rm -rf /").shell).toEqual(["rm -rf /"])
+    expect(typedEditorInput("pager-keys", "|a rm -rf /").shell).toEqual(["rm -rf /"])
+  })
+})

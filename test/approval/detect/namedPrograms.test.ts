@@ -10,6 +10,7 @@ import { D, H, SHELL_FLAG_DESCRIPTION } from "../../../src/layers/approval/detec
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { namedProgram } from "../../../src/layers/approval/detect/namedPrograms.js"
+import { INTERPRETER_STARTUP_DESCRIPTION } from "../../../src/layers/approval/detect/implicitExec.js"
 
 const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
 const detect = (command: string) => detectCommand(command, ENV)
@@ -286,6 +287,34 @@ describe("a function handed to a child bash through the environment", () => {
   it("ordinary environment settings stay quiet", () => {
     for (const command of ["env FOO=1 cmd", "env FOO=1 BAR=a=b ls -l", "env -u OLDPWD ls", "grep BASH_FUNC_ notes.txt"]) {
       expect(quiet(command)).toMatchObject([command, { dangerous: false, hardline: false }])
+    }
+  })
+})
+
+describe("red team 6: more starters of a shell on standard input, more of pip's and XDG's variables", () => {
+  it("script without -c runs the user's shell on the pipe or here-string; with -c its text is judged already", () => {
+    expect(started("script -q /dev/null")).toEqual(["bash", "-i"])
+    expect(started("script -q -c ls /dev/null")).toBeNull()
+    expect(started("script -qc ls")).toBeNull()
+    expect(started("script --command=ls")).toBeNull()
+    expect(detect("echo 'rm -rf /' | script -q /dev/null").hardline).toBe(true)
+    expect(detect("script -q /dev/null <<< 'x=rm; $x -rf /'").hardline).toBe(true)
+    // (With -c its text is a shell string: asked already, execFlags.ts.)
+    expect(detect("echo 'rm -rf /' | systemd-run --user -S").hardline).toBe(true)
+  })
+
+  it("pip options read from PIP_REQUIREMENT/PIP_CONSTRAINT/PIP_EDITABLE, and site configuration folders outside /etc and /usr", () => {
+    for (const command of [
+      "export PIP_REQUIREMENT=req.txt",
+      "PIP_EDITABLE=./proj pip install",
+      "env PIP_CONSTRAINT=c.txt pip install foo",
+      "export XDG_CONFIG_DIRS=/tmp/x/cfg",
+      "export XDG_CONFIG_DIRS=/etc/xdg:./cfg"
+    ]) expect(said(command)[1], command).toBe(D.programVariable)
+    // A venv's own pip.conf (pip reads `<prefix>/pip.conf`), or one in any folder XDG_CONFIG_DIRS may name.
+    for (const command of ["printf '[global]\\n' > v/pip.conf", "cp x cfg/pip/pip.conf"]) expect(said(command)[1], command).toBe(INTERPRETER_STARTUP_DESCRIPTION)
+    for (const command of ["export XDG_CONFIG_DIRS=/etc/xdg", "export XDG_CONFIG_DIRS=/etc/xdg/xdg-ubuntu:/etc/xdg:/usr/share/xdg"]) {
+      expect(quiet(command)).toMatchObject([command, { dangerous: false }])
     }
   })
 })

@@ -17,7 +17,7 @@ import { scanGrep } from "./grepSafety.js"
 import type { Cmd, Origin, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
 import { newParseCtx, parseInto } from "../shell/parser.js"
-import { APPENDED_ARGUMENTS_DESCRIPTION, appendedArgumentsMatter, filledWord } from "./filledWords.js"
+import { APPENDED_ARGUMENTS_DESCRIPTION, appendedArgumentsMatter, filledWord, filledWordMatters } from "./filledWords.js"
 import { basename, deobfuscate } from "../shell/words.js"
 import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/codeSources.js"
@@ -219,13 +219,20 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
     const filled = FILLS_NAMES.has(name) ? { replacements, appended, lister: namesLister(a, cmd, name, values, h) } : undefined
     for (const [from, to] of delegated) delegate(ctx, cmd, from, to, filled)
     if (delegated.some(([from, to]) => substitutesCode(values.slice(from, to), appended, replacements))) a.findings.push(D.substitutedCode)
-    // What xargs appends is any number of words: options and subcommands of the program too (filledWords.ts).
-    if (name === "xargs" && appended) {
+    // What xargs appends is any number of words: options and subcommands of the program too (filledWords.ts). With
+    // -I R each input line is one word, an option too where a word begins with R (`xargs -I{} find d {}`: `-delete`).
+    // Code given to a shell hands what it gets on as "$@", "$1", `for f;` to the programs it runs.
+    if (name === "xargs") {
       const whole = wholeNames(values.slice(h + 1), filled?.lister ?? null)
+      const matters = appended ? appendedArgumentsMatter : filledWordMatters
       for (const [from, to] of delegated) {
         const all = values.slice(from, to)
         const at = resolveHead(all.length, (i) => all[i] ?? "").index
-        if (at >= 0 && !runsGivenCode(all.slice(at)) && appendedArgumentsMatter(all.slice(at), whole)) a.findings.push(APPENDED_ARGUMENTS_DESCRIPTION)
+        if (at < 0) continue
+        const run = all.slice(at)
+        if (!appended && !run.some((w, i) => i > 0 && replacements.some((r) => w.startsWith(r)) && !FIND_VALUED.test(basename(run[0] ?? "") === "find" ? (run[i - 1] ?? "") : ""))) continue
+        const reached: ReadonlyArray<ReadonlyArray<string>> = runsGivenCode(run) ? positionalPrograms(run) : [run]
+        if (reached.some((words) => matters(words, whole))) a.findings.push(APPENDED_ARGUMENTS_DESCRIPTION)
       }
     }
   }
@@ -242,14 +249,14 @@ const pipArgs = (name: string, args: ReadonlyArray<string>): ReadonlyArray<strin
 }
 
 /**
- * xargs splits its input only at NULs (`-0`) or newlines (`-d '\n'`), and the names come from `find`: each appended
- * word is a whole path, never an option.
+ * xargs splits its input only at NULs (`-0`), and the names come from `find … -print0`: each appended word is a whole
+ * path, never an option. (Not `-d '\n'`: a name may hold a newline, and what follows it is an item of its own,
+ * `z⏎-delete`; nor `-printf`: `%f` and `%P` print a planted `-delete` bare.)
  */
 const wholeNames = (xargsArgs: ReadonlyArray<string>, lister: ReadonlyArray<string> | null): boolean => {
-  const split = xargsArgs.some((a) => a === "-0" || a === "--null" || /^-d(?:\\n|\n)$|^--delimiter=(?:\\n|\n)$/.test(a)) ||
-    xargsArgs.some((a, i) => a === "-d" && /^(?:\\n|\n)$/.test(xargsArgs[i + 1] ?? ""))
+  const split = xargsArgs.some((a) => a === "-0" || a === "--null")
   // find prints each name under the start path it was given (`.` when none), which cannot begin with `-`.
-  return split && lister !== null && basename(lister[0] ?? "") === "find"
+  return split && lister !== null && basename(lister[0] ?? "") === "find" && lister.includes("-print0") && !lister.some((w) => /^-f?print/.test(w) && w !== "-print0")
 }
 
 /**
@@ -265,6 +272,36 @@ const runsGivenCode = (words: ReadonlyArray<string>): boolean => {
   const code = args.findIndex((w) => CODE_FLAG.test(w))
   if (code >= 0) return SHELL_OR_PYTHON.test(name) && code + 1 < args.length
   return args.some((w) => !w.startsWith("-") && /\/|\.(?:sh|bash|py|pl|rb|js|mjs|cjs|php)$/.test(w))
+}
+
+/** find's tests that take the next word as their value (`-name {}`: a pattern, whatever it begins with). */
+const FIND_VALUED = /^-(?:i?name|i?path|i?wholename|i?regex|i?lname|regextype|x?type|user|group|[ug]id|newer\w*|perm|size|[acm](?:time|min)|links|inum|samefile|fstype|context|(?:max|min)depth)$/
+
+/** A shell's code reading its arguments: "$@", "$*", "$0", "$1", `${2:-x}`, `shift`, or `for f; do` / `for f do` (over "$@"). */
+const POSITIONAL_USE = /\$(?:[@*0-9]|\{[@*0-9])|\bshift\b|\bfor\s+\w+\s*(?:;|\n|do\b)/
+const KEYWORD = /^(?:do|then|else|elif|if|while|until|!|time|\{|\()$/
+
+/**
+ * The commands of a shell's given code (`sh -c 'find "$@"' _`) that may get the arguments xargs fills in, as word
+ * lists (quotes dropped, past keywords, assignments and wrappers); none when the code reads no arguments, and
+ * none for other interpreters (their code hands arguments on in ways not read here).
+ */
+const positionalPrograms = (run: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> => {
+  if (!SHELL_OR_PYTHON.test(basename(run[0] ?? "").toLowerCase()) || /^python/.test(basename(run[0] ?? ""))) return []
+  const code = run[run.findIndex((w, i) => i > 0 && CODE_FLAG.test(w)) + 1] ?? ""
+  if (!POSITIONAL_USE.test(code)) return []
+  const out: Array<ReadonlyArray<string>> = []
+  for (const segment of code.split(/[;&|\n(){}`]|\$\(/)) {
+    if (!segment.includes("$")) continue
+    const words = segment.trim().split(/\s+/).map((w) => w.replace(/["']/g, ""))
+    let k = 0
+    while (k < words.length && (KEYWORD.test(words[k] ?? "") || ASSIGNMENT_WORD.test(words[k] ?? ""))) k++
+    if (/^(?:for|case|in|done|fi|esac|select)$/.test(words[k] ?? "")) continue
+    const rest = words.slice(k)
+    const head = resolveHead(rest.length, (i) => rest[i] ?? "").index
+    if (head >= 0) out.push(rest.slice(head))
+  }
+  return out
 }
 
 /** Flags after which an interpreter or shell takes its code as the next argument (`sh -c`, `python -c`, `node -e`). */

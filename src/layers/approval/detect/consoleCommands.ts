@@ -32,7 +32,7 @@ const NAMES: Readonly<Record<string, Console>> = lookupTable({
 })
 
 const CONSOLES: ReadonlySet<string> = new Set(Object.values(NAMES))
-const EDITOR_READERS: ReadonlySet<string> = new Set<EditorReader>(["ed-commands", "ex-commands", "vim-keys"])
+const EDITOR_READERS: ReadonlySet<string> = new Set<EditorReader>(["ed-commands", "ex-commands", "vim-keys", "pager-keys"])
 /** A console, or an editor whose typed commands are judged the same way (consoleText). */
 export const isConsole = (reader: string | undefined): reader is Console | EditorReader =>
   reader !== undefined && (CONSOLES.has(reader) || EDITOR_READERS.has(reader))
@@ -181,7 +181,7 @@ const LINE: Readonly<Record<Console, (line: string, c: Collect) => void>> = { sq
 
 /** A console's command text: the shell commands it spells out, the files it writes, and whether it runs code otherwise. */
 export const consoleText = (console: Console | EditorReader, text: string): ExCommands => {
-  if (console === "ed-commands" || console === "ex-commands" || console === "vim-keys") return typedEditorInput(console, text)
+  if (console === "ed-commands" || console === "ex-commands" || console === "vim-keys" || console === "pager-keys") return typedEditorInput(console, text)
   const c: Collect = { runs: false, shell: [], writes: [] }
   for (const line of text.split(/\r?\n|\r/)) LINE[console](line, c)
   return { runs: c.runs, shell: c.shell, writes: c.writes.filter((w) => w !== "") }

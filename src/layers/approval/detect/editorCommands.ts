@@ -32,7 +32,8 @@ const RANGE = /^(?:[\s.$%,;]|\d+|'[a-zA-Z<>[\]]|\/(?:[^/\\]|\\.)*\/?|\?(?:[^?\\]
  * `:w! f` and `:e! f` as forced, so there the space before `!` is required.
  */
 const THROUGH_SHELL = /^(?:r(?:e(?:ad?)?)?\s*|(?:w(?:r(?:i(?:te?)?)?)?|e(?:d(?:it?)?)?)\s+)!/
-const ED_THROUGH_SHELL = /^[rwe]\s*!/
+/** ed: `r`, `e`, `E` (edit unconditionally), `w`, `W` (append) and `wq` take `!command` for a file. */
+const ED_THROUGH_SHELL = /^(?:[reEW]|wq?)\s*!/
 /**
  * vim commands that run code whose text is not a literal shell command: expressions and other languages, sourcing,
  * keystrokes, commands that run 'shell', 'makeprg' or 'grepprg', definitions run later, and modifiers that repeat a
@@ -172,9 +173,47 @@ const exCommand = (line: string, ed: boolean, shell: string[], writes: string[],
     const { command, computed } = run(rest.slice(through[0].length))
     shell.push(command)
     // `:w !sh` writes the lines to the command's input.
-    return computed || (rest.startsWith("w") && feedsCode(command))
+    return computed || (/^[wW]/.test(rest) && feedsCode(command))
   }
   follow(rest, ed, state)
+  // `:e +cmd file`, `:sp +cmd f`, `:n +cmd`: vim runs cmd as an ex command once the file is open (`\ ` is a space).
+  const opened = !ed && plusCommands(rest).map((c) => exCommand(c, false, shell, writes, state)).some((r) => r)
+  return afterFollow(rest, ed, shell, writes, state) || opened
+}
+
+/** The `+cmd` arguments of a vim command that opens a file (`:e +cmd f`; not `++opt`, and `+N`/`+/pat` run nothing). */
+const plusCommands = (rest: string): ReadonlyArray<string> => {
+  const args = /^[A-Za-z]+!?\s+(.*)$/.exec(rest)?.[1]
+  if (args === undefined) return []
+  const out: string[] = []
+  for (const m of args.matchAll(/(?:^|\s)\+(?!\+)((?:[^\s\\]|\\.)+)/g)) out.push((m[1] ?? "").replace(/\\(\s)/g, "$1"))
+  return out
+}
+
+/**
+ * vim options whose value is a program it runs (`equalprg` on `=`, `formatprg` on `gq`, `keywordprg` on `K`, the
+ * shell and its flags), an expression it evaluates, or folders it loads code from (`runtimepath`: ftplugins): set,
+ * a harmless key (`:norm gg=G`) runs it.
+ */
+const PROGRAM_OPTIONS = new Set([
+  "shell", "sh", "shellcmdflag", "shcf", "shellpipe", "sp", "shellredir", "srr", "shellquote", "shq", "shellxquote",
+  "sxq", "shellxescape", "sxe", "makeprg", "mp", "grepprg", "gp", "keywordprg", "kp", "equalprg", "ep", "formatprg",
+  "fp", "cscopeprg", "csprg", "diffexpr", "dex", "patchexpr", "pex", "charconvert", "ccv", "printexpr", "pexpr",
+  "foldexpr", "fde", "foldtext", "fdt", "indentexpr", "inde", "includeexpr", "inex", "formatexpr", "fex",
+  "completefunc", "cfu", "omnifunc", "ofu", "operatorfunc", "opfunc", "tagfunc", "tfu", "thesaurusfunc", "tsrfu",
+  "findfunc", "ffu", "balloonexpr", "bexpr", "statusline", "stl", "tabline", "tal", "titlestring", "iconstring",
+  "rulerformat", "ruf", "quickfixtextfunc", "qftf", "imactivatefunc", "imaf", "imstatusfunc", "imsf",
+  "runtimepath", "rtp", "packpath", "pp", "modelineexpr", "mle"
+])
+
+/** `:set opt=value …` naming one of PROGRAM_OPTIONS (any of `=`, `+=`, `^=`, `-=`, or `no`/`inv` for the flags). */
+const setsProgramOption = (rest: string): boolean => {
+  const args = /^(?:se(?:t)?|setl(?:ocal)?|setg(?:lobal)?)!?\s+(.*)$/.exec(rest)?.[1]
+  if (args === undefined) return false
+  return [...args.matchAll(/(?:^|\s)(?:no|inv)?([a-z]+)/g)].some((m) => PROGRAM_OPTIONS.has(m[1] ?? ""))
+}
+
+const afterFollow = (rest: string, ed: boolean, shell: string[], writes: string[], state: ExState): boolean => {
   const written = WRITES_FILE.exec(rest)
   if (written !== null) {
     const target = (written[1] ?? "").trim()
@@ -193,6 +232,12 @@ const exCommand = (line: string, ed: boolean, shell: string[], writes: string[],
   // `:s/a/\=expr/`: the replacement is an expression.
   if (/^s(?:u(?:b(?:s(?:t(?:i(?:t(?:u(?:te?)?)?)?)?)?)?)?)?\W/.test(rest) && rest.includes("\\=")) return true
   if (EXPRESSION_RUNS.test(rest)) return true
+  // `:@a`, `:@@`, `:@:`: a register's text (a yanked line of the file) runs as ex commands.
+  if (rest.startsWith("@")) return true
+  if (setsProgramOption(rest)) return true
+  // `:colorscheme NAME` / `:compiler NAME` source `colors/NAME.vim` / `compiler/NAME.vim` from 'runtimepath': a NAME
+  // with a `/` climbs out of it to any file (`../../../tmp/x`).
+  if (/^(?:colo(?:r(?:s(?:c(?:h(?:e(?:me?)?)?)?)?)?)?|comp(?:i(?:l(?:er?)?)?)?)!?\s+\S*\//.test(rest)) return true
   const word = /^[A-Za-z]\w*!?/.exec(rest)?.[0] ?? ""
   // `:normal keys` types keys: harmless unless they reach a command line, ex mode, a register or a control key.
   if (/^norm(?:al)?!?$/.test(word)) return /[:!Q@\x00-\x1f]/.test(rest.slice(word.length))
@@ -248,12 +293,36 @@ export const readsCommandsFromStdin = (name: string, args: ReadonlyArray<string>
  */
 export const editorReader = (name: string, args: ReadonlyArray<string>): EditorReader | null => {
   if (ED_FAMILY.has(name)) return "ed-commands"
+  if (PAGERS.has(name)) return "pager-keys"
   if (!VIM_FAMILY.has(name)) return null
   return readsCommandsFromStdin(name, args) ? "ex-commands" : "vim-keys"
 }
 
+/** Pagers whose keys run shell text (man shows its page in one), on a terminal the process tool gives them. */
+const PAGERS = new Set(["less", "more", "most", "pg", "man"])
+
+/**
+ * A pager's keys: a line `!cmd` (more: also `:!cmd`) runs cmd with `%` (the file shown), `#` (the previous one) and
+ * `!` (the previous command) put in, as vim does; `|m cmd` pipes to cmd. A `!` or `|` after other keys, or a
+ * control key, may start one this text does not show whole.
+ */
+const pagerKeys = (text: string): ExCommands => {
+  const commands: string[] = []
+  let other = false
+  for (const line of text.split(/\r?\n|\r/)) {
+    const start = line.replace(/^ +/, "")
+    if (start.startsWith("!") || start.startsWith(":!")) commands.push(start.replace(/^:/, ""))
+    // The lines shown go to the command's input, as vim's `:w !cmd` sends them (a shell then runs the file's text).
+    else if (start.startsWith("|")) commands.push(`w !${start.slice(2)}`)
+    else if (/[!|\x00-\x08\x0b-\x1f\x7f]/.test(start)) other = true
+  }
+  const ex = exCommands(commands.join("\n"), false)
+  return other ? { ...ex, runs: true } : ex
+}
+
 /** The commands text typed into a running editor amounts to; the file names and previous command are not known. */
 export const typedEditorInput = (reader: EditorReader, text: string): ExCommands => {
+  if (reader === "pager-keys") return pagerKeys(text)
   const ex = exCommands(text, reader === "ed-commands")
   if (reader !== "vim-keys") return ex
   const keys = text.split(/\r?\n|\r/).some((line) => {

@@ -58,3 +58,18 @@ export const appendedArgumentsMatter = (words: ReadonlyArray<string>, wholeNames
   if (name === "git") return !GIT_TO_READ.has(args[gitOptions(args).sub] ?? "")
   return true
 }
+
+/**
+ * Programs for which one option word (xargs -I puts each input line in as one word) does no more than an operand:
+ * `xargs -I{} cp {} dest/` given `-t x` copies nothing else. (Not sort: `-o FILE` writes, nor file: `-C` writes.)
+ */
+const ONE_WORD_TO_READ = new Set(["cp", "mv", "ln", "mkdir", "touch", "rmdir", "diff"])
+
+/**
+ * Whether a word xargs -I fills (one input line, which may begin with `-`) can give `program` an option or a
+ * subcommand with power: `xargs -I{} find d {}` given `-delete`, `xargs -I{} python3 {}` given `-cCODE`.
+ */
+export const filledWordMatters = (words: ReadonlyArray<string>, wholeNames: boolean): boolean => {
+  const program = words[0] ?? ""
+  return !ONE_WORD_TO_READ.has(program.slice(program.lastIndexOf("/") + 1)) && appendedArgumentsMatter(words, wholeNames)
+}

@@ -56,7 +56,10 @@ const INTERPRETER_STARTUP = new Set([
   ".octaverc", ".guile", ".gnuplot", ".lynxrc", ".screenrc", ".hgrc", ".mailrc", ".muttrc", ".netrc", ".juliarc.jl",
   "startup.jl",
   // less's compiled key file: its #env section sets LESSOPEN as .lesskey's does.
-  ".less"
+  ".less",
+  // pip reads the pip.conf of the environment it runs in (`<venv>/pip.conf`), /etc's and the XDG folders': a
+  // find-links or index-url there names a planted sdist whose setup.py pip runs for a bare `pip install name`.
+  "pip.conf"
 ])
 /** Start-up names with a variable part: psql reads `.psqlrc-<version>` before `.psqlrc`. */
 const INTERPRETER_STARTUP_PATTERN = /^\.psqlrc-[^/]+$/

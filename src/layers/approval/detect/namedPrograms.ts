@@ -167,7 +167,28 @@ const groupShell = (values: ReadonlyArray<string>, head: number): ReadonlyArray<
   return rest.length <= 1 ? [{ text: "bash" }] : null
 }
 
+/** util-linux script's options that take a value (the rest of the word, or the next word; `-t[file]` only glued). */
+const SCRIPT_VALUED = /^(?:-[a-zA-Z]*[cEIOBTmo]|--(?:command|echo|log-in|log-out|log-io|log-timing|logging-format|output-limit))$/
+
+/**
+ * util-linux `script [file]` without `-c` runs the user's shell, interactive, on what it reads: a pipe or a
+ * here-string becomes typed commands (`echo 'sh x.sh' | script -q /dev/null`). With `-c` its text is judged already
+ * (execFlags.ts).
+ */
+const scriptShell = (values: ReadonlyArray<string>, head: number): ReadonlyArray<Piece> | null => {
+  for (let i = head + 1; i < values.length; i++) {
+    const a = values[i] ?? ""
+    if (a === "--") break
+    if (/^-[a-zA-Z]*c|^--c(?:o(?:m(?:m(?:a(?:nd?)?)?)?)?)?(?:=|$)/.test(a)) return null
+    if (SCRIPT_VALUED.test(a)) i++
+  }
+  // The shell is interactive: it saves its history on exit, into a HISTFILE set on the line (`HISTFILE=f script`).
+  const assigned = values.slice(0, head).flatMap((v, i): Piece[] => (/^[A-Za-z_]\w*=/.test(v) ? [{ word: i, offset: 0 }] : []))
+  return [...(assigned.length > 0 ? [{ text: "env" }, ...assigned] : []), { text: "bash" }, { text: "-i" }]
+}
+
 const STARTERS: Readonly<Record<string, (values: ReadonlyArray<string>, head: number) => ReadonlyArray<Piece> | null>> = lookupTable({
+  script: scriptShell,
   su: (values, head) => switchedUser(SU, values, head),
   runuser: (values, head) => switchedUser(RUNUSER, values, head),
   sg: groupShell,
@@ -231,7 +252,9 @@ const BARE_SHELL: Readonly<Record<string, (options: ReadonlyArray<string>) => bo
   nsenter: () => true,
   firejail: () => true,
   sudo: (options) => options.some((a) => a === "--login" || a === "--shell" || /^-[A-Za-z]*[is]/.test(a)),
-  doas: (options) => options.some((a) => /^-[A-Za-z]*s/.test(a))
+  doas: (options) => options.some((a) => /^-[A-Za-z]*s/.test(a)),
+  // `systemd-run --shell` (`-S`): an interactive shell in a transient unit, on the caller's terminal or input.
+  "systemd-run": (options) => options.some((a) => a === "--shell" || a === "-S")
 })
 
 /** A line of wrappers and no command (`wrappers`: their word indexes): the shell the last one starts, if it starts one. */

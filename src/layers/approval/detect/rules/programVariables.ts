@@ -166,6 +166,13 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTabl
   pip_find_links: localPackages,
   pip_index_url: localPackages,
   pip_extra_index_url: localPackages,
+  // pip reads every option from PIP_<NAME>: these name the local projects and requirement files it builds from
+  // (`PIP_REQUIREMENT=req.txt pip install`, `PIP_EDITABLE=./proj`), which the line then does not show.
+  pip_requirement: always,
+  pip_constraint: always,
+  pip_editable: always,
+  // Folders pip (and other XDG programs) read site configuration from: `<dir>/pip/pip.conf` can set find-links.
+  xdg_config_dirs: (value) => value.split(":").some((d) => d !== "" && !/^\/(?:etc|usr)\//.test(d)),
   // Locale data a program loads (TEXTDOMAINDIR, the catalogs bash translates `$"…"` through, is a loader
   // variable: loaderVariables.ts). TEXTDOMAIN alone only picks a catalog from the system's directory.
   locpath: startupFile,
