@@ -12,6 +12,7 @@ import { pipAndPytest, pipAndPytestOrdinary } from "./round3BuildCases.js"
 import { computedByBash, computedByBashOrdinary } from "./round5ResolverCases.js"
 import { filledByPrograms, filledOrdinary } from "./round5FilledCases.js"
 import { optionsAndVariables, optionsOrdinary } from "./round5OptionCases.js"
+import { round6B, round6BOrdinary } from "./round6BCases.js"
 
 export interface Call {
   readonly tool: string
@@ -1264,7 +1265,7 @@ export const forgedReports: ReadonlyArray<Case> = [
 export const classes = {
   computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
   consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs, pipAndPytest, computedByBash,
-  filledByPrograms, optionsAndVariables
+  filledByPrograms, optionsAndVariables, round6B
 }
 
 /** Ordinary agent work: must run, not be refused. */
@@ -1333,6 +1334,7 @@ export const ordinary: ReadonlyArray<string> = [
   ...pipAndPytestOrdinary,
   ...computedByBashOrdinary,
   ...filledOrdinary,
-  ...optionsOrdinary
+  ...optionsOrdinary,
+  ...round6BOrdinary
 ]
 
