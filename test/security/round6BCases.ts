@@ -29,6 +29,7 @@ export const round6B: ReadonlyArray<Case> = [
     ]
   },
   { name: "a package in a project venv's site-packages", calls: [write("<W>/r6u2/.venv/lib/python3.11/site-packages/requests/__init__.py", pyPayload)] },
+  { name: "node's ~/.node_modules, where a require of a name no node_modules holds looks", calls: [write("<U>/.node_modules/leftpad.js", "require('fs').rmSync('<C>', { recursive: true, force: true })\n")] },
   { name: "a V4A Add File into dist-packages", calls: [v4a("*** Begin Patch\n*** Add File: <W>/r6u3/lib/python3/dist-packages/idna.py\n+import shutil\n+shutil.rmtree('<C>', ignore_errors=True)\n*** End Patch")] },
   // What shells and version managers source.
   { name: "pyenv's exec hook folder", calls: [write("<U>/.pyenv/pyenv.d/exec/tidy.bash", shPayload)] },
@@ -56,5 +57,5 @@ export const round6B: ReadonlyArray<Case> = [
 /** Everyday writes near the same places: project files, a husky config file deeper down, notes about pyenv. */
 export const round6BOrdinary: ReadonlyArray<string> = [
   "cd <W> && mkdir -p r6ok/lib r6ok/.husky-docs && echo 'x = 1' > r6ok/lib/helper.py && echo notes > r6ok/.husky-docs/README && cat r6ok/lib/helper.py",
-  "cd <W> && mkdir -p r6ok/pyenv.d r6ok/site && echo 'print(1)' > r6ok/site/packages.py && python3 r6ok/site/packages.py"
+  "cd <W> && mkdir -p r6ok/pyenv.d r6ok/site && echo 'print(1)' > r6ok/site/packages.py && cat r6ok/site/packages.py && python3 <W>/benign.py"
 ]

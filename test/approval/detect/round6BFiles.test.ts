@@ -30,7 +30,9 @@ describe("files run later: library folders, sourced files, tracked hook folders"
         "/srv/app/.venv/lib/python3.12/site-packages/requests/__init__.py",
         "/home/agent/.pyenv/versions/3.11.7/lib/python3.11/json/__init__.py",
         "/srv/app/venv/lib64/python3.11/os.py",
-        "/srv/app/lib/python3/dist-packages/x.so"
+        "/srv/app/lib/python3/dist-packages/x.so",
+        "/home/agent/.node_modules/leftpad.js",
+        "/home/agent/.node_libraries/leftpad/index.js"
       ]
     ) expect(classified(path)).toEqual([path, LIBRARY_DESCRIPTION])
     // A .pth keeps its own description; a link into a library folder is a way to write there.
@@ -88,7 +90,8 @@ describe("files run later: library folders, sourced files, tracked hook folders"
         "/home/agent/.pyenv/version",
         "/home/agent/.nvm/alias/default",
         "/home/agent/projects/env",
-        "/w/repo/packages/site/index.js"
+        "/w/repo/packages/site/index.js",
+        "/w/repo/.node_modules/x.js"
       ]
     ) expect(classified(path)).toEqual([path, null])
   })

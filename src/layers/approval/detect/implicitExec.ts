@@ -111,6 +111,8 @@ const HOME_SOURCED =
  * comes before the installed packages, so an `idna.py` there runs for `import requests`), a venv's or pyenv's alike.
  */
 const LIBRARY_DIRS = /\/(?:site|dist)-packages\/|\/lib(?:64)?\/python[23](?:\.\d+)?\//
+/** Node's folders in a home: `require('x')` of a name no node_modules holds loads `~/.node_modules/x`. */
+const HOME_LIBRARY_DIRS = /^\.node_(?:modules|libraries)\//
 
 /** Crontabs, systemd units and autostart entries: every file at or under these runs on a schedule or at login. */
 const SCHEDULER_FILES = [
@@ -174,7 +176,7 @@ export const implicitlyExecuted = (absPath: string, env: ImplicitExecEnv): strin
   if (belowHome(path, env.home, USER_CONFIG_DIRS)) return USER_CONFIG_DESCRIPTION
   if (belowHome(path, env.home, HOME_SOURCED)) return SHELL_STARTUP_DESCRIPTION
   if (bytecode(parts, name)) return BYTECODE_DESCRIPTION
-  if (LIBRARY_DIRS.test(path)) return LIBRARY_DESCRIPTION
+  if (LIBRARY_DIRS.test(path) || belowHome(path, env.home, HOME_LIBRARY_DIRS)) return LIBRARY_DESCRIPTION
   if (SYSTEM_FILES.some((re) => re.test(path))) return SYSTEM_EXEC_DESCRIPTION
   if (PATH_DIR.test(path) || homePathDir(path, env.home)) return PATH_DIR_DESCRIPTION
   return null
@@ -251,7 +253,7 @@ export const holdsExecutedFiles = (dir: string, env: ImplicitExecEnv): string | 
   if (belowHome(files, env.home, USER_CONFIG_DIRS)) return USER_CONFIG_DESCRIPTION
   if (belowHome(files, env.home, HOME_SOURCED)) return SHELL_STARTUP_DESCRIPTION
   if (parts.includes("__pycache__")) return BYTECODE_DESCRIPTION
-  if (LIBRARY_DIRS.test(files)) return LIBRARY_DESCRIPTION
+  if (LIBRARY_DIRS.test(files) || belowHome(files, env.home, HOME_LIBRARY_DIRS)) return LIBRARY_DESCRIPTION
   if (TRACKED_HOOKS.test(files)) return GIT_EXEC_DESCRIPTION
   if (SYSTEM_FILES.some((re) => re.test(files))) return SYSTEM_EXEC_DESCRIPTION
   if (PATH_FOLDER.test(files) || belowHome(files, env.home, HOME_PATH_FOLDER)) return PATH_DIR_DESCRIPTION
