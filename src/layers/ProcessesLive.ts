@@ -324,7 +324,7 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
             startedAt,
             handle,
             env,
-            readers: inputReaders(request.command),
+            readers: inputReaders(request.command, 0, request.pty === true),
             setup: yield* setupOf(request.command, env),
             writing: yield* Effect.makeSemaphore(1),
             typed: "",

@@ -13,6 +13,7 @@ import { computedByBash, computedByBashOrdinary } from "./round5ResolverCases.js
 import { filledByPrograms, filledOrdinary } from "./round5FilledCases.js"
 import { optionsAndVariables, optionsOrdinary } from "./round5OptionCases.js"
 import { round6A, round6AOrdinary } from "./round6ACases.js"
+import { round6B, round6BOrdinary } from "./round6BCases.js"
 
 export interface Call {
   readonly tool: string
@@ -1265,7 +1266,7 @@ export const forgedReports: ReadonlyArray<Case> = [
 export const classes = {
   computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
   consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs, pipAndPytest, computedByBash,
-  filledByPrograms, optionsAndVariables, round6A
+  filledByPrograms, optionsAndVariables, round6A, round6B
 }
 
 /** Ordinary agent work: must run, not be refused. */
@@ -1335,6 +1336,7 @@ export const ordinary: ReadonlyArray<string> = [
   ...computedByBashOrdinary,
   ...filledOrdinary,
   ...optionsOrdinary,
-  ...round6AOrdinary
+  ...round6AOrdinary,
+  ...round6BOrdinary
 ]
 

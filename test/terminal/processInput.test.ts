@@ -64,26 +64,14 @@ describe("inputLanguage", () => {
       ["python3 -u", "python"],
       ["python3 -ui", "python"],
       ["python3 -i script.py", "python"],
-      ["python3 script.py", "shell"],
-      ["python3 -c 'import os; os.system(input())'", "shell"],
-      ["python3 -m http.server", "shell"],
       ["python3 -W ignore", "python"],
       ["node", "node"],
-      ["node server.js", "shell"],
-      ["node -e 'x'", "shell"],
       ["node -i -e 'x'", "node"],
       ["deno", "node"],
-      ["deno run x.ts", "shell"],
       ["bun repl", "node"],
       ["perl", "perl"],
-      ["perl script.pl", "shell"],
       ["ruby", "ruby"],
-      ["ruby x.rb", "shell"],
       ["php", "php"],
-      ["php x.php", "shell"],
-      // Pagers read keys: `!cmd` and `|m cmd` run shell text, with the file name put in for `%` (red team 6).
-      ["less rm", "pager-keys"],
-      ["man ls", "pager-keys"],
       ["", "shell"]
     ]
     for (const [command, language] of cases) expect([command, inputReaders(command)]).toEqual([command, [language]])
@@ -105,9 +93,32 @@ describe("inputReaders: every program that may read what is typed", () => {
       ["bash -c 'bash; python3'", ["shell", "python"]],
       ["script -qc 'bash; python3 -i' /dev/null", ["shell", "python"]],
       ["cd x && export A=1 && python3 -i", ["python"]],
-      ["read -r a; python3", ["shell", "python"]]
+      ["read -r a; python3", ["shell", "python"]],
+      // A script reads data unless it starts a REPL or debugger of its own (`code.interact()`, `breakpoint()`): both.
+      ["python3 script.py", ["shell", "python"]],
+      ["python3 -c 'import os; os.system(input())'", ["shell", "python"]],
+      ["python3 -m http.server", ["shell", "python"]],
+      ["node server.js", ["shell", "node"]],
+      ["node -e 'x'", ["shell", "node"]],
+      ["deno run x.ts", ["shell", "node"]],
+      ["perl script.pl", ["shell", "perl"]],
+      ["ruby x.rb", ["shell", "ruby"]],
+      ["php x.php", ["shell", "php"]],
+      // A pager runs `!cmd` and `|m cmd` (the file name put in for `%`), and opens vi on `v` (red team 6).
+      ["less rm", ["pager-keys", "vim-keys"]],
+      ["man ls", ["pager-keys", "vim-keys"]],
+      ["more notes.txt", ["pager-keys", "vim-keys"]]
     ]
     for (const [command, readers] of cases) expect([command, inputReaders(command)]).toEqual([command, readers])
+  })
+})
+
+describe("inputReaders on a terminal", () => {
+  it("every element of a pipeline may read the keys (vim, less and ssh open /dev/tty)", () => {
+    expect(inputReaders("echo hi | vim -", 0, true)).toEqual(["vim-keys"])
+    expect(inputReaders("git log | less", 0, true)).toEqual(["shell", "pager-keys", "vim-keys"])
+    expect(inputReaders("python3 -i | tee log", 0, true)).toEqual(["python", "shell"])
+    expect(inputReaders("echo hi | vim -")).toEqual(["shell"])
   })
 })
 
@@ -523,6 +534,42 @@ layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: 
       yield* expectIntact(dir)
       yield* p.kill
     })
+
+  it.effect("a pager's `!` and vi, vim reading keys in a pipeline, a script's own REPL, a planted module typed into a REPL", () =>
+    Effect.gen(function*() {
+      const n = ++tasks
+      writeFileSync(join(cwd, `notes-${n}.txt`), "hello\n")
+      yield* expectRefused(`less notes-${n}.txt`, [["write", "!rm -rf <C>\n"]], canary(), true)
+      yield* expectRefused(`less notes-${n}.txt`, [["write", "!r\"\"m -rf <C>\n"]], canary(), true)
+      yield* expectRefused(`less notes-${n}.txt`, [["write", "v"], ["write", ":call system('rm -rf <C>')\n"]], canary(), true)
+      // On a terminal vim reads the keys whatever its stdin is.
+      yield* expectRefused("echo hi | vim -", [["write", ":call system('r'.'m -r'.'f <C>')\n"]], canary(), true)
+      const starts: ReadonlyArray<readonly [string, string]> = [
+        [`repl-${n}.py`, "import code\ncode.interact(local={})\n"],
+        [`bp-${n}.py`, "x = 1\nbreakpoint()\n"]
+      ]
+      for (const [index, [script, text]] of starts.entries()) {
+        const dir = canary()
+        writeFileSync(join(cwd, `planted${n}x${index}.py`), `import shutil\nshutil.rmtree('${dir}', ignore_errors=True)\n`)
+        writeFileSync(join(cwd, script), text)
+        yield* expectRefused(`python3 ${script}`, [["submit", `import planted${n}x${index}`]], dir)
+      }
+      for (const [index, program] of ["python3 -i", "python3"].entries()) {
+        const dir = canary()
+        writeFileSync(join(cwd, `planted${n}y${index}.py`), `import shutil\nshutil.rmtree('${dir}', ignore_errors=True)\n`)
+        yield* expectRefused(program, [["submit", `import planted${n}y${index}`]], dir)
+      }
+      // Ordinary: a pager quit, a REPL importing a harmless module of its folder.
+      writeFileSync(join(cwd, `helper${n}.py`), "VALUE = 42\n")
+      const p = yield* started("python3 -i")
+      expect(yield* p.send("submit", `import helper${n}; print(helper${n}.VALUE)`)).toMatchObject({ status: "ok" })
+      expect(yield* outputContaining(p.log, "42")).toContain("42")
+      yield* p.kill
+      const pager = yield* started(`less notes-${n}.txt`, true)
+      yield* Effect.sleep("300 millis")
+      expect(yield* pager.send("write", "q")).toMatchObject({ status: "ok" })
+      yield* pager.kill
+    }), 120_000)
 
   it.effect("every program that may read the input judges it, not only the last", () =>
     Effect.gen(function*() {

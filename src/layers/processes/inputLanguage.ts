@@ -8,10 +8,12 @@
  * log`). Each is found past variable assignments and
  * wrappers that run another program (`exec`, `env`, `nohup`, `stdbuf`,
  * `timeout 5`, …); `bash -c '…'` is looked into. An interpreter reads code
- * only as a REPL (`python3`, `python3 -i x.py`, `node`, `irb`, `php -a`,
- * `perl -d`) or when its program comes from stdin; running a script or `-c`
- * code it reads data whose meaning only the script knows. That, and anything
- * unrecognised, is read as shell: a program with a shell escape (`sqlite3`'s
+ * as a REPL (`python3`, `python3 -i x.py`, `node`, `irb`, `php -a`,
+ * `perl -d`) or when its program comes from stdin; a script or `-c` code
+ * reads data, unless it starts a REPL or debugger itself (`code.interact()`,
+ * `breakpoint()`, `require('repl').start()`): judged as both. A pager (`less`,
+ * `more`, `man`) runs `!cmd` and `|cmd`, and starts vi on `v`: judged as its keys and vi's. Anything
+ * unrecognised is read as shell: a program with a shell escape (`sqlite3`'s
  * `.shell`, a script doing `os.system(input())`) is then judged by the shell
  * rules, which is the cautious way.
  */
@@ -113,10 +115,10 @@ const NEVER_READS = new Set([
 export const holdsCommandLine = (word: string): boolean => /[\s;&|]/.test(word.trim())
 
 /** The languages one simple command's program may read typed text as; empty when it reads none. */
-const simpleCommand = (argv: ReadonlyArray<string>, depth: number): ReadonlyArray<InputReader> => {
+const simpleCommand = (argv: ReadonlyArray<string>, depth: number, terminal: boolean): ReadonlyArray<InputReader> => {
   // Past assignments and wrappers (`env -u X`, `timeout 5`, `nice -n 5`), with the approval gate's own table.
   const head = resolveHead(argv.length, (k) => argv[k]!)
-  if (head.envSplit !== null) return depth < 3 ? inputReaders(head.envSplit, depth + 1) : ["shell"]
+  if (head.envSplit !== null) return depth < 3 ? inputReaders(head.envSplit, depth + 1, terminal) : ["shell"]
   const i = head.index
   // No program (assignments only, `command -v x`): nothing reads.
   if (i < 0) return []
@@ -128,6 +130,8 @@ const simpleCommand = (argv: ReadonlyArray<string>, depth: number): ReadonlyArra
   if (console !== null) return [consoleReadsStdin(console, args) ? console : "shell"]
   // ed, ex and vim read editor commands (vim on a terminal: keys whose `:` lines are commands); their `!` runs shell.
   const editor = editorReader(name.toLowerCase(), args)
+  // A pager runs `!cmd` and `|cmd` itself, and `v` opens vi on the file, whose keys then reach `:` commands.
+  if (editor === "pager-keys") return ["pager-keys", "vim-keys"]
   if (editor !== null) return [editor]
   // (What `go run`, `java X.java` or run-parts' programs read is their data.)
   if (!COMPILED.has(name) && runsOpaqueCode(name, args)) return ["opaque"]
@@ -135,14 +139,16 @@ const simpleCommand = (argv: ReadonlyArray<string>, depth: number): ReadonlyArra
   // A program nothing here knows, or a script: its stdin is data, judged as shell (the cautious way). A word that
   // is a command line of its own (`script -qc 'bash; python3'`) may start other readers.
   if (language === undefined || language === "shell") {
-    const nested = depth < 3 ? args.filter(holdsCommandLine).flatMap((arg) => inputReaders(arg, depth + 1)) : []
+    const nested = depth < 3 ? args.filter(holdsCommandLine).flatMap((arg) => inputReaders(arg, depth + 1, terminal)) : []
     // `bash -c '…'`: the reader is only what that text runs.
     const c = language === "shell" ? argv.indexOf("-c", i + 1) : -1
-    if (c > 0 && c + 1 < argv.length) return depth < 3 ? inputReaders(argv[c + 1]!, depth + 1) : ["shell"]
+    if (c > 0 && c + 1 < argv.length) return depth < 3 ? inputReaders(argv[c + 1]!, depth + 1, terminal) : ["shell"]
     return unique(["shell", ...nested])
   }
   // `python3 -m pdb x.py`: the debugger's commands are Python.
-  return [readsCode(language, name, args) || readsStdinCodeToo(name, args) ? language : "shell"]
+  if (readsCode(language, name, args) || readsStdinCodeToo(name, args)) return [language]
+  // A script reads data, but one that calls `code.interact()` or `breakpoint()` reads code: both readings are judged.
+  return ["shell", language]
 }
 
 const unique = <A>(items: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(items)]
@@ -153,15 +159,16 @@ const unique = <A>(items: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(ite
  * where one stops is not known. So are the first element of each pipeline, a subshell's or a function's commands, a
  * `$(…)` (it shares the stdin). Text is judged as every one of them.
  */
-export const inputReaders = (command: string, depth = 0): ReadonlyArray<InputReader> => {
+export const inputReaders = (command: string, depth = 0, terminal = false): ReadonlyArray<InputReader> => {
   const commands = lexCommands(command)
   // Too deep or too long to read: nothing here can tell what reads.
   if (commands === null) return ["opaque"]
   const readers: Array<InputReader> = []
   for (const cmd of commands) {
     // A heredoc body is the stdin of its own command; a later pipeline element reads the previous one.
-    if (cmd.funcDef || cmd.origin === "heredoc" || cmd.pipePrev !== null) continue
-    readers.push(...simpleCommand(cmd.words.map((w) => w.value), depth))
+    // On a terminal a later pipeline element reads the keys too (vim, less and ssh open /dev/tty): `echo x | vim -`.
+    if (cmd.funcDef || cmd.origin === "heredoc" || (cmd.pipePrev !== null && !terminal)) continue
+    readers.push(...simpleCommand(cmd.words.map((w) => w.value), depth, terminal))
   }
   return readers.length === 0 ? ["shell"] : unique(readers)
 }

@@ -27,6 +27,7 @@ export const SYSTEM_EXEC_DESCRIPTION = "write to a system file other programs lo
 export const PATH_DIR_DESCRIPTION = "write to a program directory on PATH (shadows commands)"
 export const BYTECODE_DESCRIPTION =
   "write to compiled code an interpreter loads instead of the source (__pycache__, .pyc, .pyo)"
+export const LIBRARY_DESCRIPTION = "write into an interpreter's library folder (site-packages: what an import of that name loads)"
 
 export const IMPLICIT_EXEC_DESCRIPTIONS: ReadonlyArray<string> = [
   RUNTIME_HOME_DESCRIPTION,
@@ -39,7 +40,8 @@ export const IMPLICIT_EXEC_DESCRIPTIONS: ReadonlyArray<string> = [
   USER_CONFIG_DESCRIPTION,
   SYSTEM_EXEC_DESCRIPTION,
   PATH_DIR_DESCRIPTION,
-  BYTECODE_DESCRIPTION
+  BYTECODE_DESCRIPTION,
+  LIBRARY_DESCRIPTION
 ]
 
 const SHELL_STARTUP = new Set([
@@ -47,7 +49,9 @@ const SHELL_STARTUP = new Set([
   ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".logout", ".inputrc",
   "config.fish", ".xprofile", ".xsession", ".xsessionrc", ".xinitrc", ".pam_environment",
   // Line-editor key bindings: a macro makes harmless keys type a command (libedit's, as readline's .inputrc).
-  ".editrc"
+  ".editrc",
+  // bash-completion sources it in every interactive shell.
+  ".bash_completion"
 ])
 const INTERPRETER_STARTUP = new Set([
   "sitecustomize.py", "usercustomize.py", ".pythonrc", ".pythonrc.py", ".irbrc", ".pryrc", ".perldb", ".npmrc",
@@ -97,6 +101,22 @@ const PATH_FOLDER = new RegExp(`^${PATH_DIRS}\\/$`)
 const HOME_PATH_DIRS = String.raw`(?:bin|\.local\/bin|go\/bin|\.[^/]+\/(?:[^/]+\/)*(?:bin|shims))`
 const HOME_PATH_DIR = new RegExp(`^${HOME_PATH_DIRS}\\/[^/]+$`)
 const HOME_PATH_FOLDER = new RegExp(`^${HOME_PATH_DIRS}\\/$`)
+/**
+ * Files below a home that a start-up file or a version manager's shim runs on every shell or every command: rustup's
+ * `~/.cargo/env` and nvm's `~/.nvm/nvm.sh` (sourced by ~/.bashrc), fzf's and asdf's scripts, bash-completion's
+ * per-command files, and pyenv's (rbenv's, nodenv's…) own programs and the hook folders every shim run sources
+ * (`~/.pyenv/pyenv.d/exec/*.bash`, a plugin's `etc/pyenv.d`, `~/.pyenv/libexec/pyenv-exec`).
+ */
+const HOME_SOURCED =
+  /^(?:\.cargo\/env(?:\.fish)?$|\.nvm\/[^/]+\.sh$|\.fzf\.(?:bash|zsh)$|\.asdf\/asdf\.(?:sh|fish)$|\.local\/share\/bash-completion\/|\.(pyenv|rbenv|nodenv|goenv|plenv|jenv)\/(?:libexec\/|(?:plugins\/[^/]+\/(?:etc\/)?)?\1\.d\/|plugins\/[^/]+\/libexec\/))/
+/**
+ * An interpreter's library folders: a module there is what every import of its name loads (the user's site-packages
+ * comes before the installed packages, so an `idna.py` there runs for `import requests`), a venv's or pyenv's alike.
+ */
+const LIBRARY_DIRS = /\/(?:site|dist)-packages\/|\/lib(?:64)?\/python[23](?:\.\d+)?\//
+/** Node's folders in a home: `require('x')` of a name no node_modules holds loads `~/.node_modules/x`. */
+const HOME_LIBRARY_DIRS = /^\.node_(?:modules|libraries)\//
+
 /** Crontabs, systemd units and autostart entries: every file at or under these runs on a schedule or at login. */
 const SCHEDULER_FILES = [
   /^\/etc\/(?:crontab|cron\.|anacrontab|systemd\/|xdg\/autostart\/)/,
@@ -157,7 +177,9 @@ export const implicitlyExecuted = (absPath: string, env: ImplicitExecEnv): strin
     return INTERPRETER_STARTUP_DESCRIPTION
   }
   if (belowHome(path, env.home, USER_CONFIG_DIRS)) return USER_CONFIG_DESCRIPTION
+  if (belowHome(path, env.home, HOME_SOURCED)) return SHELL_STARTUP_DESCRIPTION
   if (bytecode(parts, name)) return BYTECODE_DESCRIPTION
+  if (LIBRARY_DIRS.test(path) || belowHome(path, env.home, HOME_LIBRARY_DIRS)) return LIBRARY_DESCRIPTION
   if (SYSTEM_FILES.some((re) => re.test(path))) return SYSTEM_EXEC_DESCRIPTION
   if (PATH_DIR.test(path) || homePathDir(path, env.home)) return PATH_DIR_DESCRIPTION
   return null
@@ -175,6 +197,12 @@ const bytecode = (parts: ReadonlyArray<string>, name: string): boolean =>
 const GIT_DIR_FILES = new Set(["config", "config.worktree", "commondir", "gitdir"])
 
 /**
+ * Hook folders a repository's `core.hooksPath` names inside the worktree, by the names the hook managers give them:
+ * husky's `.husky/` (its `_/` runs `.husky/<hook>`) and `.githooks/`. Git runs them as it runs .git/hooks.
+ */
+const TRACKED_HOOKS = /\/\.(?:husky|githooks)\/(?:_\/)?(?:[^/]+)?$/
+
+/**
  * Git runs: .git/config (and config.worktree), .git/hooks/*, the same in a
  * bare repository (`x.git/…`) or a submodule's .git/modules/<m>/, ~/.gitconfig,
  * ~/.config/git/config, .gitmodules. And what sends git to another directory's
@@ -182,6 +210,7 @@ const GIT_DIR_FILES = new Set(["config", "config.worktree", "commondir", "gitdir
  * `commondir` and a worktree's `gitdir` (git follows each).
  */
 const gitRuns = (parts: ReadonlyArray<string>, name: string, path: string): boolean => {
+  if (TRACKED_HOOKS.test(path)) return true
   if (name === ".gitconfig" || name === ".gitmodules" || name === ".git" || /\/\.config\/git\/config$/.test(path)) return true
   for (let k = parts.length - 2; k >= 0; k--) {
     if (!(parts[k] ?? "").endsWith(".git")) continue
@@ -225,7 +254,10 @@ export const holdsExecutedFiles = (dir: string, env: ImplicitExecEnv): string | 
   if (SCHEDULER_FILES.some((re) => re.test(files))) return SCHEDULER_DESCRIPTION
   if (INTERPRETER_DIRS.some((re) => re.test(files))) return INTERPRETER_STARTUP_DESCRIPTION
   if (belowHome(files, env.home, USER_CONFIG_DIRS)) return USER_CONFIG_DESCRIPTION
+  if (belowHome(files, env.home, HOME_SOURCED)) return SHELL_STARTUP_DESCRIPTION
   if (parts.includes("__pycache__")) return BYTECODE_DESCRIPTION
+  if (LIBRARY_DIRS.test(files) || belowHome(files, env.home, HOME_LIBRARY_DIRS)) return LIBRARY_DESCRIPTION
+  if (TRACKED_HOOKS.test(files)) return GIT_EXEC_DESCRIPTION
   if (SYSTEM_FILES.some((re) => re.test(files))) return SYSTEM_EXEC_DESCRIPTION
   if (PATH_FOLDER.test(files) || belowHome(files, env.home, HOME_PATH_FOLDER)) return PATH_DIR_DESCRIPTION
   return isHomeFolder(path, env.home) ? SHELL_STARTUP_DESCRIPTION : null

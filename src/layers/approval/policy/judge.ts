@@ -246,7 +246,7 @@ const judgeText = (
     return Effect.succeed({ detection: found.runs && !inner.hardline ? dangerous(D.consoleCommands) : inner })
   }
   if (language === "opaque") return Effect.succeed({ detection: dangerous(D.opaqueCode) })
-  if (language !== "shell") return Effect.succeed({ detection: detectors.detectCode(language, request.command, env) })
+  if (language !== "shell") return judgeTypedCode(request, language, env, detectors, remembered)
   const held = request.surroundings?.shellFunctions
   // A persistent shell: the functions earlier commands left in it are names this line may call.
   if (held !== undefined) {
@@ -255,6 +255,47 @@ const judgeText = (
     )
   }
   return judgeShellText(request, env, detectors, remembered)
+}
+
+/** How each language runs a file, for judging typed code as the script it amounts to. */
+const TYPED_AS_SCRIPT: Readonly<Record<Exclude<CodeLanguage, "shell">, { readonly program: string; readonly ext: string }>> = {
+  python: { program: "python3", ext: ".py" },
+  node: { program: "node", ext: ".js" },
+  perl: { program: "perl", ext: ".pl" },
+  ruby: { program: "ruby", ext: ".rb" },
+  php: { program: "php", ext: ".php" }
+}
+
+/**
+ * Code typed into a REPL or debugger: its own text, and what it loads by name from where its reader stands (a REPL
+ * imports from its working directory as a script does from beside itself: `import evil` runs a planted `evil.py`,
+ * `import json` a planted `json.py`). It is judged as a script file of that text in the reader's directory, which
+ * the surroundings serve from memory, so its imports are read as any script's are.
+ */
+const judgeTypedCode = (
+  request: CommandApprovalRequest,
+  language: Exclude<CodeLanguage, "shell">,
+  env: DetectionEnv,
+  detectors: Detectors,
+  remembered: Remembered | undefined
+): Effect.Effect<Verdict> => {
+  const own: Verdict = { detection: detectors.detectCode(language, request.command, env) }
+  const surroundings = request.surroundings
+  if (surroundings === undefined || own.detection.dangerous) return Effect.succeed(own)
+  return Effect.flatMap(surroundings.cwd, (cwd) => {
+    const { program, ext } = TYPED_AS_SCRIPT[language]
+    const path = posix.join(cwd, `.hermes-typed-input${ext}`)
+    const text = request.command
+    const typed: CommandSurroundings = {
+      ...surroundings,
+      readText: (p, maxBytes) =>
+        p === path ? Effect.succeed(Buffer.byteLength(text) <= maxBytes ? Option.some(text) : Option.none()) : surroundings.readText(p, maxBytes),
+      realPath: (p) => (p === path ? Effect.succeed(p) : surroundings.realPath(p)),
+      fileKind: (p) => (p === path ? Effect.succeed("file" as const) : surroundings.fileKind(p))
+    }
+    const asScript: CommandApprovalRequest = { ...request, command: `${program} '${path.replace(/'/g, "'\\''")}'`, language: "shell", surroundings: typed }
+    return Effect.map(judgeShellText(asScript, env, detectors, remembered), (verdict) => stronger(own, verdict))
+  })
 }
 
 const judgeShellText = (
