@@ -30,6 +30,18 @@ export class ToolOverrideDenied extends Schema.TaggedError<ToolOverrideDenied>()
 
 export type RegistrationError = ToolShadowed | ToolOverrideDenied
 
+/**
+ * How a promise handler learns that its call was given up (timed out or
+ * interrupted). Lighter than an AbortSignal, which takes microseconds and a
+ * kilobyte or two to make on every call; a handler that needs one makes its
+ * own AbortController and aborts it from `onCancel`.
+ */
+export interface CallCancellation {
+  readonly cancelled: boolean
+  /** Runs `f` when the call is cancelled (at once if it already is). */
+  readonly onCancel: (f: () => void) => void
+}
+
 /** A tool as stored: services provided, arguments erased behind its decoder. */
 export interface RegisteredTool {
   readonly name: string
@@ -51,6 +63,16 @@ export interface RegisteredTool {
    * into the runtime it starts the handler on, so no per-call `provide`.
    */
   readonly handler: (args: unknown) => Effect.Effect<ToolOutput, ToolFailure, unknown>
+  /**
+   * The same handler as a Promise, for tools that are one request to
+   * something outside (MCP): the executor calls it directly, in the
+   * dispatching fiber, instead of starting a fiber per call, and cancels
+   * `cancellation` on timeout or interruption. It resolves to how the call
+   * ends (an Exit, or an effect to run after it); it must not reject, and a
+   * rejection is reported as a defect. It needs no services and gets no
+   * ToolContext.
+   */
+  readonly promiseHandler?: ((args: unknown, cancellation: CallCancellation) => Promise<Effect.Effect<ToolOutput, ToolFailure>>) | undefined
   readonly services: Context.Context<unknown>
   /** The tool's own timeout (fixed or per arguments); undefined = the configured call timeout. */
   readonly timeout: Duration.DurationInput | ((args: unknown) => Duration.DurationInput) | undefined

@@ -5,7 +5,7 @@
  * the model sees it: the registry's definitions and dispatch.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Logger, LogLevel } from "effect"
+import { Effect, Fiber, Logger, LogLevel, Schedule } from "effect"
 import type { Scope } from "effect"
 import type { McpOptions } from "../../src/layers/McpLive.js"
 import { Mcp } from "../../src/services/Mcp.js"
@@ -33,6 +33,14 @@ export const withServers = <A, E>(
   mcp: McpOptions = {}
 ) => Effect.provide(body, testRuntime({ mcp_servers: servers }, { mcp })).pipe(Logger.withMinimumLogLevel(LogLevel.Error))
 
+/** The demo server's count of cancelled `stall` calls once it reaches `n` (a cancellation may trail the call's end). */
+const stallsCancelled = (n: number) =>
+  call("mcp__demo__stall_cancels").pipe(
+    Effect.filterOrFail((r) => JSON.stringify(r) === JSON.stringify({ result: String(n) })),
+    Effect.retry(Schedule.spaced("20 millis")),
+    Effect.timeout("5 seconds")
+  )
+
 export const mcpSuite = (options: McpSuiteOptions) => {
   const { transport } = options
 
@@ -59,6 +67,7 @@ export const mcpSuite = (options: McpSuiteOptions) => {
             "mcp__demo_1__read_resource",
             "mcp__demo_1__remove_tool",
             "mcp__demo_1__stall",
+            "mcp__demo_1__stall_cancels",
             "mcp__demo_1__two_blocks",
             "mcp__demo_1__weird_name_x"
           ])
@@ -81,7 +90,7 @@ export const mcpSuite = (options: McpSuiteOptions) => {
     it.scopedLive("tools.include wins over tools.exclude; exclude drops tools; resources/prompts can be turned off", () =>
       Effect.gen(function*() {
         const only = yield* options.entry({ tools: { include: ["echo", "add*"], exclude: ["echo"] } })
-        const most = yield* options.entry({ tools: { exclude: ["crash", "stall", "*_tool", "weird*"], prompts: false } })
+        const most = yield* options.entry({ tools: { exclude: ["crash", "stall*", "*_tool", "weird*"], prompts: false } })
         yield* withServers({ only, most }, Effect.gen(function*() {
           expect((yield* connected("only")).tools).toEqual(["mcp__only__add", "mcp__only__add_tool", "mcp__only__echo"])
           const status = yield* connected("most")
@@ -190,6 +199,24 @@ export const mcpSuite = (options: McpSuiteOptions) => {
           expect(JSON.parse(outcome.result).error).toContain("timed out after 0.3s")
           expect(yield* call("mcp__demo__echo", { text: "after" })).toEqual({ result: "echo: after" })
           expect((yield* Effect.flatMap(Mcp, (m) => m.status))[0]?.state).toBe("connected")
+          // The timed-out request was cancelled on the server, not left pending there.
+          const cancels = yield* stallsCancelled(1)
+          expect(cancels).toEqual({ result: "1" })
+        }))
+      }))
+
+    it.scopedLive("a caller interrupted during a call cancels the request on the server, and the call ends interrupted", () =>
+      Effect.gen(function*() {
+        const entry = yield* options.entry()
+        yield* withServers({ demo: entry }, Effect.gen(function*() {
+          yield* connected("demo")
+          const executor = yield* ToolExecutor
+          const fiber = yield* Effect.fork(executor.execute({ tool: "mcp__demo__stall", args: {} }))
+          yield* Effect.sleep("100 millis")
+          yield* Fiber.interrupt(fiber)
+          const cancels = yield* stallsCancelled(1)
+          expect(cancels).toEqual({ result: "1" })
+          expect(yield* call("mcp__demo__echo", { text: "after" })).toEqual({ result: "echo: after" })
         }))
       }))
   })

@@ -11,6 +11,7 @@ import type { ToolError, ToolFailure } from "../../services/ToolError.js"
 import type { RegisteredTool } from "../../services/ToolRegistry.js"
 import { defectText } from "./decodeArguments.js"
 import { OverlayMap } from "./overlayMap.js"
+import { runPromiseHandler } from "./runPromiseHandler.js"
 import { runWithinThen } from "./runWithin.js"
 
 /** The tool's own timeout for these arguments, else the configured one. */
@@ -59,9 +60,14 @@ const handlerContext = (tool: RegisteredTool, context: ToolCallContext, caller: 
  * finishes synchronously (most of them) never arms a timer, since a
  * fork-and-race costs more than the whole rest of dispatch. One that suspends
  * is raced against the Clock and interrupted when it loses, or when the
- * caller is interrupted.
+ * caller is interrupted. A tool with a `promiseHandler` skips the fiber: its
+ * promise is awaited in the caller's (runPromiseHandler.ts).
  */
 export const runHandler = (tool: RegisteredTool, args: unknown, context: ToolCallContext, timeoutMs: number): Effect.Effect<ToolOutput, ToolError> => {
+  const promiseHandler = tool.promiseHandler
+  if (promiseHandler !== undefined) {
+    return runPromiseHandler(tool.name, (cancellation) => promiseHandler(args, cancellation), timeoutMs, (exit) => classify(tool.name, exit))
+  }
   const effect = tool.handler(args) as Effect.Effect<ToolOutput, ToolFailure>
   // The handler promised ToolOutput and ToolFailure: an Exit it returns carries those.
   if (Exit.isExit(effect)) return classify(tool.name, effect as Exit.Exit<ToolOutput, ToolFailure>)

@@ -10,7 +10,8 @@ import { Context, Duration, Effect, Either, ParseResult, Schema, SchemaAST } fro
 import { McpCallFailed, McpNotConnected, McpToolError } from "../../services/Mcp.js"
 import type { JsonSchema, ToolOutput } from "../../services/Tool.js"
 import type { ToolFailure } from "../../services/ToolError.js"
-import type { RegisteredTool } from "../../services/ToolRegistry.js"
+import type { CallCancellation, RegisteredTool } from "../../services/ToolRegistry.js"
+import { cancellationOf, signalFor } from "../../lib/effect/callCancellation.js"
 import { deriveJsonSchema } from "../../lib/tool/jsonSchema.js"
 import { redactAuditText } from "../../lib/text.js"
 import type { McpServerSpec } from "./config.js"
@@ -37,35 +38,45 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e))
 const transportBroken = (sdk: Sdk, e: unknown) =>
   e instanceof sdk.StreamableHTTPError || (e instanceof TypeError && /fetch/i.test(e.message)) || (e instanceof Error && /^Not connected$/.test(e.message))
 
+/** How a request that threw or rejected ends: the failure the model sees, after dropping a broken transport. */
+const requestFailure = (handle: ServerHandle, connection: McpConnection, tool: string, e: unknown): Effect.Effect<never, McpCallFailed> => {
+  const server = handle.spec.name
+  const failed = (message: string) => new McpCallFailed({ server, tool, message: redactAuditText(message) })
+  const { McpError, ErrorCode } = connection.sdk
+  if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
+    return Effect.fail(failed(`MCP server '${server}' disconnected during the call to '${tool}'`))
+  }
+  if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
+    return Effect.fail(failed(`MCP call to '${tool}' timed out after ${handle.spec.callTimeoutMs / 1000}s`))
+  }
+  if (transportBroken(connection.sdk, e)) return Effect.zipRight(connection.abandon, Effect.fail(failed(`MCP call failed: ${errorText(e)}`)))
+  return Effect.fail(failed(`MCP call failed: ${errorText(e)}`))
+}
+
+/**
+ * One request on the server's live connection, as a promise of how it ends
+ * (never rejected): its answer mapped by `answer`, or a failure. Dispatch
+ * enforces the call's timeout (on the Effect clock) and fires
+ * `cancellation`, which cancels the request; the SDK's own timer only backs that up, so it
+ * must not win the race.
+ */
 const request = <A>(
   handle: ServerHandle,
   tool: string,
-  run: (client: Client, options: RequestOptions) => Promise<A>
-): Effect.Effect<A, McpNotConnected | McpCallFailed> =>
-  Effect.suspend((): Effect.Effect<A, McpNotConnected | McpCallFailed> => {
-    const server = handle.spec.name
-    const connection = handle.connection()
-    if (connection === undefined) return Effect.fail(new McpNotConnected({ server }))
-    const failed = (message: string) => new McpCallFailed({ server, tool, message: redactAuditText(message) })
-    return Effect.tryPromise({
-      // Dispatch enforces `timeout` (on the Effect clock) and interrupts us, which cancels the request;
-      // the SDK's own timer only backs that up, so it must not win the race.
-      try: (signal) => run(connection.client, { signal, timeout: handle.spec.callTimeoutMs + SDK_TIMEOUT_MARGIN_MS }),
-      catch: (e) => e
-    }).pipe(
-      Effect.catchAll((e) => {
-        const { McpError, ErrorCode } = connection.sdk
-        if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
-          return Effect.fail(failed(`MCP server '${server}' disconnected during the call to '${tool}'`))
-        }
-        if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
-          return Effect.fail(failed(`MCP call to '${tool}' timed out after ${handle.spec.callTimeoutMs / 1000}s`))
-        }
-        if (transportBroken(connection.sdk, e)) return Effect.zipRight(connection.abandon, Effect.fail(failed(`MCP call failed: ${errorText(e)}`)))
-        return Effect.fail(failed(`MCP call failed: ${errorText(e)}`))
-      })
-    )
-  })
+  cancellation: CallCancellation,
+  run: (client: Client, options: RequestOptions) => Promise<Block>,
+  answer: (block: Block) => Effect.Effect<A, McpToolError>
+): Promise<Effect.Effect<A, McpNotConnected | McpCallFailed | McpToolError>> => {
+  const connection = handle.connection()
+  if (connection === undefined) return Promise.resolve(Effect.fail(new McpNotConnected({ server: handle.spec.name })))
+  const failure = (e: unknown) => requestFailure(handle, connection, tool, e)
+  try {
+    const options = { signal: signalFor(cancellation), timeout: handle.spec.callTimeoutMs + SDK_TIMEOUT_MARGIN_MS }
+    return run(connection.client, options).then(answer, failure)
+  } catch (e) {
+    return Promise.resolve(failure(e))
+  }
+}
 
 /** Plain JSON-schema parameters get a light check (an object with its required keys); the server validates the rest. */
 export const jsonArgsDecoder = (schema: JsonSchema) => {
@@ -93,7 +104,7 @@ interface Entry {
   readonly description: string
   readonly jsonSchema: JsonSchema
   readonly decode: RegisteredTool["decode"]
-  readonly run: (args: unknown) => Effect.Effect<ToolOutput, ToolFailure>
+  readonly call: (args: unknown, cancellation: CallCancellation) => Promise<Effect.Effect<ToolOutput, ToolFailure>>
 }
 
 const entry = (handle: ServerHandle, e: Entry): RegisteredTool => {
@@ -111,7 +122,9 @@ const entry = (handle: ServerHandle, e: Entry): RegisteredTool => {
     override: false,
     source: { kind: "mcp", server: handle.spec.name },
     decode: e.decode,
-    handler: e.run,
+    // The executor calls `promiseHandler`; `handler` is the same call for anything that runs tools as effects.
+    handler: (args) => Effect.flatten(Effect.promise((signal) => e.call(args, cancellationOf(signal)))),
+    promiseHandler: e.call,
     services: Context.empty() as Context.Context<unknown>,
     timeout,
     check: handle.check,
@@ -127,10 +140,12 @@ export const serverTool = (handle: ServerHandle, tool: McpTool): RegisteredTool 
     description: tool.description ?? `MCP tool ${tool.name} from server '${server}'`,
     jsonSchema,
     decode: jsonArgsDecoder(jsonSchema),
-    run: (args) =>
-      Effect.flatMap(
-        request(handle, tool.name, (client, options) =>
-          client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, undefined, options) as Promise<Block>),
+    call: (args, cancellation) =>
+      request(
+        handle,
+        tool.name,
+        cancellation,
+        (client, options) => client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, undefined, options) as Promise<Block>,
         (result): Effect.Effect<ToolOutput, McpToolError> =>
           isErrorResult(result)
             ? Effect.fail(new McpToolError({ server, tool: tool.name, message: redactAuditText(callResultText(result) || "MCP tool returned an error") }))
@@ -155,14 +170,14 @@ const schemaEntry = <A, I>(
   short: string,
   description: string,
   parameters: Schema.Schema<A, I, never>,
-  run: (args: A) => Effect.Effect<ToolOutput, ToolFailure>
+  call: (args: A, cancellation: CallCancellation) => Promise<Effect.Effect<ToolOutput, ToolFailure>>
 ): RegisteredTool =>
   entry(handle, {
     name: mcpToolName(handle.spec.name, short),
     description,
     jsonSchema: deriveJsonSchema(parameters),
     decode: Schema.decodeUnknownEither(parameters, { errors: "first", onExcessProperty: "ignore" }),
-    run: (args) => run(args as A)
+    call: (args, cancellation) => call(args as A, cancellation)
   })
 
 /** The short names of the utility tools a server gets for what it advertises. */
@@ -171,23 +186,25 @@ export const utilityNames = (spec: McpServerSpec, caps: McpCapabilities): Readon
   ...(caps.prompts && spec.prompts ? ["list_prompts", "get_prompt"] : [])
 ]
 
+const rendered = (render: (block: Block) => ToolOutput) => (block: Block): Effect.Effect<ToolOutput> => Effect.succeed(render(block))
+
 export const utilityTool = (handle: ServerHandle, short: string): RegisteredTool => {
   const server = handle.spec.name
   switch (short) {
     case "list_resources":
-      return schemaEntry(handle, short, `List the resources MCP server '${server}' offers (URI, name, type).`, NoArgs, () =>
-        Effect.map(request(handle, short, (c, o) => c.listResources({}, o) as Promise<Block>), resourcesOutput))
+      return schemaEntry(handle, short, `List the resources MCP server '${server}' offers (URI, name, type).`, NoArgs, (_, cancellation) =>
+        request(handle, short, cancellation, (c, o) => c.listResources({}, o) as Promise<Block>, rendered(resourcesOutput)))
     case "read_resource":
-      return schemaEntry(handle, short, `Read one resource of MCP server '${server}' by its URI.`, ReadResourceArgs, ({ uri }) =>
-        Effect.map(request(handle, short, (c, o) => c.readResource({ uri }, o) as Promise<Block>), readResourceOutput))
+      return schemaEntry(handle, short, `Read one resource of MCP server '${server}' by its URI.`, ReadResourceArgs, ({ uri }, cancellation) =>
+        request(handle, short, cancellation, (c, o) => c.readResource({ uri }, o) as Promise<Block>, rendered(readResourceOutput)))
     case "list_prompts":
-      return schemaEntry(handle, short, `List the prompt templates MCP server '${server}' offers, with their arguments.`, NoArgs, () =>
-        Effect.map(request(handle, short, (c, o) => c.listPrompts({}, o) as Promise<Block>), promptsOutput))
+      return schemaEntry(handle, short, `List the prompt templates MCP server '${server}' offers, with their arguments.`, NoArgs, (_, cancellation) =>
+        request(handle, short, cancellation, (c, o) => c.listPrompts({}, o) as Promise<Block>, rendered(promptsOutput)))
     default:
-      return schemaEntry(handle, "get_prompt", `Get one prompt of MCP server '${server}' by name, filled in with its arguments.`, GetPromptArgs, (args) => {
+      return schemaEntry(handle, "get_prompt", `Get one prompt of MCP server '${server}' by name, filled in with its arguments.`, GetPromptArgs, (args, cancellation) => {
         const values: Record<string, string> = {}
         for (const [k, v] of Object.entries(args.arguments ?? {})) values[k] = typeof v === "string" ? v : JSON.stringify(v)
-        return Effect.map(request(handle, "get_prompt", (c, o) => c.getPrompt({ name: args.name, arguments: values }, o) as Promise<Block>), promptOutput)
+        return request(handle, "get_prompt", cancellation, (c, o) => c.getPrompt({ name: args.name, arguments: values }, o) as Promise<Block>, rendered(promptOutput))
       })
   }
 }

@@ -1,12 +1,14 @@
 /**
  * A timer on a fiber's Effect Clock without a fiber of its own when it can:
- * the live Clock sleeps on a plain timer, so with it the timer is set here (a
- * sleeping fiber per call, forked and then interrupted, cost more CPU than a
- * whole MCP call's client side). Any other Clock (TestClock in tests) is
+ * the live Clock sleeps on a plain timer, so with it the deadline is set here,
+ * on the timer all such deadlines share (sharedDeadlines.ts; a sleeping fiber
+ * per call, forked and then interrupted, cost more CPU than a whole MCP call's
+ * client side, and a Node timer per call most of the rest). Any other Clock (TestClock in tests) is
  * slept on in a fiber, as `Effect.sleep` would.
  */
 import { Clock, Context, DefaultServices, Effect, Runtime } from "effect"
 import type { Fiber, RuntimeFlags } from "effect"
+import { startDeadline } from "./sharedDeadlines.js"
 
 /** The longest delay a JS timer takes; the live Clock treats longer ones as never (as here). */
 const MAX_TIMER_MILLIS = 2 ** 31 - 1
@@ -29,8 +31,7 @@ export const startClockTimer = (
   const clock = Context.get(parent.getFiberRef(DefaultServices.currentServices), Clock.Clock)
   if (clock === LIVE_CLOCK) {
     if (!(timeoutMs <= MAX_TIMER_MILLIS)) return () => undefined
-    const handle = setTimeout(onTimeout, timeoutMs)
-    return () => clearTimeout(handle)
+    return startDeadline(timeoutMs, onTimeout)
   }
   const sleeper = Runtime.runFork(runtime())(Effect.sleep(timeoutMs))
   sleeper.addObserver(onTimeout)

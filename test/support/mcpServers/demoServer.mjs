@@ -24,6 +24,7 @@ const BASE_TOOLS = [
   { name: "fail", description: "Always answers with isError.", inputSchema: obj({}) },
   { name: "crash", description: "Exits the server process mid-call.", inputSchema: obj({}) },
   { name: "stall", description: "Never answers.", inputSchema: obj({}) },
+  { name: "stall_cancels", description: "How many stall calls the client has cancelled.", inputSchema: obj({}) },
   { name: "picture", description: "Answers with an image.", inputSchema: obj({}) },
   { name: "add_tool", description: "Adds a tool and announces the change.", inputSchema: obj({ name: { type: "string" } }, ["name"]) },
   { name: "remove_tool", description: "Removes a tool and announces the change.", inputSchema: obj({ name: { type: "string" } }, ["name"]) },
@@ -40,12 +41,13 @@ const BASE_TOOLS = [
 export const createDemoServer = (options = {}) => {
   const extras = options.extras !== false
   const tools = [...BASE_TOOLS]
+  let stallsCancelled = 0
   const server = new Server(
     { name: options.name ?? "demo", version: "1.2.3" },
     { capabilities: { tools: { listChanged: true }, ...(extras ? { resources: {}, prompts: {} } : {}) } }
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }))
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = request.params.arguments ?? {}
     switch (request.params.name) {
       case "echo":
@@ -65,7 +67,11 @@ export const createDemoServer = (options = {}) => {
         options.onCrash?.()
         return new Promise(() => {})
       case "stall":
+        // The SDK aborts `extra.signal` when the client sends notifications/cancelled for this request.
+        extra.signal.addEventListener("abort", () => void stallsCancelled++)
         return new Promise(() => {})
+      case "stall_cancels":
+        return text(String(stallsCancelled))
       case "picture":
         return { content: [{ type: "image", data: Buffer.from("not really a png").toString("base64"), mimeType: "image/png" }] }
       case "add_tool":

@@ -1,0 +1,71 @@
+/**
+ * A tool's `promiseHandler` run in the dispatching fiber: one `Effect.async`
+ * waits for the promise, one deadline on the caller's Clock bounds it, and
+ * the handler's cancellation fires when the deadline passes or the caller is
+ * interrupted. A handler fiber per call (runHandler's path) was most of the
+ * client-side cost of an MCP call: its refs, its scheduler runner and the
+ * garbage they made.
+ */
+import { Effect, Exit } from "effect"
+import type { ToolOutput } from "../../services/Tool.js"
+import { ToolDefect, ToolTimeout } from "../../services/ToolError.js"
+import type { ToolError, ToolFailure } from "../../services/ToolError.js"
+import type { CallCancellation } from "../../services/ToolRegistry.js"
+import { runtimeOf, startClockTimer } from "../../lib/effect/clockTimer.js"
+import { defectText } from "./decodeArguments.js"
+
+class Cancellation implements CallCancellation {
+  cancelled = false
+  private listeners: Array<() => void> | undefined = undefined
+  readonly onCancel = (f: () => void): void => {
+    if (this.cancelled) f()
+    else (this.listeners ??= []).push(f)
+  }
+  cancel(): void {
+    if (this.cancelled) return
+    this.cancelled = true
+    const listeners = this.listeners
+    this.listeners = undefined
+    for (const f of listeners ?? []) f()
+  }
+}
+
+export const runPromiseHandler = (
+  tool: string,
+  call: (cancellation: CallCancellation) => Promise<Effect.Effect<ToolOutput, ToolFailure>>,
+  timeoutMs: number,
+  classify: (exit: Exit.Exit<ToolOutput, ToolFailure>) => Effect.Effect<ToolOutput, ToolError>
+): Effect.Effect<ToolOutput, ToolError> =>
+  Effect.withFiberRuntime((parent, status) =>
+    Effect.async<ToolOutput, ToolError>((resume) => {
+      const cancellation = new Cancellation()
+      let settled = false
+      const settle = (result: Effect.Effect<ToolOutput, ToolError>) => {
+        if (settled) return
+        settled = true
+        cancelTimer()
+        resume(result)
+      }
+      const cancelTimer = startClockTimer(parent, () => runtimeOf(parent, status.runtimeFlags), timeoutMs, () => {
+        if (settled) return
+        cancellation.cancel()
+        settle(Effect.fail(new ToolTimeout({ tool, seconds: Math.round(timeoutMs / 100) / 10 })))
+      })
+      const defect = (e: unknown) => settle(Effect.fail(new ToolDefect({ tool, detail: defectText(e) })))
+      try {
+        call(cancellation).then(
+          // An Exit the handler promised ToolOutput and ToolFailure for carries those.
+          (next) => settle(Exit.isExit(next) ? classify(next as Exit.Exit<ToolOutput, ToolFailure>) : Effect.flatMap(Effect.exit(next), classify)),
+          defect
+        )
+      } catch (e) {
+        defect(e)
+      }
+      return Effect.sync(() => {
+        if (settled) return
+        settled = true
+        cancelTimer()
+        cancellation.cancel()
+      })
+    })
+  )
