@@ -6,13 +6,15 @@
  * failing the usual way.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Schema, TestClock } from "effect"
+import { Context, Data, Effect, Either, Exit, Fiber, Schema, TestClock } from "effect"
 import { coerceArgs, coercionPlanOf } from "../src/layers/executor/coerceArgs.js"
 import { OverlayMap } from "../src/layers/executor/overlayMap.js"
 import { defineTool } from "../src/lib/tool/defineTool.js"
 import { registerTool } from "../src/lib/tool/registerTool.js"
 import { ToolContext } from "../src/services/ToolContext.js"
 import { ToolExecutor } from "../src/services/ToolExecutor.js"
+import { ToolRegistry } from "../src/services/ToolRegistry.js"
+import type { CallCancellation, RegisteredTool } from "../src/services/ToolRegistry.js"
 import { testRuntime } from "./support/runtime.js"
 
 class Base extends Context.Tag("test/Base")<Base, string>() {}
@@ -78,6 +80,28 @@ describe("coercion plans", () => {
 const tool = (name: string, handler: (args: { readonly n: number }) => Effect.Effect<string | { readonly n: number }, never, ToolContext>) =>
   defineTool({ name, toolset: "testing", description: "test", parameters: Schema.Struct({ n: Schema.Number }), handler, timeout: "2 seconds" })
 
+/** A registered tool answered by `promiseHandler` (as MCP tools are); its `handler` is never used by dispatch. */
+const promiseTool = (name: string, promiseHandler: NonNullable<RegisteredTool["promiseHandler"]>): RegisteredTool => ({
+  name,
+  toolset: "testing",
+  description: "test",
+  jsonSchema: { type: "object", properties: {} },
+  requiresEnv: [],
+  emoji: "",
+  maxResultChars: undefined,
+  parallel: "sequential",
+  pathArgument: "path",
+  override: false,
+  source: { kind: "builtin" },
+  decode: Either.right,
+  handler: () => Effect.die("dispatch must call promiseHandler"),
+  promiseHandler,
+  services: Context.empty() as Context.Context<unknown>,
+  timeout: "2 seconds",
+  check: undefined,
+  dynamicSchema: undefined
+})
+
 describe("dispatch paths", () => {
   it.layer(testRuntime())((it) => {
     it.effect("a finished handler, a synchronous one and a suspending one answer alike", () =>
@@ -102,5 +126,58 @@ describe("dispatch paths", () => {
         expect(outcome.error?._tag).toBe("ToolTimeout")
         expect(JSON.parse(outcome.result)).toEqual({ error: expect.stringContaining("timed out") })
       }))
+
+    it.effect("resolve to an Exit or an effect to run; a typed failure folds, a rejection is a defect", () =>
+      Effect.gen(function*() {
+        const registry = yield* ToolRegistry
+        const ran: Array<string> = []
+        yield* registry.register(promiseTool("p_ok", async () => Exit.succeed({ result: "fine" })))
+        yield* registry.register(promiseTool("p_then", () => Promise.resolve(Effect.as(Effect.sync(() => ran.push("after")), { result: "ran after" }))))
+        yield* registry.register(promiseTool("p_fail", async () => Exit.fail(new ToolFailedForTest({ message: "server said no" }))))
+        yield* registry.register(promiseTool("p_reject", () => Promise.reject(new Error("boom"))))
+        yield* registry.register(promiseTool("p_throw", () => {
+          throw new Error("thrown before any promise")
+        }))
+        const executor = yield* ToolExecutor
+        expect(JSON.parse(yield* executor.dispatch({ tool: "p_ok", args: {} }))).toEqual({ result: "fine" })
+        expect(JSON.parse(yield* executor.dispatch({ tool: "p_then", args: {} }))).toEqual({ result: "ran after" })
+        expect(ran).toEqual(["after"])
+        const failed = yield* executor.execute({ tool: "p_fail", args: {} })
+        expect([failed.error?._tag, JSON.parse(failed.result).error]).toEqual(["ToolFailed", expect.stringContaining("server said no")])
+        for (const name of ["p_reject", "p_throw"]) {
+          const outcome = yield* executor.execute({ tool: name, args: {} })
+          expect(outcome.error?._tag).toBe("ToolDefect")
+        }
+      }))
+
+    it.effect("time out on the Effect clock and cancel the call; an interrupted caller cancels it too", () =>
+      Effect.gen(function*() {
+        const registry = yield* ToolRegistry
+        const cancellations: Array<CallCancellation> = []
+        yield* registry.register(promiseTool("p_stall", (_, cancellation) => {
+          cancellations.push(cancellation)
+          return new Promise(() => {})
+        }))
+        const executor = yield* ToolExecutor
+        const timed = yield* Effect.fork(executor.execute({ tool: "p_stall", args: {} }))
+        yield* TestClock.adjust("1 second")
+        expect(cancellations[0]?.cancelled).toBe(false)
+        yield* TestClock.adjust("2 seconds")
+        const outcome = yield* Fiber.join(timed)
+        expect(outcome.error?._tag).toBe("ToolTimeout")
+        expect(cancellations[0]?.cancelled).toBe(true)
+
+        const heard: Array<string> = []
+        const interrupted = yield* Effect.fork(executor.execute({ tool: "p_stall", args: {} }))
+        yield* Effect.yieldNow()
+        cancellations[1]?.onCancel(() => heard.push("cancelled"))
+        yield* Fiber.interrupt(interrupted)
+        expect(heard).toEqual(["cancelled"])
+        // A listener added after the fact runs at once.
+        cancellations[1]?.onCancel(() => heard.push("late"))
+        expect(heard).toEqual(["cancelled", "late"])
+      }))
   })
 })
+
+class ToolFailedForTest extends Data.TaggedError("ToolFailedForTest")<{ readonly message: string }> {}
