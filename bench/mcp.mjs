@@ -12,7 +12,7 @@ import { median } from "./_stats.mjs"
 
 const SERVER = fileURLToPath(new URL("../test/support/mcpServers/stdio-server.mjs", import.meta.url))
 const CALLS = 400
-const ROUNDS = 7
+const ROUNDS = 15
 
 /** Median µs per call over rounds of CALLS sequential calls; the two sides alternate rounds, so both see the same load. */
 const perCall = async (sides) => {
