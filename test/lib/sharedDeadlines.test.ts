@@ -55,6 +55,31 @@ describe("sharedDeadlines", () => {
       expect(fired).toEqual(["first", "second"])
     }))
 
+  it.live("a deadline that throws does not keep the others due with it from firing", () =>
+    Effect.gen(function*() {
+      const fired: Array<string> = []
+      const uncaught: Array<unknown> = []
+      const listener = (error: unknown) => void uncaught.push(error)
+      // The throw surfaces as a timer callback's would: as an uncaught exception.
+      const listeners = process.listeners("uncaughtException")
+      process.removeAllListeners("uncaughtException")
+      process.on("uncaughtException", listener)
+      try {
+        startDeadline(10, () => fired.push("a"))
+        startDeadline(10, () => {
+          throw new Error("boom")
+        })
+        startDeadline(10, () => fired.push("c"))
+        yield* sleep(60)
+      } finally {
+        process.removeListener("uncaughtException", listener)
+        for (const l of listeners) process.on("uncaughtException", l)
+      }
+      expect(fired.sort()).toEqual(["a", "c"])
+      expect(uncaught).toHaveLength(1)
+      expect(pendingDeadlines()).toBe(0)
+    }))
+
   it("a cancelled deadline does not hold the process open; a waiting one does", () => {
     // The built module (`npm test` builds first), in a process of its own.
     const module = fileURLToPath(new URL("../../dist/lib/effect/sharedDeadlines.js", import.meta.url))

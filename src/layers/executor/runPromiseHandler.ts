@@ -26,7 +26,15 @@ class Cancellation implements CallCancellation {
     this.cancelled = true
     const listeners = this.listeners
     this.listeners = undefined
-    for (const f of listeners ?? []) f()
+    for (const f of listeners ?? []) {
+      // The call has already ended (timed out, or its caller is gone): a listener that fails cannot change that,
+      // and must not keep the others from running or the caller from getting its answer.
+      try {
+        f()
+      } catch {
+        // ignored on purpose, see above
+      }
+    }
   }
 }
 

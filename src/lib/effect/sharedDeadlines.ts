@@ -57,7 +57,16 @@ const onTimer = (): void => {
   }
   for (const d of due) unlink(d)
   if (next !== Infinity) arm(next)
-  for (const d of due) d.fire()
+  // One deadline that throws must not keep the others from firing; its error is then thrown as a timer's would be.
+  let failure: { readonly error: unknown } | undefined
+  for (const d of due) {
+    try {
+      d.fire()
+    } catch (error) {
+      failure ??= { error }
+    }
+  }
+  if (failure !== undefined) throw failure.error
 }
 
 /** Calls `fire` once `ms` milliseconds have passed, unless the returned function is called first. */
