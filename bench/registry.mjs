@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Effect, Layer, ManagedRuntime, Schema } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime, Schema } from "effect"
 import { ConfigTest, HermesRuntime, ToolExecutor, ToolRegistry, Toolsets, defineTool, registerTool } from "../dist/index.js"
 import { median, perOpMicros } from "./_stats.mjs"
 
@@ -77,10 +77,19 @@ export const run = async () => {
   const bareGenInFiberUs = await perOpInFiber(bareGen)
   const asyncInFiberUs = await perOpInFiber(executor.dispatch({ ...call, tool: "bench_echo_async" }))
   const bareAsyncInFiberUs = await perOpInFiber(trivialAsync.handler({ value: 7 }))
+  // The same Promise answered through `promiseHandler` (as MCP tools are): awaited in the caller's fiber.
+  const registered = registry.get("bench_echo_async")
+  await runtime.runPromise(registry.register({
+    ...registered,
+    name: "bench_echo_promise",
+    promiseHandler: (args) => Promise.resolve(Exit.succeed(`value ${args.value}`))
+  }))
+  const promiseInFiberUs = await perOpInFiber(executor.dispatch({ ...call, tool: "bench_echo_promise" }))
   rows.push({ name: "dispatch trivial tool (runPromise per call)", value: dispatchUs, unit: "µs", baseline: bareUs, baselineName: "bare handler via runPromise", ratio: dispatchUs / bareUs, target: "≤ 4 µs" })
   rows.push({ name: "dispatch trivial tool (inside one fiber)", value: inFiberUs, unit: "µs", baseline: bareInFiberUs, baselineName: "bare handler in the fiber", ratio: inFiberUs / bareInFiberUs, target: "≤ 3 µs" })
   rows.push({ name: "dispatch trivial Effect.gen tool (inside one fiber)", value: genInFiberUs, unit: "µs", baseline: bareGenInFiberUs, baselineName: "bare handler in the fiber", ratio: genInFiberUs / bareGenInFiberUs })
   rows.push({ name: "dispatch trivial Promise tool (inside one fiber)", value: asyncInFiberUs, unit: "µs", baseline: bareAsyncInFiberUs, baselineName: "bare handler in the fiber", ratio: asyncInFiberUs / bareAsyncInFiberUs })
+  rows.push({ name: "dispatch trivial promiseHandler tool (inside one fiber)", value: promiseInFiberUs, unit: "µs", baseline: bareAsyncInFiberUs, baselineName: "bare Promise handler in the fiber", ratio: promiseInFiberUs / bareAsyncInFiberUs })
 
   // 2. Definitions for hermes-cli, uncached: each round bumps the registry generation first.
   const core = Toolsets.HERMES_CORE_TOOLS
