@@ -9,7 +9,7 @@ import { startBareShell, startNamedProgram } from "./namedPrograms.js"
 import { judgeThrough } from "./throughCommand.js"
 import { execFindings, shellString } from "./execFlags.js"
 import { EDITORS, editorCommands, editorInput, readsCommandsFromStdin } from "./editorCommands.js"
-import { consoleCommands, consoleOf, consoleReadsStdin, readsCodeOrCommands } from "./consoleCommands.js"
+import { consoleCommands, consoleOf, consoleReadsStdin, inputConsole, readsCodeOrCommands } from "./consoleCommands.js"
 import { inputCommands } from "./inputCommands.js"
 import { historyFileWrite } from "./historyFile.js"
 import { PIP_PLACES, pipBuild } from "./resolve/pipBuilds.js"
@@ -18,6 +18,7 @@ import type { Cmd, Origin, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
 import { newParseCtx, parseInto } from "../shell/parser.js"
 import { APPENDED_ARGUMENTS_DESCRIPTION, appendedArgumentsMatter, filledWord, filledWordMatters } from "./filledWords.js"
+import { FD_FILLED_DESCRIPTION, fdFillsOptions } from "./fdFilled.js"
 import { basename, deobfuscate } from "../shell/words.js"
 import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/codeSources.js"
@@ -188,7 +189,7 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
   // what they read on standard input is read where the resolver follows pipes and redirects.
   const console = consoleOf(name)
   if (console !== null) {
-    const found = consoleCommands(console, args, null)
+    const found = consoleCommands(console, args, null, name)
     if (found.runs) a.findings.push(D.consoleCommands)
     for (const p of found.payloads) parseInto(ctx, p.text, "exec", "payload", cmd.depth + 1, true)
   }
@@ -233,6 +234,19 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
         if (!appended && !run.some((w, i) => i > 0 && replacements.some((r) => w.startsWith(r)) && !FIND_VALUED.test(basename(run[0] ?? "") === "find" ? (run[i - 1] ?? "") : ""))) continue
         const reached: ReadonlyArray<ReadonlyArray<string>> = runsGivenCode(run) ? positionalPrograms(run) : [run]
         if (reached.some((words) => matters(words, whole))) a.findings.push(APPENDED_ARGUMENTS_DESCRIPTION)
+      }
+    }
+    // fd -x / -X fill found names in (a placeholder, or appended): a name can be an option (fdFilled.ts).
+    if (name === "fd" || name === "fdfind") {
+      for (const [from, to] of delegated) {
+        const all = values.slice(from, to)
+        const at = resolveHead(all.length, (i) => all[i] ?? "").index
+        const batch = values[from - 1] === "-X" || values[from - 1] === "--exec-batch"
+        if (at < 0) continue
+        const run = all.slice(at)
+        // A shell given its code hands the names on as "$@", "$1" to the programs it runs (as under xargs).
+        const reached = runsGivenCode(run) ? positionalPrograms(run) : null
+        if (fdFillsOptions(values.slice(h + 1, from - 1), run, batch, reached)) a.findings.push(FD_FILLED_DESCRIPTION)
       }
     }
   }
@@ -438,9 +452,9 @@ const editorHeredoc = (a: Findings, ctx: ParseCtx, owner: Cmd): void => {
   const body = owner.redirs.find((r) => (r.op === "<<" || r.op === "<<-") && r.body !== null)?.body
   if (body === undefined || body === null) return
   const console = consoleOf(name)
-  if (console !== null && !consoleReadsStdin(console, args)) return
+  if (console !== null && !consoleReadsStdin(console, args, name)) return
   if (console === null && !readsCommandsFromStdin(name, args)) return
-  const ex = console === null ? editorInput(name, body, args) : consoleCommands(console, [], body)
+  const ex = console === null ? editorInput(name, body, args) : consoleCommands(inputConsole(console, args, name), [], body)
   if (ex.runs) a.findings.push(console === null ? D.inputCommands : D.consoleCommands)
   for (const p of ex.payloads) parseInto(ctx, p.text, "exec", "payload", owner.depth + 1, true)
 }
