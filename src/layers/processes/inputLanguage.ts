@@ -120,7 +120,8 @@ const PAGES_OUTPUT = new Set([
   "git", "journalctl", "systemctl", "loginctl", "busctl", "coredumpctl", "hostnamectl", "networkctl", "resolvectl",
   "timedatectl", "localectl", "homectl", "bootctl", "portablectl", "userdbctl", "gh", "glab", "aws", "bat", "batcat",
   "delta", "perldoc", "pydoc", "pydoc3", "ri", "psql", "mysql", "mariadb", "tig", "mutt", "neomutt", "lynx", "w3m",
-  "elinks", "links", "ranger", "nnn", "vifm", "mc", "info", "pinfo", "svn", "hg", "dmesg", "apt", "zypper"
+  "elinks", "links", "ranger", "nnn", "vifm", "mc", "info", "pinfo", "svn", "hg", "dmesg", "apt", "zypper", "dpkg",
+  "dpkg-query", "nmcli", "systemd-analyze", "ansible-doc", "git-log", "cvs", "fossil"
 ])
 const PAGER_READERS: ReadonlyArray<InputReader> = ["pager-keys", "vim-keys"]
 
@@ -143,7 +144,7 @@ const simpleCommand = (argv: ReadonlyArray<string>, depth: number, terminal: boo
   const console = consoleOf(name.toLowerCase())
   if (console !== null) {
     const reader: InputReader = consoleReadsStdin(console, args, name.toLowerCase()) ? inputConsole(console, args, name.toLowerCase()) : "shell"
-    return PAGES_OUTPUT.has(name) ? [reader, ...PAGER_READERS] : [reader]
+    return terminal && PAGES_OUTPUT.has(name) ? [reader, ...PAGER_READERS] : [reader]
   }
   // ed, ex and vim read editor commands (vim on a terminal: keys whose `:` lines are commands); their `!` runs shell.
   const editor = editorReader(name.toLowerCase(), args)
@@ -160,9 +161,9 @@ const simpleCommand = (argv: ReadonlyArray<string>, depth: number, terminal: boo
     // `bash -c '…'`: the reader is only what that text runs.
     const c = language === "shell" ? argv.indexOf("-c", i + 1) : -1
     if (c > 0 && c + 1 < argv.length) return depth < 3 ? inputReaders(argv[c + 1]!, depth + 1, terminal) : ["shell"]
-    // A program that shows its output in a pager (`git log`, `journalctl`) or has `!` and `:` keys of its own (tig,
-    // mutt, lynx): the keys are read as a pager's and vi's too.
-    return unique(["shell", ...(PAGES_OUTPUT.has(name) ? PAGER_READERS : []), ...nested])
+    // On a terminal, a program that shows its output in a pager (`git log`, `journalctl`) or has `!` and `:` keys of
+    // its own (tig, mutt, lynx): the keys are read as a pager's and vi's too. (On a pipe none of them starts.)
+    return unique(["shell", ...(terminal && PAGES_OUTPUT.has(name) ? PAGER_READERS : []), ...nested])
   }
   // `python3 -m pdb x.py`: the debugger's commands are Python.
   if (readsCode(language, name, args) || readsStdinCodeToo(name, args)) return [language]

@@ -62,11 +62,11 @@ describe("pip's and uv's variables and options naming programs and places", () =
       "export PIP_PYTHON=./x.sh", "export PIP_SRC=/tmp/c", "PIP_EXISTS_ACTION=w pip install -e .", "export PIP_TARGET=~/.local/lib/python3.11/site-packages",
       "export PIP_CACHE_DIR=./cache", "export PIP_LOG=~/.bashrc", "export UV_PYTHON=./x.sh", "export UV_CONSTRAINT=c.txt", "export UV_ENV_FILE=.env",
       "UV_CACHE_DIR=./c uv sync", "export UV_PROJECT_ENVIRONMENT=/tmp/venv",
-      "pip --python ./x.sh --version", "pip3.11 --pyt=./x install foo", "uv run -p ./bin/python y.py", "uv run --python=./x y.py", "uv run --env-file .env y.py"
+      "pip --python ./x.sh --version", "python3 -m pip --python ./x.sh list", "pip3.11 --pyt=./x install foo", "uv run -p ./bin/python y.py", "uv run --python=./x y.py", "uv run --env-file .env y.py"
     ]) {
       expect(asks(command)).toEqual([command, true])
     }
-    for (const command of ["pip --version", "export PIP_NO_CACHE_DIR=1", "export PIP_DISABLE_PIP_VERSION_CHECK=1", "uv run -p 3.12 y.py", "uv run --python pypy y.py", "export UV_NO_PROGRESS=1"]) {
+    for (const command of ["pip --version", "python3 -m pip list", "python3 -m http.server", "export PIP_NO_CACHE_DIR=1", "export PIP_DISABLE_PIP_VERSION_CHECK=1", "uv run -p 3.12 y.py", "uv run --python pypy y.py", "export UV_NO_PROGRESS=1"]) {
       expect(asks(command)).toEqual([command, false])
     }
   })
@@ -74,10 +74,10 @@ describe("pip's and uv's variables and options naming programs and places", () =
 
 describe("less's log file: a write like any other", () => {
   it("judges -o/-O/--log-file and LESS as writes of the piped text", () => {
-    for (const command of ["cat x | less -o .git/hooks/pre-commit", "cat x | less -O~/.bashrc", "cat x | less --log-file=/home/agent/.profile", "LESS='-o f' less x", "LESS=--log-file=f less x"]) {
+    for (const command of ["cat x | less -o .git/hooks/pre-commit", "cat x | less -O~/.bashrc", "cat x | less --log-file=/home/agent/.profile", "LESS='-o f' less x", "LESS=--log-file=f less x", "PAGER='less -o ~/.bashrc' git log", "GIT_PAGER='less -Ofile' git log", "git -c core.pager='less -o x' log"]) {
       expect(asks(command)).toEqual([command, true])
     }
-    for (const command of ["cat x | less -o notes.log", "less -R f", "LESS=-R less f"]) expect(asks(command)).toEqual([command, false])
+    for (const command of ["cat x | less -o notes.log", "less -R f", "LESS=-R less f", "PAGER='less -R' git log", "GIT_PAGER=cat git log"]) expect(asks(command)).toEqual([command, false])
   })
 
   it("typed keys: `s NAME`, `-o NAME`, `-O NAME` save the input; a long option's file is not shown", () => {
@@ -110,13 +110,23 @@ describe("sftp, ftp, lftp and mail: `!cmd` lines in what they read", () => {
 
 describe("programs that start a pager read typed keys as the pager's", () => {
   it("git, journalctl, systemctl, psql: their keys are pager keys and vi keys too", () => {
-    expect(inputReaders("git log")).toEqual(["shell", "pager-keys", "vim-keys"])
-    expect(inputReaders("GIT_PAGER=less git -p diff")).toEqual(["shell", "pager-keys", "vim-keys"])
-    expect(inputReaders("journalctl -u x")).toEqual(["shell", "pager-keys", "vim-keys"])
-    expect(inputReaders("psql db")).toEqual(["psql", "pager-keys", "vim-keys"])
+    expect(inputReaders("git log", 0, true)).toEqual(["shell", "pager-keys", "vim-keys"])
+    expect(inputReaders("GIT_PAGER=less git -p diff", 0, true)).toEqual(["shell", "pager-keys", "vim-keys"])
+    expect(inputReaders("journalctl -u x", 0, true)).toEqual(["shell", "pager-keys", "vim-keys"])
+    expect(inputReaders("psql db", 0, true)).toEqual(["psql", "pager-keys", "vim-keys"])
+    expect(inputReaders("cd repo && git log", 0, true)).toEqual(["shell", "pager-keys", "vim-keys"])
+    // On a pipe git and psql start no pager.
+    expect(inputReaders("git log")).toEqual(["shell"])
+    expect(inputReaders("psql db")).toEqual(["psql"])
+    expect(inputReaders("cat", 0, true)).toEqual(["shell"])
+  })
+
+  it("sftp reads `!cmd` lines; mail given a recipient composes (its `~` escapes)", () => {
     expect(inputReaders("sftp host")).toEqual(["bang-lines"])
     expect(inputReaders("mail u@h")).toEqual(["mail-compose"])
-    expect(inputReaders("cat")).toEqual(["shell"])
+    expect(inputReaders("mail")).toEqual(["bang-lines"])
+    expect(consoleText("mail-compose", "hello | world\n!ls").runs).toBe(false)
+    expect(consoleText("mail-compose", "~!rm -rf /").shell).toEqual(["rm -rf /"])
   })
 })
 
@@ -128,7 +138,8 @@ describe("vim: `%` and `#` in a write target are the file names", () => {
     for (const command of ["vim -es -c 'w %:h/x' -c q f", "vim -es -c 'w %<.sh' -c q f", "vim -es -c 'w $HOME/.bashrc' -c q f", "vim -es -c 'w `echo x`' -c q f"]) {
       expect(asks(command)).toEqual([command, true])
     }
-    for (const command of ["vim -es -c 'w %.bak' -c q notes.txt", "vim -es -c 'w! backup/%' -c q notes.txt", "vim -es -c 'w \\%x' -c q f"]) {
+    expect(detectCommand("cd repo && vim -es -c 'e config' -c 'sav! .git/%' -c q", ENV).description).toMatch(/git config/)
+    for (const command of ["vim -es -c 'w %.bak' -c q notes.txt", "vim -es -c 'sav %.orig' -c q notes.txt", "vim -es -c 'w! backup/%' -c q notes.txt", "vim -es -c 'w \\%x' -c q f"]) {
       expect(asks(command)).toEqual([command, false])
     }
   })
@@ -146,13 +157,33 @@ describe("files that run later: Ruby's and Perl's library folders, a venv's pyve
       "/work/app/local/lib/perl5/Foo.pm",
       "/usr/local/lib/site_perl/Foo.pm",
       "/work/app/.venv/pyvenv.cfg",
+      "/home/agent/.luarocks/share/lua/5.4/socket.lua",
+      "/home/agent/R/x86_64-pc-linux-gnu-library/4.3/dplyr/R/dplyr",
+      "/home/agent/.julia/config/startup.jl",
+      "/home/agent/.npm-global/lib/node_modules/npm/index.js",
+      "/home/agent/go/pkg/mod/github.com/x/y@v1.0.0/y.go",
+      "/home/agent/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.0/build.rs",
       "/home/agent/.gemrc"
     ]) {
       expect([path, implicitlyExecuted(path, env) !== null]).toEqual([path, true])
     }
-    for (const path of ["/work/app/lib/foo.rb", "/work/app/lib/Foo.pm", "/work/app/gems.txt", "/work/app/perl.md"]) {
+    for (const path of ["/work/app/lib/foo.rb", "/work/app/lib/Foo.pm", "/work/app/gems.txt", "/work/app/perl.md", "/work/app/src/lua/x.lua", "/work/app/R/analysis.R", "/home/agent/.cargo/config.toml.bak", "/work/app/go/main.go"]) {
       expect([path, implicitlyExecuted(path, env)]).toEqual([path, null])
     }
     expect(asks("echo 'home = /tmp/x' > .venv/pyvenv.cfg")).toEqual(["echo 'home = /tmp/x' > .venv/pyvenv.cfg", true])
+  })
+})
+
+describe("xargs: names reaching a subcommand or a script's \"$@\"", () => {
+  it("a find start path that is a bare word is printed first and may be a subcommand", () => {
+    for (const command of ["find clean -print0 | xargs -0 git", "find -L clean -type f -print0 | xargs -0 git"]) expect(asks(command)).toEqual([command, true])
+    for (const command of ["find . -name '*.py' -print0 | xargs -0 black", "find ./clean -print0 | xargs -0 git add", "find /tmp/x -print0 | xargs -0 black"]) {
+      expect(asks(command)).toEqual([command, false])
+    }
+  })
+
+  it("a shell script given the names may pass them on as \"$@\" to a program with options", () => {
+    for (const command of ["xargs bash x.sh < list", "ls | xargs sh ./run.sh", "fd -x bash x.sh"]) expect(asks(command)).toEqual([command, true])
+    for (const command of ["find . -print0 | xargs -0 bash x.sh", "ls | xargs python3 x.py", "ls | xargs sh -c 'wc -l \"$@\"' _"]) expect(asks(command)).toEqual([command, false])
   })
 })

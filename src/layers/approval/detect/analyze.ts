@@ -269,8 +269,23 @@ const pipArgs = (name: string, args: ReadonlyArray<string>): ReadonlyArray<strin
  */
 const wholeNames = (xargsArgs: ReadonlyArray<string>, lister: ReadonlyArray<string> | null): boolean => {
   const split = xargsArgs.some((a) => a === "-0" || a === "--null")
-  // find prints each name under the start path it was given (`.` when none), which cannot begin with `-`.
-  return split && lister !== null && basename(lister[0] ?? "") === "find" && lister.includes("-print0") && !lister.some((w) => /^-f?print/.test(w) && w !== "-print0")
+  // find prints each name under the start path it was given (`.` when none), which cannot begin with `-`; a start
+  // path that is a bare word (`find clean -print0`) is printed itself first, and may be a subcommand (`git clean`).
+  return split && lister !== null && basename(lister[0] ?? "") === "find" && lister.includes("-print0") && !lister.some((w) => /^-f?print/.test(w) && w !== "-print0") &&
+    findStartPaths(lister.slice(1)).every((p) => /^[./~]/.test(p))
+}
+
+/** find's start paths: the words after its options (-H, -L, -P, -D x, -Ox) up to the first test, action or operator. */
+const findStartPaths = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  let i = 0
+  while (i < args.length && /^-(?:[HLP]+|D|O\d*)$/.test(args[i] ?? "")) i += args[i] === "-D" ? 2 : 1
+  const out: string[] = []
+  for (; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a.startsWith("-") || a === "(" || a === "!" || a === ",") break
+    out.push(a)
+  }
+  return out
 }
 
 /**
@@ -302,7 +317,11 @@ const KEYWORD = /^(?:do|then|else|elif|if|while|until|!|time|\{|\()$/
  */
 const positionalPrograms = (run: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> => {
   if (!SHELL_OR_PYTHON.test(basename(run[0] ?? "").toLowerCase()) || /^python/.test(basename(run[0] ?? ""))) return []
-  const code = run[run.findIndex((w, i) => i > 0 && CODE_FLAG.test(w)) + 1] ?? ""
+  const flag = run.findIndex((w, i) => i > 0 && CODE_FLAG.test(w))
+  // A script file (`bash x.sh`): what it does with "$@" is not read here (it may hand the names to `find "$@"`), so
+  // the arguments count as reaching a program that may take options.
+  if (flag < 0) return [run]
+  const code = run[flag + 1] ?? ""
   if (!POSITIONAL_USE.test(code)) return []
   const out: Array<ReadonlyArray<string>> = []
   for (const segment of code.split(/[;&|\n(){}`]|\$\(/)) {

@@ -175,10 +175,12 @@ const exCommand = (line: string, ed: boolean, shell: string[], writes: string[],
     // `:w !sh` writes the lines to the command's input.
     return computed || (/^[wW]/.test(rest) && feedsCode(command))
   }
+  // A write's file name is expanded with the names before the command (`:sav %.bak` renames after).
+  const before: ExState = { ...state }
   follow(rest, ed, state)
   // `:e +cmd file`, `:sp +cmd f`, `:n +cmd`: vim runs cmd as an ex command once the file is open (`\ ` is a space).
   const opened = !ed && plusCommands(rest).map((c) => exCommand(c, false, shell, writes, state)).some((r) => r)
-  return afterFollow(rest, ed, shell, writes, state) || opened
+  return afterFollow(rest, ed, shell, writes, state, before) || opened
 }
 
 /** The `+cmd` arguments of a vim command that opens a file (`:e +cmd f`; not `++opt`, and `+N`/`+/pat` run nothing). */
@@ -213,7 +215,7 @@ const setsProgramOption = (rest: string): boolean => {
   return [...args.matchAll(/(?:^|\s)(?:no|inv)?([a-z]+)/g)].some((m) => PROGRAM_OPTIONS.has(m[1] ?? ""))
 }
 
-const afterFollow = (rest: string, ed: boolean, shell: string[], writes: string[], state: ExState): boolean => {
+const afterFollow = (rest: string, ed: boolean, shell: string[], writes: string[], state: ExState, before: ExState): boolean => {
   const written = WRITES_FILE.exec(rest)
   if (written !== null) {
     const target = (written[1] ?? "").trim()
@@ -221,7 +223,7 @@ const afterFollow = (rest: string, ed: boolean, shell: string[], writes: string[
       if (!target.startsWith("!")) writes.push(target)
       return false
     }
-    const file = writtenFile(target.replace(/^@$|^"[a-zA-Z]$/, ""), state)
+    const file = writtenFile(target.replace(/^@$|^"[a-zA-Z]$/, ""), before)
     if (file === null) return true
     writes.push(file)
     return false

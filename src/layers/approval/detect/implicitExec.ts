@@ -125,7 +125,11 @@ const LIBRARY_DIRS = new RegExp(
     String.raw`\/(?:\.gem|\.local\/share\/gem|vendor\/bundle|\.rvm\/gems|lib\/ruby|var\/lib\/gems)\/`,
     // Perl's: local::lib's `~/perl5` (its lib/perl5 is on PERL5LIB once the start-up file evals it), carton's
     // `local/lib/perl5`, `site_perl`/`vendor_perl`.
-    String.raw`\/perl5\/|\/(?:site|vendor)_perl\/`
+    String.raw`\/perl5\/|\/(?:site|vendor)_perl\/`,
+    // Lua's (luarocks), R's and Julia's package libraries, npm's global modules, and the sources go and cargo build
+    // from their caches (a crate's build.rs runs at `cargo build`).
+    String.raw`\/\.luarocks\/|\/share\/lua\/|\/lib\/lua\/|\/R\/[^/]+-library\/|\/lib\/R\/(?:site-)?library\/|\/\.julia\/(?:packages|dev|config)\/`,
+    String.raw`\/lib\/node_modules\/|\/go\/pkg\/mod\/|\/\.cargo\/(?:registry|git)\/`
   ].join("|")
 )
 /** Node's folders in a home: `require('x')` of a name no node_modules holds loads `~/.node_modules/x`. */

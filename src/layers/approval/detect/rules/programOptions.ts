@@ -287,14 +287,21 @@ const test = (c: CmdView, env: RuleEnv): boolean => {
   if (name === "less" && argv(c).some((a) => a.startsWith("+") && /[!|]/.test(a))) return true
   // zip's two-letter `-TT cmd` (test the archive with cmd).
   if (name === "zip" && argv(c).some((a) => a === "-TT" || a.startsWith("-TT="))) return true
+  // `python3 -m pip --python ./x`: pip's own options follow the module name.
+  if (PYTHON_NAME.test(name)) {
+    const args = argv(c)
+    const m = args.findIndex((a, i) => a === "-m" && PIP_NAME.test(args[i + 1] ?? ""))
+    return m >= 0 && runsProgram(PIP, args.slice(m + 2))
+  }
   const o = OPTIONS[name] ?? (PIP_NAME.test(name) ? PIP : undefined)
   return o !== undefined && runsProgram(o, argv(c))
 }
 
 const PIP_NAME = /^pip[\d.]*$/
+const PYTHON_NAME = /^python[\d.]*$/
 
 const mayRun = (name: string): boolean =>
-  PIP_NAME.test(name) || name === "make" || name === "gmake" || name === "go" || name === "git" || name === "zip" || COMPILER.test(name) || TEX.test(name) || OPTIONS[name] !== undefined
+  PIP_NAME.test(name) || PYTHON_NAME.test(name) || name === "make" || name === "gmake" || name === "go" || name === "git" || name === "zip" || COMPILER.test(name) || TEX.test(name) || OPTIONS[name] !== undefined
 
 export const programOptionRules: ReadonlyArray<Rule> = [
   { kind: "program", description: D.programOption, only: mayRun, test: (_v, c, env) => test(c, env) }
