@@ -177,7 +177,7 @@ describe("files that run later: Ruby's and Perl's library folders, a venv's pyve
 describe("xargs: names reaching a subcommand or a script's \"$@\"", () => {
   it("a find start path that is a bare word is printed first and may be a subcommand", () => {
     for (const command of ["find clean -print0 | xargs -0 git", "find -L clean -type f -print0 | xargs -0 git"]) expect(asks(command)).toEqual([command, true])
-    for (const command of ["find . -name '*.py' -print0 | xargs -0 black", "find ./clean -print0 | xargs -0 git add", "find /tmp/x -print0 | xargs -0 black"]) {
+    for (const command of ["find . -name '*.py' -print0 | xargs -0 black", "find ./clean -print0 | xargs -0 git add", "find /tmp/x -print0 | xargs -0 black", "find src -name '*.ts' -print0 | xargs -0 sed -i s/a/b/", "find clean -print0 | xargs -0 git add"]) {
       expect(asks(command)).toEqual([command, false])
     }
   })

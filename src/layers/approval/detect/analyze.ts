@@ -19,6 +19,7 @@ import type { ParseCtx } from "../shell/parser.js"
 import { newParseCtx, parseInto } from "../shell/parser.js"
 import { APPENDED_ARGUMENTS_DESCRIPTION, appendedArgumentsMatter, filledWord, filledWordMatters } from "./filledWords.js"
 import { FD_FILLED_DESCRIPTION, fdFillsOptions } from "./fdFilled.js"
+import { gitOptions } from "./gitOptions.js"
 import { basename, deobfuscate } from "../shell/words.js"
 import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/codeSources.js"
@@ -233,7 +234,7 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
         const run = all.slice(at)
         if (!appended && !run.some((w, i) => i > 0 && replacements.some((r) => w.startsWith(r)) && !FIND_VALUED.test(basename(run[0] ?? "") === "find" ? (run[i - 1] ?? "") : ""))) continue
         const reached: ReadonlyArray<ReadonlyArray<string>> = runsGivenCode(run) ? positionalPrograms(run) : [run]
-        if (reached.some((words) => matters(words, whole))) a.findings.push(APPENDED_ARGUMENTS_DESCRIPTION)
+        if (reached.some((words) => matters(words, whole && !bareStartReaches(filled?.lister ?? null, words)))) a.findings.push(APPENDED_ARGUMENTS_DESCRIPTION)
       }
     }
     // fd -x / -X fill found names in (a placeholder, or appended): a name can be an option (fdFilled.ts).
@@ -271,8 +272,18 @@ const wholeNames = (xargsArgs: ReadonlyArray<string>, lister: ReadonlyArray<stri
   const split = xargsArgs.some((a) => a === "-0" || a === "--null")
   // find prints each name under the start path it was given (`.` when none), which cannot begin with `-`; a start
   // path that is a bare word (`find clean -print0`) is printed itself first, and may be a subcommand (`git clean`).
-  return split && lister !== null && basename(lister[0] ?? "") === "find" && lister.includes("-print0") && !lister.some((w) => /^-f?print/.test(w) && w !== "-print0") &&
-    findStartPaths(lister.slice(1)).every((p) => /^[./~]/.test(p))
+  return split && lister !== null && basename(lister[0] ?? "") === "find" && lister.includes("-print0") && !lister.some((w) => /^-f?print/.test(w) && w !== "-print0")
+}
+
+/**
+ * find prints a start path that is a bare word (`find clean -print0`) itself first: to a program the line gives no
+ * operand yet, that name is its subcommand or script (`xargs -0 git` runs `git clean …`).
+ */
+const bareStartReaches = (lister: ReadonlyArray<string> | null, words: ReadonlyArray<string>): boolean => {
+  if (lister === null || findStartPaths(lister.slice(1)).every((p) => /^[./~]/.test(p))) return false
+  const args = words.slice(1)
+  if (basename(words[0] ?? "") === "git") return args[gitOptions(args).sub] === undefined
+  return args.every((a) => a.startsWith("-"))
 }
 
 /** find's start paths: the words after its options (-H, -L, -P, -D x, -Ox) up to the first test, action or operator. */
