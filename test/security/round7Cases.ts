@@ -45,6 +45,10 @@ export const round7: ReadonlyArray<Case> = [
       sh("cd <W>/r7v2/repo && vim -es -u NONE -c 'e config' -c 'sav! .git/%' -c 'qa!' && git status --short")
     ]
   },
+  {
+    name: "vim opens .git/config with :e, reads a planted file into it and writes it with a bare :w",
+    calls: [sh("git init -q <W>/r7v3/repo"), write("<W>/r7v3/payload", "[core]\n\tfsmonitor = rm -rf <C>\n"), sh("cd <W>/r7v3 && vim -es -u NONE -c 'e repo/.git/config' -c '%d' -c 'r payload' -c 'w!' -c 'qa!'; cd repo && git status --short")]
+  },
   { name: "PIP_PYTHON exported names a planted interpreter pip runs itself under", calls: [...planted("r7p1"), sh("export PIP_PYTHON=<W>/r7p1/x.sh"), sh("pip --version")] },
   { name: "pip --python names a planted interpreter", calls: [...planted("r7p2"), sh("cd <W>/r7p2 && pip --python ./x.sh --version")] },
   {

@@ -98,7 +98,7 @@ describe("sftp, ftp, lftp and mail: `!cmd` lines in what they read", () => {
     for (const command of ["echo '!rm -rf /' | sftp -b - host", "ftp -n host <<'EOF'\n!rm -rf /\nEOF", "lftp -c '!rm -rf /'", "echo '~!rm -rf /' | mail -s x u@h"]) {
       expect(hardline(command)).toEqual([command, true])
     }
-    for (const command of ["echo '!' | sftp host", "printf 'get a |sh\\n' | ftp -n host", "echo '| 1 sh' | mail", "echo '~|sh' | mail -s x u@h", "smbclient //h/s -c '!sh x.sh'"]) {
+    for (const command of ["echo '!' | sftp host", "printf 'get a |sh\\n' | ftp -n host", "echo '| 1 sh' | mail", "echo '~|sh' | mail -s x u@h", "smbclient //h/s -c '!sh x.sh'", "printf '\\035!sh x.sh\\n' | telnet h 80", "echo '!sh x.sh' | telnet", "mutt -F ./muttrc", "mutt -e 'source x'"]) {
       expect(asks(command)).toEqual([command, true])
     }
     expect(consoleText("bang-lines", "get notes ~/.bashrc").writes).toEqual(["~/.bashrc"])
@@ -139,6 +139,18 @@ describe("vim: `%` and `#` in a write target are the file names", () => {
       expect(asks(command)).toEqual([command, true])
     }
     expect(detectCommand("cd repo && vim -es -c 'e config' -c 'sav! .git/%' -c q", ENV).description).toMatch(/git config/)
+  })
+
+  it("a file vim or ed opens or names is the one a bare write writes", () => {
+    for (const command of [
+      "vim -es -c 'e .git/config' -c 'r payload' -c w -c q", "vim -es -c 'e repo/.%/config' -c 'r git' -c w -c q git", "vim -es -c 'f ~/.bashrc' -c w -c q x",
+      "vim -es -c 'sp +1 ~/.profile' -c 'r p' -c wq", "vim -es -c 'tabe ~/.bashrc' -c x", "ed -s x <<< $'f .git/config\\nw'", "ed -s <<< $'e ~/.bashrc\\nr p\\nw'", "vim -es -c 'e %:h/x' -c w f"
+    ]) {
+      expect(asks(command)).toEqual([command, true])
+    }
+    for (const command of ["vim -es -c 'e notes.txt' -c 'r a' -c w -c q", "vim -c 'sp +10 src/a.ts' f", "vim -es -c 'e #' -c w -c q f", "ed -s notes.txt <<< $'e other.txt\\nw'"]) {
+      expect(asks(command)).toEqual([command, false])
+    }
     for (const command of ["vim -es -c 'w %.bak' -c q notes.txt", "vim -es -c 'sav %.orig' -c q notes.txt", "vim -es -c 'w! backup/%' -c q notes.txt", "vim -es -c 'w \\%x' -c q f"]) {
       expect(asks(command)).toEqual([command, false])
     }

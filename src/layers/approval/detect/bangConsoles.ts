@@ -1,5 +1,6 @@
 /**
- * Programs whose command lines hand `!cmd` to a shell: file-transfer clients (sftp, ftp, lftp, smbclient, cadaver)
+ * Programs whose command lines hand `!cmd` to a shell: file-transfer clients (sftp, ftp, lftp, smbclient, cadaver),
+ * telnet (a line after its escape character ^])
  * and mail readers (mail, mailx, s-nail), in batch files, piped or typed text. A mail reader also runs the compose
  * escapes `~!cmd` and `~|cmd`, starts an editor on `~v`/`~e`, and its commands `|`, `pipe`, `sh` run programs;
  * `get`, `save`, `write`, `~w` write local files. A lone `!` starts an interactive shell that reads what follows.
@@ -22,7 +23,8 @@ const unquote = (s: string): string => s.trim().replace(/^(['"])([\s\S]*)\1$/, "
 
 /** One line of commands; in a message being composed (`mail user < body`) only the `~` escapes are commands. */
 export const bangLine = (line: string, c: BangCollect, compose = false): void => {
-  const t = line.trim()
+  // telnet's escape character (^]) puts it in command mode for the rest of the line.
+  const t = line.trim().replace(/^\x1d\s*/, "")
   if (t === "" || t.startsWith("#") || (compose && !t.startsWith("~"))) return
   // `!cmd`, and the compose escapes `~!cmd` (run) and `~<!cmd` (insert its output).
   const escape = /^(?:~<?)?!/.exec(t)
@@ -71,6 +73,10 @@ export const BANG_PROGRAMS: Readonly<Record<string, BangArgs>> = Object.freeze(
     lftp: { inline: new Set(["-c", "-e"]), files: new Set(["-f"]), valued: new Set(["-p", "-u"]) },
     smbclient: { inline: new Set(["-c", "--command"]), files: new Set(), valued: new Set(["-U", "-W", "-I", "-p", "-m", "-n", "-s", "-l", "-d", "-A", "-O", "-T", "-D", "-b", "-t", "-M", "-L"]) },
     cadaver: { inline: new Set(), files: new Set(), valued: new Set(["-p", "-r"]) },
+    ncftp: { inline: new Set(), files: new Set(), valued: new Set(["-u", "-p", "-P", "-j"]) },
+    yafc: { inline: new Set(), files: new Set(), valued: new Set(["-u", "-p", "-a"]) },
+    // telnet with no host reads commands; on a connection, a line after ^] is one (`!cmd` runs locally).
+    telnet: { inline: new Set(), files: new Set(), valued: new Set(["-l", "-e", "-n", "-b", "-X", "-k", "-S"]) },
     mail: MAIL,
     mailx: MAIL,
     "bsd-mailx": MAIL,

@@ -177,10 +177,33 @@ const exCommand = (line: string, ed: boolean, shell: string[], writes: string[],
   }
   // A write's file name is expanded with the names before the command (`:sav %.bak` renames after).
   const before: ExState = { ...state }
+  // A file opened or named (`:e .git/config`, ed's `f f`) is the one a bare `:w` later writes: a write of it.
+  const named = openedFile(rest, ed, before)
+  if (named !== null && named !== "") writes.push(named)
   follow(rest, ed, state)
   // `:e +cmd file`, `:sp +cmd f`, `:n +cmd`: vim runs cmd as an ex command once the file is open (`\ ` is a space).
   const opened = !ed && plusCommands(rest).map((c) => exCommand(c, false, shell, writes, state)).some((r) => r)
-  return afterFollow(rest, ed, shell, writes, state, before) || opened
+  return afterFollow(rest, ed, shell, writes, state, before) || opened || named === null
+}
+
+/** vim commands that open a file, or name the buffer's file, which a later bare `:w`, `:wq` or `:x` writes. */
+const OPENS_FILE =
+  /^(?:e(?:d(?:it?)?)?|vi(?:s(?:u(?:al?)?)?)?|vie(?:w)?|sv(?:iew)?|sp(?:l(?:it?)?)?|vs(?:p(?:l(?:it?)?)?)?|new|vne(?:w)?|tabe(?:d(?:it?)?)?|tabnew|tabf(?:i(?:nd?)?)?|f(?:i(?:le?)?)?|bad(?:d)?|balt|arga(?:d(?:d)?)?|arge(?:d(?:it?)?)?|n(?:e(?:xt?)?)?|ar(?:g(?:s)?)?|fin(?:d)?|sf(?:i(?:nd?)?)?|dr(?:op?)?)$/
+
+/**
+ * The file a command opens or names for the buffer (`:e f`, `:sp f`, `:file f`; ed's `e f`, `E f`, `f f`): "" when
+ * none, null when only the editor knows it (vim's `%:h`, `$VAR`, a backtick). A `+cmd` or `++opt` before it is skipped.
+ */
+const openedFile = (rest: string, ed: boolean, state: ExState): string | null => {
+  if (ed) {
+    const m = /^[eEf]\s+(\S.*)$/.exec(rest)
+    const name = (m?.[1] ?? "").trim()
+    return name.startsWith("!") ? "" : name
+  }
+  const m = /^([A-Za-z]+)!?\s+(.*)$/.exec(rest)
+  if (m === null || !OPENS_FILE.test(m[1] ?? "")) return ""
+  const words = (m[2] ?? "").split(/(?<!\\)\s+/).filter((w) => w !== "" && !w.startsWith("+"))
+  return words.length === 0 ? "" : writtenFile(words.join(" "), state)
 }
 
 /** The `+cmd` arguments of a vim command that opens a file (`:e +cmd f`; not `++opt`, and `+N`/`+/pat` run nothing). */

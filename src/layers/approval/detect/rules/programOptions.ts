@@ -168,6 +168,9 @@ const OPTIONS: Readonly<Record<string, Options>> = lookupTable({
   // pip runs itself again under the interpreter `--python` names; uv runs a `--python` given as a path.
   pip: PIP,
   uv: { long: [long("--python", "--python", interpreterPath), long("--env-file", "--env-file", planted)], short: { p: interpreterPath }, valued: "pCw" },
+  // mutt reads a muttrc (`-F`) and runs configuration commands (`-e`): `source`, a `set editor`/`sendmail` program.
+  mutt: { long: [], short: { F: planted, e: always }, valued: "aAbcdDeEfFHimsQ" },
+  neomutt: { long: [], short: { F: planted, e: always }, valued: "aAbcdDeEfFHimsQ" },
   npm: NPM,
   pnpm: NPM,
   yarn: NPM,
