@@ -175,7 +175,10 @@ describe("files that run later: Ruby's and Perl's library folders, a venv's pyve
       "/home/agent/.npm-global/lib/node_modules/npm/index.js",
       "/home/agent/go/pkg/mod/github.com/x/y@v1.0.0/y.go",
       "/home/agent/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.0/build.rs",
-      "/home/agent/.gemrc"
+      "/home/agent/.gemrc",
+      "/home/agent/.config/uv/uv.toml",
+      "/work/app/uv.toml",
+      "/home/agent/.condarc"
     ]) {
       expect([path, implicitlyExecuted(path, env) !== null]).toEqual([path, true])
     }
@@ -197,5 +200,14 @@ describe("xargs: names reaching a subcommand or a script's \"$@\"", () => {
   it("a shell script given the names may pass them on as \"$@\" to a program with options", () => {
     for (const command of ["xargs bash x.sh < list", "ls | xargs sh ./run.sh", "fd -x bash x.sh"]) expect(asks(command)).toEqual([command, true])
     for (const command of ["find . -print0 | xargs -0 bash x.sh", "ls | xargs python3 x.py", "ls | xargs sh -c 'wc -l \"$@\"' _"]) expect(asks(command)).toEqual([command, false])
+  })
+})
+
+describe("HISTFILE naming a file that runs", () => {
+  it("asks where it is set: any interactive bash (a plain `bash` on a terminal too) writes it on exit", () => {
+    for (const command of ["export HISTFILE=.git/config", "HISTFILE=~/.bashrc", "declare -x HISTFILE=repo/.git/hooks/pre-commit", "read HISTFILE < f"]) {
+      expect(asks(command)).toEqual([command, true])
+    }
+    for (const command of ["export HISTFILE=~/.bash_history", "HISTFILE=/dev/null", "export HISTFILE=/tmp/h.txt"]) expect(asks(command)).toEqual([command, false])
   })
 })

@@ -61,6 +61,8 @@ const INTERPRETER_STARTUP = new Set([
   "startup.jl",
   // A venv's: `home` names the interpreter whose library (os.py, site.py) every run of the venv's python loads.
   "pyvenv.cfg",
+  // uv's and conda's configuration, like pip.conf: an index or channel there can name a planted package to build.
+  "uv.toml", ".condarc", "condarc",
   // Ruby evaluates a gem's specification (Ruby code) whenever rubygems lists it; .gemrc names sources and hooks.
   ".gemrc",
   // less's compiled key file: its #env section sets LESSOPEN as .lesskey's does.

@@ -257,6 +257,9 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTabl
   uv_default_index: localPackages,
   uv_index: localPackages,
   // MYVIMRC is left alone: vim sets it to the vimrc it found and does not source a value given to it.
+  // bash's own: any interactive bash writes it on exit (a plain `bash` on a terminal too), so a value naming a file
+  // that runs asks where it is set, not only where a shell the gate sees as interactive starts.
+  histfile: historyFile,
   node_repl_history: historyFile,
   sqlite_history: historyFile,
   lesshistfile: historyFile,
