@@ -121,7 +121,7 @@ const PAGES_OUTPUT = new Set([
   "timedatectl", "localectl", "homectl", "bootctl", "portablectl", "userdbctl", "gh", "glab", "aws", "bat", "batcat",
   "delta", "perldoc", "pydoc", "pydoc3", "ri", "psql", "mysql", "mariadb", "tig", "mutt", "neomutt", "lynx", "w3m",
   "elinks", "links", "ranger", "nnn", "vifm", "mc", "info", "pinfo", "svn", "hg", "dmesg", "apt", "zypper", "dpkg",
-  "dpkg-query", "nmcli", "systemd-analyze", "ansible-doc", "git-log", "cvs", "fossil"
+  "dpkg-query", "nmcli", "systemd-analyze", "ansible-doc", "cvs", "fossil"
 ])
 const PAGER_READERS: ReadonlyArray<InputReader> = ["pager-keys", "vim-keys"]
 

@@ -5,6 +5,8 @@
  * They take these commands inline (`sqlite3 db '.shell …'`, `gdb -ex …`,
  * `psql -c …`, `mysql -e …`), from files (`sqlite3 -init`, `gdb -x`,
  * `psql -f`) and from standard input (`sqlite3 db < s.sql`, a heredoc).
+ * The `!cmd` lines of sftp, ftp, lftp, telnet and mail (bangConsoles.ts) are
+ * read the same way.
  *
  * Any escape asks: a console that starts programs is not an ordinary agent
  * step, and what it hands the shell is often quoted in the console's own way.
@@ -320,7 +322,7 @@ const mysqlArgs = (args: ReadonlyArray<string>): Parsed => {
 
 type ArgsOf = (args: ReadonlyArray<string>, program: string) => Parsed
 
-/** sftp, ftp, mail…: each program's own options (bangConsoles.ts); a mail reader sending a message reads no commands. */
+/** sftp, ftp, mail…: each program's own options (bangConsoles.ts): inline commands, batch files, standard input. */
 const bangConsoleArgs: ArgsOf = (args, program) => {
   const spec = BANG_PROGRAMS[program]
   if (spec === undefined) return { inline: [], files: [], stdin: true, writes: [] }

@@ -101,7 +101,7 @@ const YT_DLP: Options = {
   valued: "oaPfrRS"
 }
 
-const PIP: Options = { long: [long("--python", "--pyt", always)], short: {}, valued: "rceif" }
+const PIP: Options = { long: [long("--python", "--pyt", always)], short: {}, valued: "rceiftdwC" }
 
 /** An interpreter named by a path (`./x`), not a version request (`3.12`, `pypy`, `cpython@3.11`). */
 const interpreterPath: Flags = (value) => value === null || value.includes("/")
