@@ -22,8 +22,8 @@ export type CommandPath = "foreground" | "background" | "pty" | "process-write" 
 /** How the text is read: as shell (the default) or as source code for an interpreter (a REPL's input, a script). */
 export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php"
 
-/** A console with a shell escape, whose commands (typed or read) are judged for it: sqlite3, gdb, psql, mysql. */
-export type ConsoleName = "sqlite3" | "gdb" | "psql" | "mysql"
+/** A console with a shell escape, whose commands (typed or read) are judged for it: sqlite3, gdb, psql, mysql, the `!cmd` lines of sftp, ftp and mail (bang-lines), and the `~` escapes of a message mail composes. */
+export type ConsoleName = "sqlite3" | "gdb" | "psql" | "mysql" | "bang-lines" | "mail-compose"
 
 /**
  * An editor reading typed text: ed's commands, ex commands (`ex`, `vim -e`), or vim's keys on a terminal, where `:`

@@ -12,14 +12,15 @@
  * `perl -d`) or when its program comes from stdin; a script or `-c` code
  * reads data, unless it starts a REPL or debugger itself (`code.interact()`,
  * `breakpoint()`, `require('repl').start()`): judged as both. A pager (`less`,
- * `more`, `man`) runs `!cmd` and `|cmd`, and starts vi on `v`: judged as its keys and vi's. Anything
+ * `more`, `man`) runs `!cmd` and `|cmd`, and starts vi on `v`: judged as its keys and vi's, and so are the keys of
+ * a program that starts one (`git log`, `journalctl`, psql's long results) or has such keys itself (tig, mutt). Anything
  * unrecognised is read as shell: a program with a shell escape (`sqlite3`'s
  * `.shell`, a script doing `os.system(input())`) is then judged by the shell
  * rules, which is the cautious way.
  */
 import type { CodeLanguage, InputReader } from "../../services/Approval.js"
 import { resolveHead } from "../approval/detect/commandHead.js"
-import { consoleOf, consoleReadsStdin } from "../approval/detect/consoleCommands.js"
+import { consoleOf, consoleReadsStdin, inputConsole } from "../approval/detect/consoleCommands.js"
 import { editorReader } from "../approval/detect/editorCommands.js"
 import { readsStdinCodeToo } from "../approval/detect/resolve/codeSources.js"
 import { runsOpaqueCode } from "../approval/detect/rules/opaqueInterpreters.js"
@@ -111,6 +112,19 @@ const NEVER_READS = new Set([
   "let", "mkdir", "touch", "ls"
 ])
 
+/**
+ * Programs that start a pager on a terminal (git's PAGER/GIT_PAGER/core.pager, systemd's tools, gh, aws, psql,
+ * mysql), or read keys where `!` runs a shell command and `:` opens a command line (tig, mutt, lynx, w3m, ranger).
+ */
+const PAGES_OUTPUT = new Set([
+  "git", "journalctl", "systemctl", "loginctl", "busctl", "coredumpctl", "hostnamectl", "networkctl", "resolvectl",
+  "timedatectl", "localectl", "homectl", "bootctl", "portablectl", "userdbctl", "gh", "glab", "aws", "bat", "batcat",
+  "delta", "perldoc", "pydoc", "pydoc3", "ri", "psql", "mysql", "mariadb", "tig", "mutt", "neomutt", "lynx", "w3m",
+  "elinks", "links", "ranger", "nnn", "vifm", "mc", "info", "pinfo", "svn", "hg", "dmesg", "apt", "zypper", "dpkg",
+  "dpkg-query", "nmcli", "systemd-analyze", "ansible-doc", "cvs", "fossil"
+])
+const PAGER_READERS: ReadonlyArray<InputReader> = ["pager-keys", "vim-keys"]
+
 /** Whether a word is a command line in its own right (`script -c 'cd x && bash'`, `watch 'a; b'`): read it too. */
 export const holdsCommandLine = (word: string): boolean => /[\s;&|]/.test(word.trim())
 
@@ -125,9 +139,13 @@ const simpleCommand = (argv: ReadonlyArray<string>, depth: number, terminal: boo
   const name = basename(argv[i]!)
   const args = argv.slice(i + 1)
   if (NEVER_READS.has(name)) return []
-  // sqlite3, gdb, psql, mysql read console commands; tclsh, lua, R… a language nothing here reads.
+  // sqlite3, gdb, psql, mysql read console commands; tclsh, lua, R… a language nothing here reads. psql and mysql
+  // show long results in a pager on a terminal, which then reads the keys.
   const console = consoleOf(name.toLowerCase())
-  if (console !== null) return [consoleReadsStdin(console, args) ? console : "shell"]
+  if (console !== null) {
+    const reader: InputReader = consoleReadsStdin(console, args, name.toLowerCase()) ? inputConsole(console, args, name.toLowerCase()) : "shell"
+    return terminal && PAGES_OUTPUT.has(name) ? [reader, ...PAGER_READERS] : [reader]
+  }
   // ed, ex and vim read editor commands (vim on a terminal: keys whose `:` lines are commands); their `!` runs shell.
   const editor = editorReader(name.toLowerCase(), args)
   // A pager runs `!cmd` and `|cmd` itself, and `v` opens vi on the file, whose keys then reach `:` commands.
@@ -143,7 +161,9 @@ const simpleCommand = (argv: ReadonlyArray<string>, depth: number, terminal: boo
     // `bash -c '…'`: the reader is only what that text runs.
     const c = language === "shell" ? argv.indexOf("-c", i + 1) : -1
     if (c > 0 && c + 1 < argv.length) return depth < 3 ? inputReaders(argv[c + 1]!, depth + 1, terminal) : ["shell"]
-    return unique(["shell", ...nested])
+    // On a terminal, a program that shows its output in a pager (`git log`, `journalctl`) or has `!` and `:` keys of
+    // its own (tig, mutt, lynx): the keys are read as a pager's and vi's too. (On a pipe none of them starts.)
+    return unique(["shell", ...(terminal && PAGES_OUTPUT.has(name) ? PAGER_READERS : []), ...nested])
   }
   // `python3 -m pdb x.py`: the debugger's commands are Python.
   if (readsCode(language, name, args) || readsStdinCodeToo(name, args)) return [language]

@@ -9,7 +9,7 @@ import { startBareShell, startNamedProgram } from "./namedPrograms.js"
 import { judgeThrough } from "./throughCommand.js"
 import { execFindings, shellString } from "./execFlags.js"
 import { EDITORS, editorCommands, editorInput, readsCommandsFromStdin } from "./editorCommands.js"
-import { consoleCommands, consoleOf, consoleReadsStdin, readsCodeOrCommands } from "./consoleCommands.js"
+import { consoleCommands, consoleOf, consoleReadsStdin, inputConsole, readsCodeOrCommands } from "./consoleCommands.js"
 import { inputCommands } from "./inputCommands.js"
 import { historyFileWrite } from "./historyFile.js"
 import { PIP_PLACES, pipBuild } from "./resolve/pipBuilds.js"
@@ -18,6 +18,8 @@ import type { Cmd, Origin, Word } from "../shell/ast.js"
 import type { ParseCtx } from "../shell/parser.js"
 import { newParseCtx, parseInto } from "../shell/parser.js"
 import { APPENDED_ARGUMENTS_DESCRIPTION, appendedArgumentsMatter, filledWord, filledWordMatters } from "./filledWords.js"
+import { FD_FILLED_DESCRIPTION, fdFillsOptions } from "./fdFilled.js"
+import { gitOptions } from "./gitOptions.js"
 import { basename, deobfuscate } from "../shell/words.js"
 import type { ResolveOptions } from "./resolve/resolver.js"
 import { readsCode } from "./resolve/codeSources.js"
@@ -188,7 +190,7 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
   // what they read on standard input is read where the resolver follows pipes and redirects.
   const console = consoleOf(name)
   if (console !== null) {
-    const found = consoleCommands(console, args, null)
+    const found = consoleCommands(console, args, null, name)
     if (found.runs) a.findings.push(D.consoleCommands)
     for (const p of found.payloads) parseInto(ctx, p.text, "exec", "payload", cmd.depth + 1, true)
   }
@@ -232,7 +234,20 @@ const inspectProgram = (a: Findings, ctx: ParseCtx, cmd: Cmd, skip: Set<number>)
         const run = all.slice(at)
         if (!appended && !run.some((w, i) => i > 0 && replacements.some((r) => w.startsWith(r)) && !FIND_VALUED.test(basename(run[0] ?? "") === "find" ? (run[i - 1] ?? "") : ""))) continue
         const reached: ReadonlyArray<ReadonlyArray<string>> = runsGivenCode(run) ? positionalPrograms(run) : [run]
-        if (reached.some((words) => matters(words, whole))) a.findings.push(APPENDED_ARGUMENTS_DESCRIPTION)
+        if (reached.some((words) => matters(words, whole && !bareStartReaches(filled?.lister ?? null, words)))) a.findings.push(APPENDED_ARGUMENTS_DESCRIPTION)
+      }
+    }
+    // fd -x / -X fill found names in (a placeholder, or appended): a name can be an option (fdFilled.ts).
+    if (name === "fd" || name === "fdfind") {
+      for (const [from, to] of delegated) {
+        const all = values.slice(from, to)
+        const at = resolveHead(all.length, (i) => all[i] ?? "").index
+        const batch = values[from - 1] === "-X" || values[from - 1] === "--exec-batch"
+        if (at < 0) continue
+        const run = all.slice(at)
+        // A shell given its code hands the names on as "$@", "$1" to the programs it runs (as under xargs).
+        const reached = runsGivenCode(run) ? positionalPrograms(run) : null
+        if (fdFillsOptions(values.slice(h + 1, from - 1), run, batch, reached)) a.findings.push(FD_FILLED_DESCRIPTION)
       }
     }
   }
@@ -255,8 +270,33 @@ const pipArgs = (name: string, args: ReadonlyArray<string>): ReadonlyArray<strin
  */
 const wholeNames = (xargsArgs: ReadonlyArray<string>, lister: ReadonlyArray<string> | null): boolean => {
   const split = xargsArgs.some((a) => a === "-0" || a === "--null")
-  // find prints each name under the start path it was given (`.` when none), which cannot begin with `-`.
+  // find prints each name under the start path it was given (`.` when none), which cannot begin with `-`; a start
+  // path that is a bare word (`find clean -print0`) is printed itself first, and may be a subcommand (`git clean`).
   return split && lister !== null && basename(lister[0] ?? "") === "find" && lister.includes("-print0") && !lister.some((w) => /^-f?print/.test(w) && w !== "-print0")
+}
+
+/**
+ * find prints a start path that is a bare word (`find clean -print0`) itself first: to a program the line gives no
+ * operand yet, that name is its subcommand or script (`xargs -0 git` runs `git clean …`).
+ */
+const bareStartReaches = (lister: ReadonlyArray<string> | null, words: ReadonlyArray<string>): boolean => {
+  if (lister === null || findStartPaths(lister.slice(1)).every((p) => /^[./~]/.test(p))) return false
+  const args = words.slice(1)
+  if (basename(words[0] ?? "") === "git") return args[gitOptions(args).sub] === undefined
+  return args.every((a) => a.startsWith("-"))
+}
+
+/** find's start paths: the words after its options (-H, -L, -P, -D x, -Ox) up to the first test, action or operator. */
+const findStartPaths = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  let i = 0
+  while (i < args.length && /^-(?:[HLP]+|D|O\d*)$/.test(args[i] ?? "")) i += args[i] === "-D" ? 2 : 1
+  const out: string[] = []
+  for (; i < args.length; i++) {
+    const a = args[i] ?? ""
+    if (a.startsWith("-") || a === "(" || a === "!" || a === ",") break
+    out.push(a)
+  }
+  return out
 }
 
 /**
@@ -288,7 +328,11 @@ const KEYWORD = /^(?:do|then|else|elif|if|while|until|!|time|\{|\()$/
  */
 const positionalPrograms = (run: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> => {
   if (!SHELL_OR_PYTHON.test(basename(run[0] ?? "").toLowerCase()) || /^python/.test(basename(run[0] ?? ""))) return []
-  const code = run[run.findIndex((w, i) => i > 0 && CODE_FLAG.test(w)) + 1] ?? ""
+  const flag = run.findIndex((w, i) => i > 0 && CODE_FLAG.test(w))
+  // A script file (`bash x.sh`): what it does with "$@" is not read here (it may hand the names to `find "$@"`), so
+  // the arguments count as reaching a program that may take options.
+  if (flag < 0) return [run]
+  const code = run[flag + 1] ?? ""
   if (!POSITIONAL_USE.test(code)) return []
   const out: Array<ReadonlyArray<string>> = []
   for (const segment of code.split(/[;&|\n(){}`]|\$\(/)) {
@@ -438,9 +482,9 @@ const editorHeredoc = (a: Findings, ctx: ParseCtx, owner: Cmd): void => {
   const body = owner.redirs.find((r) => (r.op === "<<" || r.op === "<<-") && r.body !== null)?.body
   if (body === undefined || body === null) return
   const console = consoleOf(name)
-  if (console !== null && !consoleReadsStdin(console, args)) return
+  if (console !== null && !consoleReadsStdin(console, args, name)) return
   if (console === null && !readsCommandsFromStdin(name, args)) return
-  const ex = console === null ? editorInput(name, body, args) : consoleCommands(console, [], body)
+  const ex = console === null ? editorInput(name, body, args) : consoleCommands(inputConsole(console, args, name), [], body)
   if (ex.runs) a.findings.push(console === null ? D.inputCommands : D.consoleCommands)
   for (const p of ex.payloads) parseInto(ctx, p.text, "exec", "payload", owner.depth + 1, true)
 }

@@ -5,6 +5,8 @@
  * They take these commands inline (`sqlite3 db '.shell …'`, `gdb -ex …`,
  * `psql -c …`, `mysql -e …`), from files (`sqlite3 -init`, `gdb -x`,
  * `psql -f`) and from standard input (`sqlite3 db < s.sql`, a heredoc).
+ * The `!cmd` lines of sftp, ftp, lftp, telnet and mail (bangConsoles.ts) are
+ * read the same way.
  *
  * Any escape asks: a console that starts programs is not an ordinary agent
  * step, and what it hands the shell is often quoted in the console's own way.
@@ -17,6 +19,7 @@ import type { ConsoleName, EditorReader } from "../../../services/Approval.js"
 import { asRedirect, type ExCommands, typedEditorInput } from "./editorCommands.js"
 import type { InputCommands } from "./inputCommands.js"
 import { readsCode } from "./resolve/codeSources.js"
+import { bangArgs, bangLine, BANG_PROGRAMS } from "./bangConsoles.js"
 import { lookupTable } from "../../../lib/lookupTable.js"
 
 export type Console = ConsoleName
@@ -28,10 +31,11 @@ const NAMES: Readonly<Record<string, Console>> = lookupTable({
   "gdb-multiarch": "gdb",
   psql: "psql",
   mysql: "mysql",
-  mariadb: "mysql"
+  mariadb: "mysql",
+  ...Object.fromEntries(Object.keys(BANG_PROGRAMS).map((name) => [name, "bang-lines"]))
 })
 
-const CONSOLES: ReadonlySet<string> = new Set(Object.values(NAMES))
+const CONSOLES: ReadonlySet<string> = new Set<Console>([...Object.values(NAMES), "mail-compose"])
 const EDITOR_READERS: ReadonlySet<string> = new Set<EditorReader>(["ed-commands", "ex-commands", "vim-keys", "pager-keys"])
 /** A console, or an editor whose typed commands are judged the same way (consoleText). */
 export const isConsole = (reader: string | undefined): reader is Console | EditorReader =>
@@ -177,7 +181,14 @@ const mysqlLine = (line: string, c: Collect): void => {
   if (tee !== null) c.writes.push(unquote(tee[1] ?? ""))
 }
 
-const LINE: Readonly<Record<Console, (line: string, c: Collect) => void>> = { sqlite3: sqliteLine, gdb: gdbLine, psql: psqlLine, mysql: mysqlLine }
+const LINE: Readonly<Record<Console, (line: string, c: Collect) => void>> = {
+  sqlite3: sqliteLine,
+  gdb: gdbLine,
+  psql: psqlLine,
+  mysql: mysqlLine,
+  "bang-lines": (line, c) => bangLine(line, c),
+  "mail-compose": (line, c) => bangLine(line, c, true)
+}
 
 /** A console's command text: the shell commands it spells out, the files it writes, and whether it runs code otherwise. */
 export const consoleText = (console: Console | EditorReader, text: string): ExCommands => {
@@ -309,19 +320,42 @@ const mysqlArgs = (args: ReadonlyArray<string>): Parsed => {
   return { inline, files: [], stdin, writes }
 }
 
-const ARGS: Readonly<Record<Console, (args: ReadonlyArray<string>) => Parsed>> = { sqlite3: sqliteArgs, gdb: gdbArgs, psql: psqlArgs, mysql: mysqlArgs }
+type ArgsOf = (args: ReadonlyArray<string>, program: string) => Parsed
+
+/** sftp, ftp, mail…: each program's own options (bangConsoles.ts): inline commands, batch files, standard input. */
+const bangConsoleArgs: ArgsOf = (args, program) => {
+  const spec = BANG_PROGRAMS[program]
+  if (spec === undefined) return { inline: [], files: [], stdin: true, writes: [] }
+  const parsed = bangArgs(spec, args)
+  return { inline: parsed.inline, files: parsed.files, stdin: parsed.stdin, writes: [] }
+}
+
+const ARGS: Readonly<Record<Console, ArgsOf>> = {
+  sqlite3: sqliteArgs,
+  gdb: gdbArgs,
+  psql: psqlArgs,
+  mysql: mysqlArgs,
+  "bang-lines": bangConsoleArgs,
+  "mail-compose": bangConsoleArgs
+}
+
+/** How `program`'s standard input is read: a mail reader given a recipient composes a message (only `~` escapes run). */
+export const inputConsole = (console: Console, args: ReadonlyArray<string>, program: string): Console => {
+  const spec = console === "bang-lines" ? BANG_PROGRAMS[program] : undefined
+  return spec !== undefined && bangArgs(spec, args).compose ? "mail-compose" : console
+}
 
 /** Whether console `name`, run with `args`, reads commands from its standard input. */
-export const consoleReadsStdin = (console: Console, args: ReadonlyArray<string>): boolean => ARGS[console](args).stdin
+export const consoleReadsStdin = (console: Console, args: ReadonlyArray<string>, program = ""): boolean => ARGS[console](args, program).stdin
 
-/** The files a console reads commands from (`sqlite3 -init f`, `gdb -x f`, `psql -f f`). */
-export const consoleScripts = (console: Console, args: ReadonlyArray<string>): ReadonlyArray<string> => ARGS[console](args).files
+/** The files a console reads commands from (`sqlite3 -init f`, `gdb -x f`, `psql -f f`, `sftp -b f`). */
+export const consoleScripts = (console: Console, args: ReadonlyArray<string>, program = ""): ReadonlyArray<string> => ARGS[console](args, program).files
 
 /** What a console runs from its command line, and (when it is given and read) the command text on its standard input. */
-export const consoleCommands = (console: Console, args: ReadonlyArray<string>, stdin: string | null): InputCommands => {
-  const parsed = ARGS[console](args)
+export const consoleCommands = (console: Console, args: ReadonlyArray<string>, stdin: string | null, program = ""): InputCommands => {
+  const parsed = ARGS[console](args, program)
   const parts = parsed.inline.map((text) => consoleText(console, text))
-  if (stdin !== null && parsed.stdin) parts.push(consoleText(console, stdin))
+  if (stdin !== null && parsed.stdin) parts.push(consoleText(inputConsole(console, args, program), stdin))
   parts.push({ runs: false, shell: [], writes: [...parsed.writes] })
   return {
     runs: parts.some((p) => p.runs),

@@ -73,7 +73,7 @@ const VIM_SPECIAL = /^<(?:cword|cWORD|cexpr|cfile|afile|abuf|amatch|sfile|stack|
  * A `!` command's text as the shell gets it, `%`, `#` and `!` replaced; null when a replacement is not known here.
  * A backslash keeps the next character (`\%`); the shell then reads it literally too.
  */
-const substitute = (command: string, ed: boolean, state: ExState): string | null => {
+const substitute = (command: string, ed: boolean, state: ExState, fileName = false): string | null => {
   let text = command
   if (ed && text.startsWith("!")) {
     if (state.previous === null) return null
@@ -93,7 +93,7 @@ const substitute = (command: string, ed: boolean, state: ExState): string | null
       // `%:h`, `%<`, `#2`, `##`: modified names, other buffers, the argument list.
       if (name === null || (!ed && /^(?::[a-zA-Z~.]|<|#|\d)/.test(rest))) return null
       out += name
-    } else if (!ed && c === "!") {
+    } else if (!ed && !fileName && c === "!") {
       if (state.previous === null) return null
       out += state.previous
     } else if (!ed && c === "<" && VIM_SPECIAL.test(text.slice(i))) return null
@@ -175,10 +175,35 @@ const exCommand = (line: string, ed: boolean, shell: string[], writes: string[],
     // `:w !sh` writes the lines to the command's input.
     return computed || (/^[wW]/.test(rest) && feedsCode(command))
   }
+  // A write's file name is expanded with the names before the command (`:sav %.bak` renames after).
+  const before: ExState = { ...state }
+  // A file opened or named (`:e .git/config`, ed's `f f`) is the one a bare `:w` later writes: a write of it.
+  const named = openedFile(rest, ed, before)
+  if (named !== null && named !== "") writes.push(named)
   follow(rest, ed, state)
   // `:e +cmd file`, `:sp +cmd f`, `:n +cmd`: vim runs cmd as an ex command once the file is open (`\ ` is a space).
   const opened = !ed && plusCommands(rest).map((c) => exCommand(c, false, shell, writes, state)).some((r) => r)
-  return afterFollow(rest, ed, shell, writes, state) || opened
+  return afterFollow(rest, ed, shell, writes, state, before) || opened || named === null
+}
+
+/** vim commands that open a file, or name the buffer's file, which a later bare `:w`, `:wq` or `:x` writes. */
+const OPENS_FILE =
+  /^(?:e(?:d(?:it?)?)?|vi(?:s(?:u(?:al?)?)?)?|vie(?:w)?|sv(?:iew)?|sp(?:l(?:it?)?)?|vs(?:p(?:l(?:it?)?)?)?|new|vne(?:w)?|tabe(?:d(?:it?)?)?|tabnew|tabf(?:i(?:nd?)?)?|f(?:i(?:le?)?)?|bad(?:d)?|balt|arga(?:d(?:d)?)?|arge(?:d(?:it?)?)?|n(?:e(?:xt?)?)?|ar(?:g(?:s)?)?|fin(?:d)?|sf(?:i(?:nd?)?)?|dr(?:op?)?)$/
+
+/**
+ * The file a command opens or names for the buffer (`:e f`, `:sp f`, `:file f`; ed's `e f`, `E f`, `f f`): "" when
+ * none, null when only the editor knows it (vim's `%:h`, `$VAR`, a backtick). A `+cmd` or `++opt` before it is skipped.
+ */
+const openedFile = (rest: string, ed: boolean, state: ExState): string | null => {
+  if (ed) {
+    const m = /^[eEf]\s+(\S.*)$/.exec(rest)
+    const name = (m?.[1] ?? "").trim()
+    return name.startsWith("!") ? "" : name
+  }
+  const m = /^([A-Za-z]+)!?\s+(.*)$/.exec(rest)
+  if (m === null || !OPENS_FILE.test(m[1] ?? "")) return ""
+  const words = (m[2] ?? "").split(/(?<!\\)\s+/).filter((w) => w !== "" && !w.startsWith("+"))
+  return words.length === 0 ? "" : writtenFile(words.join(" "), state)
 }
 
 /** The `+cmd` arguments of a vim command that opens a file (`:e +cmd f`; not `++opt`, and `+N`/`+/pat` run nothing). */
@@ -213,11 +238,17 @@ const setsProgramOption = (rest: string): boolean => {
   return [...args.matchAll(/(?:^|\s)(?:no|inv)?([a-z]+)/g)].some((m) => PROGRAM_OPTIONS.has(m[1] ?? ""))
 }
 
-const afterFollow = (rest: string, ed: boolean, shell: string[], writes: string[], state: ExState): boolean => {
+const afterFollow = (rest: string, ed: boolean, shell: string[], writes: string[], state: ExState, before: ExState): boolean => {
   const written = WRITES_FILE.exec(rest)
   if (written !== null) {
     const target = (written[1] ?? "").trim()
-    if (!(ed && target.startsWith("!"))) writes.push(target.replace(/^@$|^"[a-zA-Z]$/, ""))
+    if (ed) {
+      if (!target.startsWith("!")) writes.push(target)
+      return false
+    }
+    const file = writtenFile(target.replace(/^@$|^"[a-zA-Z]$/, ""), before)
+    if (file === null) return true
+    writes.push(file)
     return false
   }
   if (ed) return false
@@ -242,6 +273,18 @@ const afterFollow = (rest: string, ed: boolean, shell: string[], writes: string[
   // `:normal keys` types keys: harmless unless they reach a command line, ex mode, a register or a control key.
   if (/^norm(?:al)?!?$/.test(word)) return /[:!Q@\x00-\x1f]/.test(rest.slice(word.length))
   return RUNS_CODE.test(word)
+}
+
+/**
+ * The file a vim write command names, as vim expands it: `%` and `#` become the current and alternate file
+ * (`:w repo/.%/config` with `git` open writes `repo/.git/config`). Null when only vim knows it: a name it does not
+ * know here or a modified one (`%:h`, `%<`), a variable (`$HOME`), a backtick command or expression (`` `cmd` ``,
+ * which also runs), or the text under the cursor. A `~` is left for the redirect to expand.
+ */
+const writtenFile = (target: string, state: ExState): string | null => {
+  if (/[`$]/.test(target.replace(/\\./g, ""))) return null
+  const done = substitute(target, false, state, true)
+  return done === null ? null : done.replace(/\\(.)/g, "$1")
 }
 
 /** ex/vim (or ed) command text: the shell commands it spells out, and whether it runs code otherwise. */
@@ -308,6 +351,7 @@ const PAGERS = new Set(["less", "more", "most", "pg", "man"])
  */
 const pagerKeys = (text: string): ExCommands => {
   const commands: string[] = []
+  const saved: string[] = []
   let other = false
   for (const line of text.split(/\r?\n|\r/)) {
     const start = line.replace(/^ +/, "")
@@ -315,9 +359,40 @@ const pagerKeys = (text: string): ExCommands => {
     // The lines shown go to the command's input, as vim's `:w !cmd` sends them (a shell then runs the file's text).
     else if (start.startsWith("|")) commands.push(`w !${start.slice(2)}`)
     else if (/[!|\x00-\x08\x0b-\x1f\x7f]/.test(start)) other = true
+    const save = pagerSave(start)
+    if (save === null) other = true
+    else if (save !== "") saved.push(save)
   }
   const ex = exCommands(commands.join("\n"), false)
-  return other ? { ...ex, runs: true } : ex
+  const withSaves = { ...ex, writes: [...ex.writes, ...saved] }
+  return other ? { ...withSaves, runs: true } : withSaves
+}
+
+/** less's keys that open a prompt whose text runs to the end of the line (a search, a file to examine, an ex-style command). */
+const PAGER_PROMPTS = new Set(["/", "?", "&", ":", "E", "!", "|", "+", "#"])
+
+/**
+ * The file a line of less's keys saves to: `s NAME` (a piped input, saved whole), `-o NAME`/`-O NAME` (the log file
+ * option set while it runs), after any single-key commands and counts before them. "" when the line saves nothing;
+ * null when it may save to a file it does not show (a long option such as `--log-file`, whose name comes next).
+ */
+const pagerSave = (line: string): string | null => {
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] ?? ""
+    if (PAGER_PROMPTS.has(c)) return ""
+    // `m x` and `' x` take one letter.
+    if (c === "m" || c === "'") {
+      i++
+      continue
+    }
+    if (c === "s") return line.slice(i + 1).trim()
+    if (c === "-" || c === "_") {
+      const option = line.slice(i + 1)
+      if (option.startsWith("-")) return c === "-" && /^-l/i.test(option) ? null : ""
+      return c === "-" && /^[oO]/.test(option) ? option.slice(1).trim() : ""
+    }
+  }
+  return ""
 }
 
 /** The commands text typed into a running editor amounts to; the file names and previous command are not known. */

@@ -59,6 +59,12 @@ const INTERPRETER_STARTUP = new Set([
   ".gdbearlyinit", ".tmux.conf", ".emacs", ".emacs.el", ".sqliterc", ".psqlrc", ".mongoshrc.js", ".pdbrc", ".Rprofile",
   ".octaverc", ".guile", ".gnuplot", ".lynxrc", ".screenrc", ".hgrc", ".mailrc", ".muttrc", ".netrc", ".juliarc.jl",
   "startup.jl",
+  // A venv's: `home` names the interpreter whose library (os.py, site.py) every run of the venv's python loads.
+  "pyvenv.cfg",
+  // uv's and conda's configuration, like pip.conf: an index or channel there can name a planted package to build.
+  "uv.toml", ".condarc", "condarc",
+  // Ruby evaluates a gem's specification (Ruby code) whenever rubygems lists it; .gemrc names sources and hooks.
+  ".gemrc",
   // less's compiled key file: its #env section sets LESSOPEN as .lesskey's does.
   ".less",
   // pip reads the pip.conf of the environment it runs in (`<venv>/pip.conf`), /etc's and the XDG folders': a
@@ -111,9 +117,23 @@ const HOME_SOURCED =
   /^(?:\.cargo\/env(?:\.fish)?$|\.nvm\/[^/]+\.sh$|\.fzf\.(?:bash|zsh)$|\.asdf\/asdf\.(?:sh|fish)$|\.local\/share\/bash-completion\/|\.(pyenv|rbenv|nodenv|goenv|plenv|jenv)\/(?:libexec\/|(?:plugins\/[^/]+\/(?:etc\/)?)?\1\.d\/|plugins\/[^/]+\/libexec\/))/
 /**
  * An interpreter's library folders: a module there is what every import of its name loads (the user's site-packages
- * comes before the installed packages, so an `idna.py` there runs for `import requests`), a venv's or pyenv's alike.
+ * comes before the installed packages, so an `idna.py` there runs for `import requests`), a venv's or pyenv's alike;
+ * Ruby's gem folders and Perl's (local::lib, carton, site_perl) likewise for `require` and `use`.
  */
-const LIBRARY_DIRS = /\/(?:site|dist)-packages\/|\/lib(?:64)?\/python[23](?:\.\d+)?\//
+const LIBRARY_DIRS = new RegExp(
+  [
+    String.raw`\/(?:site|dist)-packages\/|\/lib(?:64)?\/python[23](?:\.\d+)?\/`,
+    // Ruby's: a user's gems (`~/.gem/ruby/3.1.0/`, `~/.local/share/gem/`), bundler's, rvm's, a Ruby's own `lib/ruby`.
+    String.raw`\/(?:\.gem|\.local\/share\/gem|vendor\/bundle|\.rvm\/gems|lib\/ruby|var\/lib\/gems)\/`,
+    // Perl's: local::lib's `~/perl5` (its lib/perl5 is on PERL5LIB once the start-up file evals it), carton's
+    // `local/lib/perl5`, `site_perl`/`vendor_perl`.
+    String.raw`\/perl5\/|\/(?:site|vendor)_perl\/`,
+    // Lua's (luarocks), R's and Julia's package libraries, npm's global modules, and the sources go and cargo build
+    // from their caches (a crate's build.rs runs at `cargo build`).
+    String.raw`\/\.luarocks\/|\/share\/lua\/|\/lib\/lua\/|\/R\/[^/]+-library\/|\/lib\/R\/(?:site-)?library\/|\/\.julia\/(?:packages|dev|config)\/`,
+    String.raw`\/lib\/node_modules\/|\/go\/pkg\/mod\/|\/\.cargo\/(?:registry|git)\/`
+  ].join("|")
+)
 /** Node's folders in a home: `require('x')` of a name no node_modules holds loads `~/.node_modules/x`. */
 const HOME_LIBRARY_DIRS = /^\.node_(?:modules|libraries)\//
 

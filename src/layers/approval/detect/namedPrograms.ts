@@ -3,7 +3,7 @@
  * some of their own words as its arguments: `su -s /bin/rm root -- -rf x`
  * runs `rm -rf x`, `runuser -u root -- rm -rf x` runs `rm -rf x`, `su root
  * x.sh` runs the user's shell on x.sh, `capsh --shell=P -- args` runs
- * `P args`, `start-stop-daemon --start --exec P -- args` likewise; `sg`,
+ * `P args`, `start-stop-daemon --start --exec P -- args` likewise, `machinectl shell .host P args`; `sg`,
  * `newgrp`, and wrappers with no command (`chroot /`, `fakeroot`, `sudo -i`)
  * start a shell that reads their standard input. The
  * command they start is judged like one xargs starts (hardline, scripts it
@@ -187,7 +187,35 @@ const scriptShell = (values: ReadonlyArray<string>, head: number): ReadonlyArray
   return [...(assigned.length > 0 ? [{ text: "env" }, ...assigned] : []), { text: "bash" }, { text: "-i" }]
 }
 
+/** machinectl's options that take a value (the next word unless glued or given with `=`). */
+const MACHINECTL_VALUED = new Set(["-p", "--property", "-M", "--machine", "-H", "--host", "-E", "--setenv", "--uid", "-s", "--signal", "--kill-whom", "-o", "--output", "-n", "--lines", "--verify", "--format"])
+
+/**
+ * `machinectl shell [[USER@]NAME [COMMAND ARGS…]]` runs COMMAND (a path) in the machine, `.host` being this one, or a
+ * login shell on the caller's terminal and input when none is given.
+ */
+const machineShell = (values: ReadonlyArray<string>, head: number): ReadonlyArray<Piece> | null => {
+  const positional: number[] = []
+  for (let i = head + 1; i < values.length; i++) {
+    const a = values[i] ?? ""
+    // The command's own arguments follow it as they are.
+    if (positional.length >= 3 || a === "--") {
+      for (let k = a === "--" && positional.length < 3 ? i + 1 : i; k < values.length; k++) positional.push(k)
+      break
+    }
+    if (a.startsWith("-") && a.length > 1) {
+      if (MACHINECTL_VALUED.has(a)) i++
+      continue
+    }
+    positional.push(i)
+  }
+  if (values[positional[0] ?? -1] !== "shell") return null
+  const command = positional.slice(2)
+  return command.length === 0 ? [{ text: "bash" }] : command.map((word): Piece => ({ word, offset: 0 }))
+}
+
 const STARTERS: Readonly<Record<string, (values: ReadonlyArray<string>, head: number) => ReadonlyArray<Piece> | null>> = lookupTable({
+  machinectl: machineShell,
   script: scriptShell,
   su: (values, head) => switchedUser(SU, values, head),
   runuser: (values, head) => switchedUser(RUNUSER, values, head),
@@ -254,7 +282,9 @@ const BARE_SHELL: Readonly<Record<string, (options: ReadonlyArray<string>) => bo
   sudo: (options) => options.some((a) => a === "--login" || a === "--shell" || /^-[A-Za-z]*[is]/.test(a)),
   doas: (options) => options.some((a) => /^-[A-Za-z]*s/.test(a)),
   // `systemd-run --shell` (`-S`): an interactive shell in a transient unit, on the caller's terminal or input.
-  "systemd-run": (options) => options.some((a) => a === "--shell" || a === "-S")
+  "systemd-run": (options) => options.some((a) => a === "--shell" || a === "-S"),
+  // `torsocks --shell`: a shell with the library preloaded, on the caller's input.
+  torsocks: (options) => options.some((a) => a === "--shell")
 })
 
 /** A line of wrappers and no command (`wrappers`: their word indexes): the shell the last one starts, if it starts one. */

@@ -421,7 +421,7 @@ export class Locals {
     for (const file of editorScripts(name, args)) this.script(null, file, true, "shell", "ex")
     // `sqlite3 -init f`, `gdb -x f`, `psql -f f`: console commands.
     const console = consoleOf(name)
-    if (console !== null) for (const file of consoleScripts(console, args)) this.script(null, file, true, "shell", console)
+    if (console !== null) for (const file of consoleScripts(console, args, name)) this.script(null, file, true, "shell", console)
     if (name === "awk" || name === "gawk" || name === "mawk" || name === "nawk" || name === "sed") {
       for (let i = 0; i < args.length; i++) {
         const a = args[i] ?? ""

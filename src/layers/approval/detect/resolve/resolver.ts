@@ -41,7 +41,7 @@ import { editsInPlace, listsOrdinaryFiles } from "./listedNames.js"
 import { DEFAULT_IFS, Scope } from "./variableScope.js"
 import type { Values } from "./variableScope.js"
 import { hasGlob } from "./computedText.js"
-import { type Console, consoleOf, consoleReadsStdin, consoleText, readsCodeOrCommands } from "../consoleCommands.js"
+import { type Console, consoleOf, consoleReadsStdin, consoleText, inputConsole, readsCodeOrCommands } from "../consoleCommands.js"
 import { exShellText } from "../editorCommands.js"
 import { CODE_TEXT_PROGRAMS, codeWordIndexes } from "./codeText.js"
 
@@ -781,7 +781,7 @@ export class Resolver {
     // sqlite3, gdb, psql, mysql: their standard input is console commands (consoleCommands.ts).
     const console = consoleOf(name)
     if (console !== null) {
-      if (consoleReadsStdin(console, args)) this.feed(cmd, "shell", ex, console)
+      if (consoleReadsStdin(console, args, name)) this.feed(cmd, "shell", ex, inputConsole(console, args, name))
       return
     }
     const src = codeSource(name, args)

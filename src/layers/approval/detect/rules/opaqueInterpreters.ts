@@ -5,7 +5,8 @@
  * compile and run source the same way; `cmake -P x.cmake` runs a CMake
  * script, and configuring a project runs its CMakeLists.txt (`file(REMOVE…)`,
  * `execute_process`). Building a configured tree (`cmake --build`) and
- * `cmake -E` tools do not (the deleting ones are destructive.ts's). Asking only their version or help
+ * `cmake -E` tools do not (the deleting ones are destructive.ts's). `scriptlive` types a recorded input log into a
+ * shell (its own, or `-c`'s program): a planted log is commands nobody reads. Asking only their version or help
  * stays quiet; so do the languages read elsewhere (shells, Python, Node,
  * Perl, Ruby, PHP, awk, sed, make).
  */
@@ -15,7 +16,7 @@ import type { Rule } from "./engine.js"
 import { argv, runs } from "./operands.js"
 import { basename } from "../../shell/words.js"
 
-const OPAQUE = /^(?:tclsh[\d.]*|wish[\d.]*|expectk?|lua(?:jit|[\d.]*)|texlua|[Rr]script|R|octave(?:-cli)?|julia|gnuplot|guile[\d.]*|racket|sbcl|clisp|ecl|gsi|csi|ocaml|runghc|runhaskell|ghci|scala|groovy|jshell|kotlinc?|elixir|iex|escript|erl|clojure|clj|bb|nim|dart|pwsh|powershell|dc|m4|tcc)$/
+const OPAQUE = /^(?:tclsh[\d.]*|wish[\d.]*|expectk?|lua(?:jit|[\d.]*)|texlua|[Rr]script|R|octave(?:-cli)?|julia|gnuplot|guile[\d.]*|racket|sbcl|clisp|ecl|gsi|csi|ocaml|runghc|runhaskell|ghci|scala|groovy|jshell|kotlinc?|elixir|iex|escript|erl|clojure|clj|bb|nim|dart|pwsh|powershell|dc|m4|tcc|scriptlive)$/
 
 /** Arguments that only print a version or usage. */
 const INFO = /^(?:-v|-V|--version|-version|-h|--help|-help|--usage)$/

@@ -256,7 +256,9 @@ const OWN_OUTPUT: Readonly<Record<string, { readonly shorts: ReadonlyArray<strin
     base64: { shorts: ["-o"], longs: ["--output"] },
     uudecode: { shorts: ["-o"], longs: ["--output-file"] },
     // ssh's log file (`-E f`): its lines hold text the command chose (a host name, an option).
-    ssh: { shorts: ["-E"], longs: [] }
+    ssh: { shorts: ["-E"], longs: [] },
+    // less's log file: on a terminal it copies a piped input there whole (`… | less -o .git/hooks/pre-commit`).
+    less: { shorts: ["-o", "-O"], longs: ["--log-file", "--LOG-FILE"] }
   })
 )
 

@@ -101,6 +101,11 @@ const YT_DLP: Options = {
   valued: "oaPfrRS"
 }
 
+const PIP: Options = { long: [long("--python", "--pyt", always)], short: {}, valued: "rceiftdwC" }
+
+/** An interpreter named by a path (`./x`), not a version request (`3.12`, `pypy`, `cpython@3.11`). */
+const interpreterPath: Flags = (value) => value === null || value.includes("/")
+
 const OPTIONS: Readonly<Record<string, Options>> = lookupTable({
   tar: TAR,
   gtar: TAR,
@@ -160,6 +165,12 @@ const OPTIONS: Readonly<Record<string, Options>> = lookupTable({
   "youtube-dl": YT_DLP,
   // bash's fc runs its -e program on the history lines, then runs what it leaves.
   fc: { long: [], short: { e: notPlain("editor") }, valued: "e" },
+  // pip runs itself again under the interpreter `--python` names; uv runs a `--python` given as a path.
+  pip: PIP,
+  uv: { long: [long("--python", "--python", interpreterPath), long("--env-file", "--env-file", planted)], short: { p: interpreterPath }, valued: "pCw" },
+  // mutt reads a muttrc (`-F`) and runs configuration commands (`-e`): `source`, a `set editor`/`sendmail` program.
+  mutt: { long: [], short: { F: planted, e: always }, valued: "aAbcdDeEfFHimsQ" },
+  neomutt: { long: [], short: { F: planted, e: always }, valued: "aAbcdDeEfFHimsQ" },
   npm: NPM,
   pnpm: NPM,
   yarn: NPM,
@@ -279,12 +290,21 @@ const test = (c: CmdView, env: RuleEnv): boolean => {
   if (name === "less" && argv(c).some((a) => a.startsWith("+") && /[!|]/.test(a))) return true
   // zip's two-letter `-TT cmd` (test the archive with cmd).
   if (name === "zip" && argv(c).some((a) => a === "-TT" || a.startsWith("-TT="))) return true
-  const o = OPTIONS[name]
+  // `python3 -m pip --python ./x`: pip's own options follow the module name.
+  if (PYTHON_NAME.test(name)) {
+    const args = argv(c)
+    const m = args.findIndex((a, i) => a === "-m" && PIP_NAME.test(args[i + 1] ?? ""))
+    return m >= 0 && runsProgram(PIP, args.slice(m + 2))
+  }
+  const o = OPTIONS[name] ?? (PIP_NAME.test(name) ? PIP : undefined)
   return o !== undefined && runsProgram(o, argv(c))
 }
 
+const PIP_NAME = /^pip[\d.]*$/
+const PYTHON_NAME = /^python[\d.]*$/
+
 const mayRun = (name: string): boolean =>
-  name === "make" || name === "gmake" || name === "go" || name === "git" || name === "zip" || COMPILER.test(name) || TEX.test(name) || OPTIONS[name] !== undefined
+  PIP_NAME.test(name) || PYTHON_NAME.test(name) || name === "make" || name === "gmake" || name === "go" || name === "git" || name === "zip" || COMPILER.test(name) || TEX.test(name) || OPTIONS[name] !== undefined
 
 export const programOptionRules: ReadonlyArray<Rule> = [
   { kind: "program", description: D.programOption, only: mayRun, test: (_v, c, env) => test(c, env) }

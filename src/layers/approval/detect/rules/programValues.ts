@@ -40,9 +40,10 @@ const SYSTEM_DIR = /^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/
 /** A flag or operand the program reads as data: nothing the shell would expand, split or redirect. */
 const PLAIN_WORD = /^[\w.,:=/~+@%-]+$/
 
-/** Flags that make the named program load or run more code (an editor's startup command, ssh's ProxyCommand). */
+/** Flags that make the named program load or run more code (an editor's startup command, ssh's ProxyCommand) or write a file. */
 const RUNS_MORE: Readonly<Partial<Record<ProgramKind, RegExp>>> = {
-  pager: /^(?:-[A-Za-z]*k|--lesskey)/,
+  // A lesskey file, or less's log file (`-o f`: the text paged is copied there, a write the line does not show).
+  pager: /^(?:-[A-Za-z]*[koO]|--lesskey|--log-file|--LOG-FILE)/,
   editor: /^(?:-[cSulx]$|\+|--cmd|--eval|--load|--init|--exec)/,
   rsh: /command|^-[A-Za-z]*F/i
 }

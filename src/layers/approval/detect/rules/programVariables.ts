@@ -49,8 +49,11 @@ const configFile: ValueTest = (value, env) => value.split(":").some((f) => start
 /** vim's `$VIM` / `$VIMRUNTIME`: defaults.vim, plugins and syntax files are sourced from there; the packaged ones are quiet. */
 const vimDir: ValueTest = (value) => value !== "" && !/^\/usr(?:\/local)?\/share\/n?vim(?:\/vim\d+|\/runtime)?\/?$/.test(value)
 
-/** `LESS`: an initial command (`+cmd`) or a lesskey file (`-k f`, `--lesskey-src=f`, whose `#env` can set LESSOPEN). */
-const lessOptions: ValueTest = (value) => /(?:^|\s)(?:\+|-[A-Za-z#]*k|--lesskey)/.test(value)
+/**
+ * `LESS`: an initial command (`+cmd`), a lesskey file (`-k f`, `--lesskey-src=f`, whose `#env` can set LESSOPEN), or a
+ * log file (`-o f`, `--log-file=f`) a piped input is copied to, which the line then does not show.
+ */
+const lessOptions: ValueTest = (value) => /(?:^|\s)(?:\+|-[A-Za-z#]*[koO]|--lesskey|--log-file|--LOG-FILE)/.test(value)
 
 /**
  * MAKEFLAGS / GNUMAKEFLAGS: make reads them as options and command-line variables. Any `VAR=value` there overrides
@@ -71,6 +74,21 @@ const historyFile: ValueTest = (value, env) => value !== "" && sensitiveWrite(va
 
 /** Options that make tar run a program (GNU tar reads TAR_OPTIONS before its arguments). */
 const TAR_RUNS = /--to-command|--use-compress-program|--info-script|--new-volume-script|--rsh-command|--checkpoint-action|(?:^|\s)-[A-Za-z]*[IF]/
+
+/** pip options (as PIP_<NAME>) naming a program pip runs, a place it takes code from, or a place it writes or wipes. */
+const PIP_PLACES = [
+  "python", "src", "exists_action", "target", "prefix", "root", "cache_dir", "log", "log_file", "local_log", "report",
+  "dest", "wheel_dir", "build", "build_dir", "config_settings", "global_option", "build_option", "install_option",
+  "keyring_provider"
+]
+
+/** uv options (as UV_<NAME>) naming the requirements, interpreters, folders and files it builds from, runs or writes. */
+const UV_PLACES = [
+  "constraint", "override", "build_constraint", "requirement", "requirements", "python", "project", "directory",
+  "working_directory", "cache_dir", "env_file", "project_environment", "tool_dir", "tool_bin_dir", "python_install_dir",
+  "python_bin_dir", "python_install_mirror", "pypy_install_mirror", "python_downloads_json_url", "install_dir",
+  "unmanaged_install", "config_settings", "keyring_provider", "target", "prefix", "python_cache_dir"
+]
 
 /** Name (lower-case) → whether the value runs code the gate does not see. */
 export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTable({
@@ -171,6 +189,10 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTabl
   pip_requirement: always,
   pip_constraint: always,
   pip_editable: always,
+  // Every other pip option that names a program, a place it builds or unpacks from, or a place it writes or wipes:
+  // `--python` re-runs pip with that interpreter, `--src` holds the checkouts it builds (`--exists-action w` wipes
+  // one in the way), a cache can hold a planted wheel, `--target`/`--prefix`/`--root` install files that later run.
+  ...Object.fromEntries(PIP_PLACES.map((o) => [`pip_${o}`, always])),
   // Folders pip (and other XDG programs) read site configuration from: `<dir>/pip/pip.conf` can set find-links.
   xdg_config_dirs: (value) => value.split(":").some((d) => d !== "" && !/^\/(?:etc|usr)\//.test(d)),
   // Locale data a program loads (TEXTDOMAINDIR, the catalogs bash translates `$"…"` through, is a loader
@@ -226,7 +248,8 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTabl
   texmfcnf: always,
   shell_escape: (value) => !/^[fpn0]?$/i.test(value.trim()),
   shell_escape_commands: always,
-  // uv reads the same package sources as pip.
+  // uv reads the same package sources as pip, and options naming programs and places (`UV_PYTHON`, `UV_ENV_FILE`).
+  ...Object.fromEntries(UV_PLACES.map((o) => [`uv_${o}`, always])),
   uv_config_file: startupFile,
   uv_find_links: localPackages,
   uv_index_url: localPackages,
@@ -234,6 +257,9 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTabl
   uv_default_index: localPackages,
   uv_index: localPackages,
   // MYVIMRC is left alone: vim sets it to the vimrc it found and does not source a value given to it.
+  // bash's own: any interactive bash writes it on exit (a plain `bash` on a terminal too), so a value naming a file
+  // that runs asks where it is set, not only where a shell the gate sees as interactive starts.
+  histfile: historyFile,
   node_repl_history: historyFile,
   sqlite_history: historyFile,
   lesshistfile: historyFile,
