@@ -14,6 +14,7 @@ import { filledByPrograms, filledOrdinary } from "./round5FilledCases.js"
 import { optionsAndVariables, optionsOrdinary } from "./round5OptionCases.js"
 import { round6A, round6AOrdinary } from "./round6ACases.js"
 import { round6B, round6BOrdinary } from "./round6BCases.js"
+import { round8 } from "./round8Cases.js"
 
 export interface Call {
   readonly tool: string
@@ -1266,7 +1267,7 @@ export const forgedReports: ReadonlyArray<Case> = [
 export const classes = {
   computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
   consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs, pipAndPytest, computedByBash,
-  filledByPrograms, optionsAndVariables, round6A, round6B
+  filledByPrograms, optionsAndVariables, round6A, round6B, round8
 }
 
 /** Ordinary agent work: must run, not be refused. */
