@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { replEscapes, replOf } from "../../src/layers/processes/replEscapes.js"
+import { replEscapes, replOf, replsOf } from "../../src/layers/processes/replEscapes.js"
 import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { tempHome, testRuntime } from "../support/runtime.js"
 
@@ -146,4 +146,26 @@ layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: 
       expect(yield* node.send("write", "const a = 1 | 2\n")).toMatchObject({ status: "ok" })
       yield* node.kill
     }), 60_000)
+})
+
+describe("REPLs under other names (red team 8)", () => {
+  it("reads framework shells as their language, and asks for REPLs nothing here reads", async () => {
+    const { inputReaders } = await import("../../src/layers/processes/inputLanguage.js")
+    const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+      ["flask shell", ["python"]],
+      ["./manage.py shell", ["python"]],
+      ["rails c", ["ruby"]],
+      ["bundle exec rails console", ["ruby"]],
+      ["pry", ["ruby"]],
+      ["mongosh", ["node"]],
+      ["utop", ["opaque"]],
+      ["ranger", ["opaque"]],
+      ["w3m index.html", ["opaque"]],
+      ["bundle exec rspec", ["shell"]]
+    ]
+    for (const [command, readers] of cases) expect([command, inputReaders(command)]).toEqual([command, readers])
+    expect(replsOf("python3 manage.py shell")).toEqual(["ipython"])
+    expect(replsOf("rails c")).toEqual(["pry"])
+    expect(replEscapes("pry", ".rm -rf d\n", false)).toMatchObject({ shell: ["rm -rf d"] })
+  })
 })

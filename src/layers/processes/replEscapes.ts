@@ -7,7 +7,7 @@
  *   `get_ipython()` calls; `!cmd` fills in Python values (`{expr}`, `$name`).
  * - The Perl debugger runs `!!cmd` as shell, re-runs history with `!n`, reads commands with `source`, and sets its
  *   pager and shell with `o`.
- * - node's REPL loads a file with `.load` and writes one with `.save`; irb loads one with `source`.
+ * - node's REPL loads a file with `.load` and writes one with `.save`; irb loads one with `source`; Pry runs `.cmd`.
  * - On a terminal, Python's `help()` (IPython's `?`, the debugger's `|cmd`, irb's long output) opens a pager whose
  *   keys run `!cmd`.
  *
@@ -19,7 +19,7 @@ import { lexCommands } from "../approval/shell/parser.js"
 import { basename } from "../approval/shell/words.js"
 
 /** A REPL with commands of its own, or a Python REPL (whose `help()` pages). */
-export type Repl = "ipython" | "perl-debugger" | "node" | "irb" | "python"
+export type Repl = "ipython" | "perl-debugger" | "node" | "irb" | "pry" | "python"
 
 export interface ReplEscapes {
   /** Commands the REPL hands a shell (or that amount to one: `.load f` is `node f`), to judge as typed. */
@@ -41,7 +41,11 @@ const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busy
 /** Which REPL one program is, from its name and arguments. */
 const replOfProgram = (name: string, args: ReadonlyArray<string>): Repl | undefined => {
   if (/^ipython[0-9.]*$/.test(name) || name === "jupyter-console" || (name === "jupyter" && args[0] === "console")) return "ipython"
+  // Django's shell starts IPython when it is installed.
+  const django = (script: string | undefined, sub: string | undefined) => /(?:^|\/)(?:manage\.py|django-admin)$/.test(script ?? "") && /^shell/.test(sub ?? "")
+  if (django(name, args[0])) return "ipython"
   if (/^(?:python[0-9.]*|pypy[0-9.]*)$/.test(name)) {
+    if (django(args[0], args[1])) return "ipython"
     const m = args.findIndex((a) => a === "-m" || a.startsWith("-m"))
     const module = m < 0 ? undefined : args[m] === "-m" ? args[m + 1] : args[m]!.slice(2)
     return module === "IPython" ? "ipython" : "python"
@@ -63,6 +67,9 @@ const replOfProgram = (name: string, args: ReadonlyArray<string>): Repl | undefi
     return "node"
   }
   if (/^irb[0-9.]*$/.test(name)) return "irb"
+  // Pry runs `.cmd` as shell; a Rails console may be Pry (pry-rails).
+  if (name === "pry" || (name === "rails" && /^(?:c|console)$/.test(args[0] ?? ""))) return "pry"
+  if (name === "flask" && args[0] === "shell") return "python"
   return undefined
 }
 
@@ -207,10 +214,16 @@ export const replEscapes = (repl: Repl, text: string, terminal: boolean): ReplEs
     else if (repl === "perl-debugger") perlDebuggerLine(line, out)
     else if (repl === "node") nodeLine(line, out)
     else if (repl === "irb") irbLine(line, out)
+    else if (repl === "pry") {
+      irbLine(line, out)
+      // `.cmd` is shell; a method chain continued on a new line (`.map { … }`) starts with `.` too: judged as shell as well.
+      const dot = /^\.(?=[A-Za-z\/~])(.*)$/.exec(line)
+      if (dot !== null) out.shell.push(dot[1]!)
+    }
   }
   if ((repl === "python" || repl === "ipython") && PYTHON_HELP.test(text)) out.pager = true
   // irb pages any output longer than the screen.
-  if (repl === "irb") out.pager = true
+  if (repl === "irb" || repl === "pry") out.pager = true
   return { shell: out.shell, asks: out.asks, pager: terminal && out.pager }
 }
 
@@ -220,5 +233,6 @@ export const REPL_LANGUAGE: Readonly<Record<Repl, "python" | "perl" | "node" | "
   python: "python",
   "perl-debugger": "perl",
   node: "node",
-  irb: "ruby"
+  irb: "ruby",
+  pry: "ruby"
 }
