@@ -7,6 +7,10 @@
  * sets HOME to its own folder, so with rustup run it with `RUSTUP_HOME` exported; without cargo each case ends in an
  * error and proves nothing.
  *
+ * The last case: execute_code's `hermes_tools.py`, judged in the run directory, swapped by a loop an earlier call
+ * started before python imports it (`code/scriptLoader.ts` now hands python the judged bytes). The script ends with an
+ * error so that, the canary kept, the case reads as refused.
+ *
  * The other round-8 findings are not sequences of independent tool calls and are tested end to end elsewhere:
  * a REPL's own commands typed through `process` (`test/terminal/replEscapes.test.ts`) and grants that stopped short
  * of the runtime's home (`test/approval/policy/runtimeHomeGrants.test.ts`).
@@ -50,6 +54,21 @@ export const round8: ReadonlyArray<Case> = [
       ...pkg("r8e/m", ""),
       write("<W>/r8e/m/build.rs", `fn main() { ${WIPE} }\n`),
       sh("cd <W>/r8e && cargo check -q --offline")
+    ]
+  },
+  {
+    name: "execute_code's helper swapped after approval by a background loop",
+    calls: [
+      write("<W>/r8f/p.txt", "import shutil\nshutil.rmtree('<C>', ignore_errors=True)\n"),
+      {
+        tool: "terminal",
+        args: {
+          command: "cd <W>/r8f && for i in $(seq 1500); do for d in /tmp/hermes_exec_*; do if [ -e \"$d/script.py\" ] && [ ! -e \"$d/seen\" ]; then " +
+            "touch \"$d/seen\"; sleep 0.3; cp p.txt \"$d/hermes_tools.py\"; fi; done; sleep 0.01; done",
+          background: true
+        }
+      },
+      { tool: "execute_code", args: { code: "import time\ntime.sleep(1.5)\nimport hermes_tools\nprint('done')\nraise SystemExit(1)\n" } }
     ]
   }
 ]
