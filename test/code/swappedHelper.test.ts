@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { CurrentAgentRun } from "../../src/services/AgentLoop.js"
 import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { tempHome, testRuntime } from "../support/runtime.js"
 
@@ -53,5 +54,22 @@ layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: 
       expect(String(ran["output"])).not.toContain("<string>")
       expect(ran["status"]).toBe("error")
       expect(String(ran["error"])).toMatch(/script\.py[\s\S]*ValueError: boom/)
+    }))
+})
+
+layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: "60 seconds" })("execute_code's tools (red team 8)", (it) => {
+  it.effect("a script calls only tools its run offers (toolsets the operator chose)", () =>
+    Effect.gen(function*() {
+      const run = {
+        sessionId: "s", taskId: "tools", cwd: undefined, depth: 0, tools: ["execute_code", "read_file"], toolsets: undefined, model: undefined,
+        background: { start: () => Effect.void, running: Effect.succeed(0) }
+      }
+      const code = "from hermes_tools import terminal\nprint(terminal('echo reached'))\n"
+      const out = yield* Effect.locally(
+        Effect.flatMap(ToolExecutor, (r) => r.dispatch({ tool: "execute_code", args: { code } }, { context: { taskId: "tools" } })),
+        CurrentAgentRun,
+        run
+      ).pipe(Effect.map((s) => JSON.parse(s) as Json))
+      expect(String(out["output"])).not.toContain("reached")
     }))
 })
