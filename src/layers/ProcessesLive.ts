@@ -33,6 +33,9 @@ import { killMarked } from "./processes/markedProcesses.js"
 import { codeRebindsKeys, readerSetup, shellRebindsKeys } from "./processes/readerSetup.js"
 import type { ReaderSetup } from "./processes/readerSetup.js"
 import { planInput } from "./processes/typedInput.js"
+import { replReadings } from "./processes/replReadings.js"
+import { replsOf } from "./processes/replEscapes.js"
+import type { Repl } from "./processes/replEscapes.js"
 import type { InputPlan, JudgedText } from "./processes/typedInput.js"
 import { redactToolOutput, tailText } from "../lib/text.js"
 import { makeGlobalWatchState, makeWatchState, onWatchMatch } from "./processes/watchLimiter.js"
@@ -76,6 +79,8 @@ interface ProcessRecord {
   readonly readers: ReadonlyArray<InputReader>
   /** What the starting command set up for them (variables, directory, PATH, keys). */
   readonly setup: ReaderSetup
+  /** REPLs among them that read commands of their own (IPython's `!`, node's `.load`): see processes/replEscapes.ts. */
+  readonly repls: ReadonlyArray<Repl>
   /** Serialises writes, so `typed` always matches what was written. */
   readonly writing: Effect.Semaphore
   /**
@@ -159,7 +164,11 @@ const approveTyped = (
       const shell = reading.language === "shell"
       const dirs = shell && r.setup.dirs !== null ? r.setup.dirs : ["."]
       const keys = rebinds || r.keysChanged || r.setup.keysChanged
-      const uncertain = keys ? REBOUND_KEYS_DESCRIPTION : shell && r.setup.dirs === null ? UNKNOWN_READER_DIR_DESCRIPTION : undefined
+      const uncertain = keys
+        ? REBOUND_KEYS_DESCRIPTION
+        : shell && r.setup.dirs === null
+        ? UNKNOWN_READER_DIR_DESCRIPTION
+        : reading.uncertain
       for (const dir of dirs) {
         approved = yield* approveInput(approval, r.env, context, reading.text, plan.written, reading.language, {
           cwd: posix.resolve(r.startDir, dir),
@@ -326,6 +335,7 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
             env,
             readers: inputReaders(request.command, 0, request.pty === true),
             setup: yield* setupOf(request.command, env),
+            repls: replsOf(request.command),
             writing: yield* Effect.makeSemaphore(1),
             typed: "",
             keysChanged: false,
@@ -408,7 +418,8 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
             )
           }
           const rebinds = plan.judged.some(rebindsKeys)
-          const approved = yield* approveTyped(approval, r, context, plan, rebinds)
+          const judged = [...plan.judged, ...replReadings(r.repls, plan.judged, r.handle.pty)]
+          const approved = yield* approveTyped(approval, r, context, { ...plan, judged }, rebinds)
           yield* r.handle.write(approved)
           r.typed = plan.typed
           r.keysChanged ||= rebinds

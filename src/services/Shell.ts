@@ -77,6 +77,17 @@ export interface ShellService {
     path: CommandPath,
     language?: CodeLanguage
   ) => Effect.Effect<ApprovedCommand, CommandDenied>
+  /**
+   * Ask Approval for `judged` and run `runs` instead: a launcher the runtime builds to run exactly the bytes `judged`
+   * names, handed over in memory (execute_code), so nothing can change them between the judgement and the run.
+   */
+  readonly approveLauncher: (
+    env: TerminalEnvironment,
+    context: ToolCallContext,
+    judged: string,
+    runs: string,
+    path: CommandPath
+  ) => Effect.Effect<ApprovedCommand, CommandDenied>
   /** Run `command` in the foreground in the calling task's environment. */
   readonly run: (context: ToolCallContext, command: string, options?: ShellRunOptions) => Effect.Effect<ShellOutput, ShellRunError>
 }

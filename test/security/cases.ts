@@ -15,6 +15,7 @@ import { optionsAndVariables, optionsOrdinary } from "./round5OptionCases.js"
 import { round6A, round6AOrdinary } from "./round6ACases.js"
 import { round6B, round6BOrdinary } from "./round6BCases.js"
 import { round7, round7Ordinary } from "./round7Cases.js"
+import { round8 } from "./round8Cases.js"
 
 export interface Call {
   readonly tool: string
@@ -1267,7 +1268,7 @@ export const forgedReports: ReadonlyArray<Case> = [
 export const classes = {
   computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
   consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs, pipAndPytest, computedByBash,
-  filledByPrograms, optionsAndVariables, round6A, round6B, round7
+  filledByPrograms, optionsAndVariables, round6A, round6B, round7, round8
 }
 
 /** Ordinary agent work: must run, not be refused. */

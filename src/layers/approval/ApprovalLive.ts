@@ -40,6 +40,9 @@ import {
   userDenyMessage
 } from "./policy/denialMessages.js"
 import { normalizeMode } from "./policy/approvalMode.js"
+import { commandReachesRuntimeHome, isRuntimeHomeKey } from "./policy/runtimeHomeGrants.js"
+import { compiledRunVerdict } from "./policy/compiledRunners.js"
+import { projectStartFile } from "./policy/projectStartFiles.js"
 import { observedFn } from "../../lib/effect/observedFn.js"
 
 const SUDO_STDIN = /(?:^|[;&|`\n]|&&|\|\||\$\()\s*sudo\s+-s\b/i
@@ -110,7 +113,9 @@ export const ApprovalLive = Layer.effect(
     const decide = Effect.fnUntraced(function*(
       subject: Subject,
       needs: { readonly dangerous: boolean; readonly key: string; readonly description: string },
-      rule: { readonly action: string; readonly pattern: string } | undefined
+      rule: { readonly action: string; readonly pattern: string } | undefined,
+      /** It reaches the runtime's home: no earlier grant covers it, and the answer is not remembered (runtimeHomeGrants.ts). */
+      pinned = false
     ) {
       const cfg = yield* config.current
       const approvals = cfg.approvals
@@ -131,11 +136,11 @@ export const ApprovalLive = Layer.effect(
 
       const { key, description } = needs
       const allowlist = cfg.command_allowlist
-      if (allowlist.includes(key) || allowlist.some((entry) => allowlistCovers(entry, subject.command))) {
+      if (!pinned && (allowlist.includes(key) || allowlist.some((entry) => allowlistCovers(entry, subject.command)))) {
         return yield* allow("allowlist", key)
       }
-      if (rule?.action === "allow") return yield* allow("rule", rule.pattern)
-      if (sessions.get(sessionKey)?.has(key) === true) return yield* allow("session", key)
+      if (!pinned && rule?.action === "allow") return yield* allow("rule", rule.pattern)
+      if (!pinned && sessions.get(sessionKey)?.has(key) === true) return yield* allow("session", key)
 
       // Smart mode needs an auxiliary model, which this runtime does not have yet: escalate.
       if (mode === "smart" && !warnedSmart) {
@@ -145,7 +150,7 @@ export const ApprovalLive = Layer.effect(
       const seconds = approvals.timeout_seconds
       const answer = yield* approver
         // What the person sees must be what would run: nothing in the text may redraw or reorder the prompt.
-        .ask({ command: displayText(redactAuditText(subject.command)), description: displayText(description), key, allowPermanent: true, context: subject.context })
+        .ask({ command: displayText(redactAuditText(subject.command)), description: displayText(description), key, allowPermanent: !pinned, context: subject.context })
         .pipe(Effect.timeoutOption(seconds * 1000))
       if (Option.isNone(answer) || answer.value.via === "timeout") return yield* deny("timeout", key, timeoutMessage(description))
       const { choice, reason, via } = answer.value
@@ -154,12 +159,12 @@ export const ApprovalLive = Layer.effect(
           ? yield* deny("non-interactive", key, nonInteractiveMessage(description))
           : yield* deny("human", key, userDeniedMessage(description, reason))
       }
-      if (choice === "session" || choice === "always") {
+      if (!pinned && (choice === "session" || choice === "always")) {
         const set = sessions.get(sessionKey) ?? new Set<string>()
         set.add(key)
         sessions.set(sessionKey, set)
       }
-      if (choice === "always" && !allowlist.includes(key)) {
+      if (!pinned && choice === "always" && !allowlist.includes(key)) {
         const latest = (yield* config.current).command_allowlist
         yield* config.set(["command_allowlist"], [...latest.filter((k) => k !== key), key]).pipe(
           Effect.catchAll((e) => Effect.logWarning(`could not save '${key}' to command_allowlist: ${e.oneLine}`))
@@ -173,7 +178,12 @@ export const ApprovalLive = Layer.effect(
       const subject: Subject = { command, context: request.context, backend: request.backend, path: request.path }
       const deny = denial(subject)
       const approvals = (yield* config.current).approvals
-      const { detection, note } = yield* judge(request)
+      const judged = yield* judge(request)
+      const { note } = judged
+      // A build that runs the project's compiled code asks as a binary run by path does (compiledRunners.ts).
+      const shellText = request.language === undefined || request.language === "shell"
+      const compiled = judged.detection.dangerous || !shellText ? undefined : yield* compiledRunVerdict(command, request.surroundings)
+      const detection = compiled === undefined ? judged.detection : { ...judged.detection, dangerous: true, description: compiled }
 
       // 1. What never runs, on any backend and in any mode.
       if (detection.hardline) {
@@ -191,15 +201,18 @@ export const ApprovalLive = Layer.effect(
 
       // The note (which script, which link) helps the approver; the key stays the rule's description.
       const described = detection.description ?? rule?.reason ?? `matches the ask rule ${rule?.pattern ?? ""}`
+      const key = detection.description ?? `rule:${rule?.pattern ?? "ask"}`
+      // Only a dangerous shell command is looked at again (typed code reaches the home through its own rules).
+      const pinned = isRuntimeHomeKey(key) || (detection.dangerous && shellText && commandReachesRuntimeHome(command, detectionEnv))
       return yield* decide(subject, {
         dangerous: detection.dangerous,
-        key: detection.description ?? `rule:${rule?.pattern ?? "ask"}`,
+        key,
         description: note === undefined || detection.description === null ? described : `${described} (${note})`
-      }, rule)
+      }, rule, pinned)
     })
 
     const checkFileWrite = observedFn("Approval.checkFileWrite")(function*(request: FileWriteApprovalRequest) {
-      const description = implicitlyExecuted(request.path, detectionEnv)
+      const description = implicitlyExecuted(request.path, detectionEnv) ?? projectStartFile(request.path)
       // Ordinary writes are not audited: only what needed a decision is.
       if (description === null) return { decidedBy: "not-dangerous" } satisfies ApprovalGranted
       const subject: Subject = {
@@ -208,7 +221,7 @@ export const ApprovalLive = Layer.effect(
         backend: request.backend,
         path: "file-write"
       }
-      return yield* decide(subject, { dangerous: true, key: description, description }, undefined)
+      return yield* decide(subject, { dangerous: true, key: description, description }, undefined, isRuntimeHomeKey(description))
     })
 
     return Approval.of({ detect, check, checkFileWrite })

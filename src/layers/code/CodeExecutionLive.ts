@@ -29,6 +29,7 @@ import { makeScriptCalls } from "./scriptCalls.js"
 import { pythonHelperSource } from "./pythonHelper.js"
 import { scriptResult, seconds } from "./scriptResult.js"
 import { serveSocket } from "./socketChannel.js"
+import { scriptLaunch } from "./scriptLoader.js"
 
 const SOCKET_BACKENDS = new Set(["local", "sandbox"])
 
@@ -80,7 +81,9 @@ export const CodeExecutionLive: Layer.Layer<CodeExecution, never, ToolExecutor |
         const script = `${dir}/script.py`
         const stderrFile = `${dir}/stderr.txt`
         const write = (path: string, text: string) => Effect.either(env.writeFile(path, text))
-        for (const [path, text] of [[`${dir}/hermes_tools.py`, pythonHelperSource(request.allowed)], [script, request.code]] as const) {
+        const helper = `${dir}/hermes_tools.py`
+        const helperSource = pythonHelperSource(request.allowed)
+        for (const [path, text] of [[helper, helperSource], [script, request.code]] as const) {
           const wrote = yield* write(path, text)
           if (wrote._tag === "Left") return failed(`Could not write the script: ${wrote.left.message}`, 0, startedMs)
         }
@@ -103,12 +106,14 @@ export const CodeExecutionLive: Layer.Layer<CodeExecution, never, ToolExecutor |
           vars["HERMES_RPC_DIR"] = dir
         }
 
-        const launcher = `python3 ${shellQuote(script)} 2>${shellQuote(stderrFile)}`
-        const approved = yield* Effect.either(shell.approve(env, context, launcher, "execute_code"))
+        // Judged as the script run by path; run from the bytes written, never read back from the files (scriptLoader.ts).
+        const launch = scriptLaunch(script, helper, stderrFile, request.code, helperSource)
+        const approved = yield* Effect.either(shell.approveLauncher(env, context, launch.judged, launch.runs, "execute_code"))
         if (approved._tag === "Left") return { ...failed(approved.left.reason, 0, startedMs), duration_seconds: 0 }
 
         const ran = yield* Effect.either(env.run(approved.right, {
           env: vars,
+          stdin: launch.stdin,
           timeoutMs: timeoutSeconds * 1000,
           maxOutputBytes: CODE_EXECUTION_LIMITS.maxStdoutBytes
         }))

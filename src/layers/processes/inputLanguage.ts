@@ -25,6 +25,7 @@ import { editorReader } from "../approval/detect/editorCommands.js"
 import { readsStdinCodeToo } from "../approval/detect/resolve/codeSources.js"
 import { runsOpaqueCode } from "../approval/detect/rules/opaqueInterpreters.js"
 import { lexCommands } from "../approval/shell/parser.js"
+import { replUnderAnotherName } from "./otherRepls.js"
 import { basename } from "../approval/shell/words.js"
 
 const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"])
@@ -153,6 +154,9 @@ const simpleCommand = (argv: ReadonlyArray<string>, depth: number, terminal: boo
   if (editor !== null) return [editor]
   // (What `go run`, `java X.java` or run-parts' programs read is their data.)
   if (!COMPILED.has(name) && runsOpaqueCode(name, args)) return ["opaque"]
+  // A framework's or language's REPL under another name (`flask shell`, `rails c`, `pry`, `mongosh`, `utop`).
+  const repl = replUnderAnotherName(name, args)
+  if (repl !== undefined) return repl
   const language = byProgram(name)
   // A program nothing here knows, or a script: its stdin is data, judged as shell (the cautious way). A word that
   // is a command line of its own (`script -qc 'bash; python3'`) may start other readers.

@@ -31,6 +31,8 @@ const isCodeLanguage = (reader: InputReader): reader is CodeLanguage => CODE_LAN
 export interface JudgedText {
   readonly language: InputReader
   readonly text: string
+  /** Why this reading needs approval whatever it says (a REPL command that runs what the gate cannot read). */
+  readonly uncertain?: string | undefined
 }
 
 export type InputPlan =

@@ -10,7 +10,7 @@ import { Shell, ShellUnavailable, WorkdirNotFound } from "../../services/Shell.j
 import type { ShellOutput, ShellRunOptions, ShellTarget } from "../../services/Shell.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import { capOutput, MAX_OUTPUT_CHARS, redactToolOutput, stripAnsiOutput } from "../../lib/text.js"
-import { approveCommand } from "./commandGate.js"
+import { approveCommand, approveLauncher } from "./commandGate.js"
 import { observedFn } from "../../lib/effect/observedFn.js"
 
 export const ShellLive: Layer.Layer<Shell, never, Environments | Approval | Config> = Layer.effect(
@@ -57,6 +57,7 @@ export const ShellLive: Layer.Layer<Shell, never, Environments | Approval | Conf
       settings,
       target,
       approve: (env, context, text, path, language) => approveCommand(approval, env, context, text, path, language),
+      approveLauncher: (env, context, judged, runs, path) => approveLauncher(approval, env, context, judged, runs, path),
       run
     })
   })

@@ -102,6 +102,25 @@ export const approveCommand = (
     (grant) => ({ text, path, grant }) as unknown as ApprovedCommand
   )
 
+/**
+ * Approval for `judged`, to run `runs` instead: only for a launcher the runtime builds that runs exactly the bytes
+ * `judged` names, handed to it by the runtime rather than read from files another process could change in between
+ * (execute_code: code/scriptLoader.ts). The audit records `judged`.
+ */
+export const approveLauncher = (
+  approval: ApprovalService,
+  target: TerminalEnvironment,
+  context: ToolCallContext,
+  judged: string,
+  runs: string,
+  path: CommandPath
+): Effect.Effect<ApprovedCommand, CommandDenied> =>
+  Effect.map(
+    approval.check({ command: judged, context, backend: { kind: target.kind, isolated: target.isolated }, path, surroundings: surroundingsOf(target) }),
+    // The brand is declared, never constructed: this cast is the approval boundary.
+    (grant) => ({ text: runs, path, grant }) as unknown as ApprovedCommand
+  )
+
 /** A PATH whose entries are only known when the program runs: every program it finds needs approval. */
 const UNKNOWN_PATH = "$HERMES_READER_PATH"
 

@@ -5,7 +5,8 @@
  * the task's terminal environment; its calls go through the ToolExecutor like
  * the model's own (hooks, approval, result caps), capped per script.
  */
-import { Duration, Effect, Schema } from "effect"
+import { Duration, Effect, FiberRef, Schema } from "effect"
+import { CurrentAgentRun } from "../../services/AgentLoop.js"
 import { CODE_EXECUTION_LIMITS, CodeExecution, SCRIPT_TOOLS } from "../../services/CodeExecution.js"
 import { ToolContext } from "../../services/ToolContext.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
@@ -40,7 +41,9 @@ export const executeCodeTool = defineTool<ExecuteCodeArgs, typeof ExecuteCodePar
   handler: observedFn("execute_code")(function*(args) {
     if (args.code.trim().length === 0) return { error: "No code provided." }
     const context = yield* ToolContext
-    const allowed = yield* scriptTools
+    // Only tools this run offers the model: a run without `terminal` (toolsets the operator chose) gets none from a script.
+    const run = yield* FiberRef.get(CurrentAgentRun)
+    const allowed = (yield* scriptTools).filter((tool) => run === undefined || run.tools.includes(tool))
     const runner = yield* CodeExecution
     return { ...(yield* runner.run({ code: args.code, context, allowed })) }
   })
