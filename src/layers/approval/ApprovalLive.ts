@@ -42,7 +42,6 @@ import {
 import { normalizeMode } from "./policy/approvalMode.js"
 import { commandReachesRuntimeHome, isRuntimeHomeKey } from "./policy/runtimeHomeGrants.js"
 import { compiledRunVerdict } from "./policy/compiledRunners.js"
-import { projectStartFile } from "./policy/projectStartFiles.js"
 import { observedFn } from "../../lib/effect/observedFn.js"
 
 const SUDO_STDIN = /(?:^|[;&|`\n]|&&|\|\||\$\()\s*sudo\s+-s\b/i
@@ -212,7 +211,7 @@ export const ApprovalLive = Layer.effect(
     })
 
     const checkFileWrite = observedFn("Approval.checkFileWrite")(function*(request: FileWriteApprovalRequest) {
-      const description = implicitlyExecuted(request.path, detectionEnv) ?? projectStartFile(request.path)
+      const description = implicitlyExecuted(request.path, detectionEnv)
       // Ordinary writes are not audited: only what needed a decision is.
       if (description === null) return { decidedBy: "not-dangerous" } satisfies ApprovalGranted
       const subject: Subject = {

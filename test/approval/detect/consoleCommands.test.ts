@@ -89,10 +89,10 @@ describe("detection", () => {
   })
 
   it("languages the gate does not read ask, but for their version", () => {
-    for (const command of ["tclsh x.tcl", "tclsh", "wish x.tcl", "lua -e 'os.remove(\"x\")'", "Rscript a.R", "julia x.jl", "go run main.go", "java Main.java", "tcc -run x.c", "echo x | m4"]) {
+    for (const command of ["tclsh x.tcl", "tclsh", "wish x.tcl", "lua -e 'os.remove(\"x\")'", "Rscript a.R", "julia x.jl", "go run main.go", "go test ./...", "cargo run", "cargo +nightly test", "java Main.java", "tcc -run x.c", "echo x | m4"]) {
       expect(verdict(command)).toEqual([command, D.opaqueCode])
     }
-    for (const command of ["tclsh --version", "lua -v", "go build ./...", "go test ./...", "java -version", "java -jar app.jar", "tcc -o x x.c"]) {
+    for (const command of ["tclsh --version", "lua -v", "go build ./...", "go vet ./...", "cargo build", "cargo --version", "java -version", "java -jar app.jar", "tcc -o x x.c"]) {
       expect(quiet(command)).toEqual([command, false])
     }
   })

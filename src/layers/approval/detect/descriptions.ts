@@ -117,7 +117,7 @@ export const D = {
     "reads its program, makefile or commands from standard input under a file's name (awk -f -, make -f /dev/stdin, vim -S /dev/stdin, sqlite3 -init /dev/stdin)",
   promptExpansion: "expands a value as a prompt (${x@P}), which runs the command substitutions it holds",
   opaqueCode:
-    "runs code in a language the gate does not read (Tcl, Lua, R, Julia, gnuplot, a #! interpreter other than a shell, Python, Node, Perl, Ruby or PHP, go run, java of a source file), every program in a directory (run-parts), or a recorded input log typed into a shell (scriptlive)",
+    "runs code in a language the gate does not read (Tcl, Lua, R, Julia, gnuplot, a #! interpreter other than a shell, Python, Node, Perl, Ruby or PHP, go run/test/generate, cargo run/test/bench, java of a source file), every program in a directory (run-parts), or a recorded input log typed into a shell (scriptlive)",
   commandHooks:
     "installs code the shell runs around its later commands (a DEBUG, RETURN or ERR trap, extdebug, function or error tracing)",
   computedCode:

@@ -6,6 +6,7 @@
  * Pure: the caller passes an absolute path (symlinks already resolved).
  */
 import { posix } from "node:path"
+import { PROJECT_START_DESCRIPTION, PROJECT_START_FOLDER, projectStartFile } from "./projectStartFiles.js"
 
 export interface ImplicitExecEnv {
   /** The user's home directory. */
@@ -34,6 +35,7 @@ export const IMPLICIT_EXEC_DESCRIPTIONS: ReadonlyArray<string> = [
   SHELL_STARTUP_DESCRIPTION,
   GIT_EXEC_DESCRIPTION,
   ENVRC_DESCRIPTION,
+  PROJECT_START_DESCRIPTION,
   SSH_CONFIG_DESCRIPTION,
   SCHEDULER_DESCRIPTION,
   INTERPRETER_STARTUP_DESCRIPTION,
@@ -184,6 +186,8 @@ export const implicitlyExecuted = (absPath: string, env: ImplicitExecEnv): strin
   if (SHELL_STARTUP.has(name)) return SHELL_STARTUP_DESCRIPTION
   if (gitRuns(parts, name, path)) return GIT_EXEC_DESCRIPTION
   if (name === ".envrc") return ENVRC_DESCRIPTION
+  const projectStart = projectStartFile(path)
+  if (projectStart !== null) return projectStart
   if (/\/\.ssh\/(?:config|authorized_keys2?|rc|environment)$/.test(path) || path.startsWith("/etc/ssh/")) {
     return SSH_CONFIG_DESCRIPTION
   }
@@ -278,6 +282,7 @@ export const holdsExecutedFiles = (dir: string, env: ImplicitExecEnv): string | 
   if (parts.includes("__pycache__")) return BYTECODE_DESCRIPTION
   if (LIBRARY_DIRS.test(files) || belowHome(files, env.home, HOME_LIBRARY_DIRS)) return LIBRARY_DESCRIPTION
   if (TRACKED_HOOKS.test(files)) return GIT_EXEC_DESCRIPTION
+  if (PROJECT_START_FOLDER.test(path)) return PROJECT_START_DESCRIPTION
   if (SYSTEM_FILES.some((re) => re.test(files))) return SYSTEM_EXEC_DESCRIPTION
   if (PATH_FOLDER.test(files) || belowHome(files, env.home, HOME_PATH_FOLDER)) return PATH_DIR_DESCRIPTION
   return isHomeFolder(path, env.home) ? SHELL_STARTUP_DESCRIPTION : null

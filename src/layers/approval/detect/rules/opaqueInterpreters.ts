@@ -2,7 +2,9 @@
  * Interpreters of languages the gate does not read: a Tcl, Lua, R, Julia,
  * gnuplot or Scheme program (a file, standard input, `-e` text) may delete or
  * run anything, and nothing here can tell. `go run x.go` and `java X.java`
- * compile and run source the same way; `cmake -P x.cmake` runs a CMake
+ * compile and run source the same way, and so do `go test`/`go generate` and
+ * `cargo run`/`test`/`bench` (the project's code or tests; the terminal's gate
+ * also judges cargo builds by what the package holds, policy/compiledRunners.ts); `cmake -P x.cmake` runs a CMake
  * script, and configuring a project runs its CMakeLists.txt (`file(REMOVE…)`,
  * `execute_process`). Building a configured tree (`cmake --build`) and
  * `cmake -E` tools do not (the deleting ones are destructive.ts's). `scriptlive` types a recorded input log into a
@@ -32,11 +34,36 @@ const cmakeRunsCode = (args: ReadonlyArray<string>): boolean => {
 
 const javaSource = (args: ReadonlyArray<string>): boolean => args.some((a) => /\.java$/i.test(a) && !a.startsWith("-"))
 
-const NAMED = new Set(["go", "run-parts", "java", "cmake", "ctest"])
+const NAMED = new Set(["go", "cargo", "run-parts", "java", "cmake", "ctest"])
+
+/** go subcommands that build and run the project's code, or (`env -w`) change how every later go command does. */
+const goRunsCode = (args: ReadonlyArray<string>): boolean =>
+  args[0] === "run" || args[0] === "test" || args[0] === "generate" || (args[0] === "env" && args.includes("-w"))
+
+/** cargo's global options that take a value (`--config` may define an alias or a wrapper: it runs code itself). */
+const CARGO_VALUED = /^(?:--color|-C|-Z|--manifest-path|--target-dir)$/
+const CARGO_RUNS = new Set(["run", "r", "test", "t", "bench", "miri"])
+
+/** `cargo [+toolchain] [global options] run|test|bench …`, or `--config` anywhere before the subcommand. */
+const cargoRunsCode = (args: ReadonlyArray<string>): boolean => {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === "--config" || arg.startsWith("--config=")) return true
+    if (arg.startsWith("+")) continue
+    if (CARGO_VALUED.test(arg)) {
+      i++
+      continue
+    }
+    if (arg.startsWith("-")) continue
+    return CARGO_RUNS.has(arg)
+  }
+  return false
+}
 
 /** Whether program `name` (basename) run with `args` runs code in a language the gate does not read. */
 export const runsOpaqueCode = (name: string, args: ReadonlyArray<string>): boolean => {
-  if (name === "go") return args[0] === "run"
+  if (name === "go") return goRunsCode(args)
+  if (name === "cargo") return cargoRunsCode(args)
   // run-parts runs every program in a directory: which ones, nothing here can list.
   if (name === "run-parts") return !args.some((a) => a === "--test" || a === "--list" || INFO.test(a))
   if (name === "java") return javaSource(args)

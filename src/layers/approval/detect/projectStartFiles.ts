@@ -3,7 +3,7 @@
  * `.envrc` (which the detector knows): VS Code tasks with `"runOn": "folderOpen"` and settings that name programs
  * (`terminal.integrated.*`, `python.defaultInterpreterPath`, `git.path`), a dev container's `postCreateCommand`,
  * mise's `[hooks]` and `[env] _.source`, RVM's `.rvmrc`, zsh-autoenv's files and Neovim's or vim's local rc files.
- * A file tool's write to one needs approval. (Terminal writes to them are the detector's: see docs/security.md.)
+ * Writing one needs approval from every writer (file tools, terminal, code): implicitExec.ts asks this.
  * Pure: the caller passes an absolute path, symlinks resolved.
  */
 import { posix } from "node:path"
@@ -16,6 +16,9 @@ const NAMES = new Set([
 ])
 /** Files read inside a project folder of their own. */
 const IN_FOLDER = /\/(?:\.vscode\/(?:tasks|settings|launch)\.json|\.devcontainer\/(?:[^/]+\/)?devcontainer\.json|\.mise\/config\.toml|\.config\/mise(?:\.local)?\.toml|\.config\/mise\/config(?:\.local)?\.toml)$/
+
+/** Folders whose files of those names run (a file moved or copied into one may be one of them). */
+export const PROJECT_START_FOLDER = /\/(?:\.vscode|\.devcontainer(?:\/[^/]+)?|\.mise|\.config\/mise)$/
 
 export const projectStartFile = (absPath: string): string | null => {
   const path = posix.resolve("/", absPath)

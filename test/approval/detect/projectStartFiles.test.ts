@@ -1,10 +1,15 @@
-/** Red team 8: project files that run commands when the folder is opened or entered ask when a file tool writes them. */
+/**
+ * Red team 8: project files that run commands when the folder is opened or entered need approval from every
+ * writer: a file tool, the terminal (`cp`, `tee`, a redirection, `mv` into the folder) and code the gate reads.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
 import { ApprovalAuditMemory } from "../../../src/layers/approval/audit/ApprovalAuditMemory.js"
 import { ApprovalLive } from "../../../src/layers/approval/ApprovalLive.js"
 import { ApproverNonInteractive } from "../../../src/layers/approval/approvers/ApproverNonInteractive.js"
-import { PROJECT_START_DESCRIPTION, projectStartFile } from "../../../src/layers/approval/policy/projectStartFiles.js"
+import { PROJECT_START_DESCRIPTION, projectStartFile } from "../../../src/layers/approval/detect/projectStartFiles.js"
+import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
+import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { ConfigTest } from "../../../src/layers/ConfigTest.js"
 import { Approval } from "../../../src/services/Approval.js"
 
@@ -40,4 +45,34 @@ describe("projectStartFile", () => {
       expect(Either.isLeft(yield* write("/w/app/.vscode/tasks.json"))).toBe(true)
       expect(Either.isRight(yield* write("/w/app/src/main.py"))).toBe(true)
     }).pipe(Effect.provide(ApprovalLive.pipe(Layer.provideMerge(Layer.mergeAll(ApproverNonInteractive, ApprovalAuditMemory)), Layer.provideMerge(ConfigTest({}))))))
+
+  it("a terminal write there asks, whichever way the line writes it; reading them and ordinary copies stay quiet", () => {
+    const env: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
+    for (const command of [
+      "cp /tmp/x.json .vscode/tasks.json",
+      "cp -f t.json /w/app/.vscode/settings.json",
+      "echo '{}' > .devcontainer/devcontainer.json",
+      "printf '[hooks]\\nenter = \"sh x\"\\n' | tee mise.toml",
+      "mv /tmp/tasks.json .vscode/",
+      "cp tasks.json .vscode",
+      "ln -sf /tmp/evil.json .vscode/tasks.json",
+      "python3 -c \"open('.vscode/tasks.json', 'w').write('{}')\"",
+      "cargo run",
+      "cargo +nightly t",
+      "cargo --config 'alias.b=\"run\"' b",
+      "go test ./...",
+      "go generate ./...",
+      "go env -w GOFLAGS=-toolexec=./x"
+    ]) expect([command, detectCommand(command, env).dangerous]).toEqual([command, true])
+    for (const command of [
+      "cat .vscode/tasks.json",
+      "cp notes.txt notes.bak",
+      "ls .devcontainer",
+      "cargo --version",
+      "cargo fmt",
+      "cargo tree",
+      "go version",
+      "go vet ./..."
+    ]) expect([command, detectCommand(command, env).dangerous]).toEqual([command, false])
+  })
 })
