@@ -64,15 +64,17 @@ const handlerContext = (tool: RegisteredTool, context: ToolCallContext, caller: 
  * promise is awaited in the caller's (runPromiseHandler.ts).
  */
 export const runHandler = (tool: RegisteredTool, args: unknown, context: ToolCallContext, timeoutMs: number): Effect.Effect<ToolOutput, ToolError> => {
+  // How the call ends, whichever path ran it: its exit classified, or undefined once the timeout passed.
+  const settle = (exit: Exit.Exit<ToolOutput, ToolFailure> | undefined): Effect.Effect<ToolOutput, ToolError> =>
+    exit !== undefined
+      ? classify(tool.name, exit)
+      : Effect.fail(new ToolTimeout({ tool: tool.name, seconds: Math.round(timeoutMs / 100) / 10 }))
   const promiseHandler = tool.promiseHandler
   if (promiseHandler !== undefined) {
-    return runPromiseHandler(tool.name, (cancellation) => promiseHandler(args, cancellation), timeoutMs, (exit) => classify(tool.name, exit))
+    return runPromiseHandler((cancellation) => promiseHandler(args, cancellation), timeoutMs, settle, (e) => new ToolDefect({ tool: tool.name, detail: defectText(e) }))
   }
   const effect = tool.handler(args) as Effect.Effect<ToolOutput, ToolFailure>
   // The handler promised ToolOutput and ToolFailure: an Exit it returns carries those.
   if (Exit.isExit(effect)) return classify(tool.name, effect as Exit.Exit<ToolOutput, ToolFailure>)
-  return runWithinThen(effect, timeoutMs, (caller) => handlerContext(tool, context, caller), (exit) =>
-    exit !== undefined
-      ? classify(tool.name, exit)
-      : Effect.fail(new ToolTimeout({ tool: tool.name, seconds: Math.round(timeoutMs / 100) / 10 })))
+  return runWithinThen(effect, timeoutMs, (caller) => handlerContext(tool, context, caller), settle)
 }

@@ -8,11 +8,9 @@
  */
 import { Effect, Exit } from "effect"
 import type { ToolOutput } from "../../services/Tool.js"
-import { ToolDefect, ToolTimeout } from "../../services/ToolError.js"
 import type { ToolError, ToolFailure } from "../../services/ToolError.js"
 import type { CallCancellation } from "../../services/ToolRegistry.js"
 import { runtimeOf, startClockTimer } from "../../lib/effect/clockTimer.js"
-import { defectText } from "./decodeArguments.js"
 
 class Cancellation implements CallCancellation {
   cancelled = false
@@ -38,17 +36,22 @@ class Cancellation implements CallCancellation {
   }
 }
 
+/**
+ * `call`'s outcome handed to `settle` as runWithinThen hands a handler's: its exit, or undefined once `timeoutMs`
+ * passed on the caller's Clock (the call is then cancelled). A promise that rejects, or a call that throws, ends
+ * as `defect(error)`.
+ */
 export const runPromiseHandler = (
-  tool: string,
   call: (cancellation: CallCancellation) => Promise<Effect.Effect<ToolOutput, ToolFailure>>,
   timeoutMs: number,
-  classify: (exit: Exit.Exit<ToolOutput, ToolFailure>) => Effect.Effect<ToolOutput, ToolError>
+  settle: (exit: Exit.Exit<ToolOutput, ToolFailure> | undefined) => Effect.Effect<ToolOutput, ToolError>,
+  defect: (error: unknown) => ToolError
 ): Effect.Effect<ToolOutput, ToolError> =>
   Effect.withFiberRuntime((parent, status) =>
     Effect.async<ToolOutput, ToolError>((resume) => {
       const cancellation = new Cancellation()
       let settled = false
-      const settle = (result: Effect.Effect<ToolOutput, ToolError>) => {
+      const end = (result: Effect.Effect<ToolOutput, ToolError>) => {
         if (settled) return
         settled = true
         cancelTimer()
@@ -57,17 +60,17 @@ export const runPromiseHandler = (
       const cancelTimer = startClockTimer(parent, () => runtimeOf(parent, status.runtimeFlags), timeoutMs, () => {
         if (settled) return
         cancellation.cancel()
-        settle(Effect.fail(new ToolTimeout({ tool, seconds: Math.round(timeoutMs / 100) / 10 })))
+        end(settle(undefined))
       })
-      const defect = (e: unknown) => settle(Effect.fail(new ToolDefect({ tool, detail: defectText(e) })))
+      const failed = (e: unknown) => end(Effect.fail(defect(e)))
       try {
         call(cancellation).then(
           // An Exit the handler promised ToolOutput and ToolFailure for carries those.
-          (next) => settle(Exit.isExit(next) ? classify(next as Exit.Exit<ToolOutput, ToolFailure>) : Effect.flatMap(Effect.exit(next), classify)),
-          defect
+          (next) => end(Exit.isExit(next) ? settle(next as Exit.Exit<ToolOutput, ToolFailure>) : Effect.flatMap(Effect.exit(next), settle)),
+          failed
         )
       } catch (e) {
-        defect(e)
+        failed(e)
       }
       return Effect.sync(() => {
         if (settled) return

@@ -18,6 +18,7 @@
 interface Deadline {
   readonly at: number
   readonly fire: () => void
+  linked: boolean
   prev: Deadline | undefined
   next: Deadline | undefined
 }
@@ -31,6 +32,7 @@ const unlink = (deadline: Deadline): void => {
   else head = deadline.next
   if (deadline.next !== undefined) deadline.next.prev = deadline.prev
   deadline.prev = deadline.next = undefined
+  deadline.linked = false
   count--
 }
 
@@ -71,17 +73,14 @@ const onTimer = (): void => {
 
 /** Calls `fire` once `ms` milliseconds have passed, unless the returned function is called first. */
 export const startDeadline = (ms: number, fire: () => void): () => void => {
-  const deadline: Deadline = { at: performance.now() + ms, fire, prev: undefined, next: head }
+  const deadline: Deadline = { at: performance.now() + ms, fire, linked: true, prev: undefined, next: head }
   if (head !== undefined) head.prev = deadline
   head = deadline
   count++
   arm(deadline.at)
-  let live = true
   return () => {
-    if (!live) return
-    live = false
-    // A deadline that fired is already unlinked.
-    if (deadline.prev === undefined && deadline.next === undefined && head !== deadline) return
+    // Cancelled before, or fired: already unlinked.
+    if (!deadline.linked) return
     unlink(deadline)
     if (count === 0) armed?.handle.unref()
   }
