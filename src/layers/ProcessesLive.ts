@@ -436,6 +436,8 @@ export const ProcessesLive: Layer.Layer<Processes, never, Environments | Approva
     const closeWhere = (predicate: (r: ProcessRecord) => boolean) =>
       Effect.gen(function*() {
         const targets = [...records.values()].filter((r) => r.exitCode === null && predicate(r))
+        // Most tasks (a batch prompt, say) end with nothing running: skip the concurrent forEach's set-up.
+        if (targets.length === 0) return 0
         for (const r of targets) r.killRequested = true
         yield* Effect.forEach(targets, (r) => FiberMap.remove(fibers, r.id), { concurrency: "unbounded", discard: true })
         return targets.length

@@ -12,8 +12,8 @@ import type { HooksService, PostToolCallEvent } from "../../services/Hooks.js"
 export type CallListener = (event: PostToolCallEvent) => Effect.Effect<void>
 
 export interface CallWatch {
-  /** Send this session's call outcomes to `listener` while the scope lasts. */
-  readonly watch: (sessionId: string, listener: CallListener) => Effect.Effect<void, never, Scope.Scope>
+  /** Send this session's call outcomes to `listener` until `runScope` closes. */
+  readonly watch: (sessionId: string, listener: CallListener, runScope: Scope.Scope) => Effect.Effect<void>
 }
 
 export const makeCallWatch = (hooks: HooksService, scope: Scope.Scope): Effect.Effect<CallWatch> =>
@@ -34,15 +34,14 @@ export const makeCallWatch = (hooks: HooksService, scope: Scope.Scope): Effect.E
       ))
     )
     return {
-      watch: (sessionId, listener) =>
+      watch: (sessionId, listener, runScope) =>
         Effect.zipRight(
           installed,
           // Straight on the scope, not `acquireRelease`: that one diffs every fiber ref (the whole runtime context) twice on release.
-          Effect.flatMap(Effect.scope, (runScope) =>
-            Effect.uninterruptible(Effect.zipRight(
-              Effect.sync(() => void listeners.set(sessionId, listener)),
-              Scope.addFinalizer(runScope, Effect.sync(() => void listeners.delete(sessionId)))
-            )))
+          Effect.uninterruptible(Effect.zipRight(
+            Effect.sync(() => void listeners.set(sessionId, listener)),
+            Scope.addFinalizer(runScope, Effect.sync(() => void listeners.delete(sessionId)))
+          ))
         )
     }
   })

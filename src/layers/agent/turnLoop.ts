@@ -144,8 +144,16 @@ const usageOf = (response: ModelResponse) => ({
   outputTokens: response.usage?.completionTokens ?? 0
 })
 
+/**
+ * The run in a scope of its own, closed when it ends. Passed by hand rather than by `Effect.scoped`, whose
+ * `provideContext` swaps the fiber's whole context in and out again (~20 run-loop steps a run); nothing in a run
+ * takes the scope from its context.
+ */
 export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<AgentResult, AgentError> =>
-  Effect.scoped(Effect.gen(function*() {
+  Effect.flatMap(Scope.make(), (runScope) => Effect.onExit(runIn(deps, request, runScope), (exit) => Scope.close(runScope, exit)))
+
+const runIn = (deps: LoopDeps, request: AgentRequest, runScope: Scope.Scope): Effect.Effect<AgentResult, AgentError> =>
+  Effect.gen(function*() {
     const cfg = yield* deps.config.current
     const emit = request.onEvent ?? (() => Effect.void)
     const maxIterations = positive(request.maxIterations) ?? cfg.agent.max_turns
@@ -177,7 +185,6 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
       ? { role: "user", content: userText }
       : { role: "user", content: userText, content_parts: [{ type: "text", text: userText }, ...request.images.map((url) => ({ type: "image_url" as const, image_url: { url } }))] })
     opening.push({ role: "user", content: request.prompt })
-    const runScope = yield* Effect.scope
     const journal = makeJournal(deps.store, sessionId, runScope, deps.windows)
     yield* journal.write(opening)
 
@@ -202,7 +209,7 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
     yield* deps.calls.watch(sessionId, (event) => {
       const id = event.context.toolCallId
       return id !== undefined && pending.has(id) ? finished(id, event.tool, event.status, event.result, event.durationMs) : Effect.void
-    })
+    }, runScope)
 
     let iterations = 0
     let toolCalls = 0
@@ -296,10 +303,10 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
             valid.map((c) => ({ tool: c.function.name, args: c.function.arguments.trim().length === 0 ? "{}" : c.function.arguments, toolCallId: c.id })),
             { context, allowed: offered }
           )
-          yield* Effect.forEach(outcomes, (o, i) => {
+          for (const [i, o] of outcomes.entries()) {
             if (o.parts !== undefined) multimodal.set(valid[i]!.id, o.parts)
-            return finished(valid[i]!.id, o.tool, o.status, o.result, o.durationMs)
-          }, { discard: true })
+            yield* finished(valid[i]!.id, o.tool, o.status, o.result, o.durationMs)
+          }
         }
         return { messages: toolMessages(calls), rejected }
       }).pipe(
@@ -396,4 +403,4 @@ export const runAgent = (deps: LoopDeps, request: AgentRequest): Effect.Effect<A
       usage: { inputTokens, outputTokens },
       messages: conversation
     } satisfies AgentResult
-  }))
+  })

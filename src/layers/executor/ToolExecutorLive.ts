@@ -88,18 +88,19 @@ export const ToolExecutorLive = Layer.effect(
     const executeBatch: ToolExecutorService["executeBatch"] = (calls, options) =>
       Effect.gen(function*() {
         const limits = yield* tuning
-        const cwd = options?.context?.cwd ?? process.cwd()
-        const segments = planBatch(calls, {
-          policyOf: (name) => services.registry.get(name),
-          resolvePath: canonicalPath(cwd)
-        })
         const outcomes: Array<CallOutcome | undefined> = calls.map(() => undefined)
         const runOne = (i: number) =>
           Effect.map(execute(calls[i]!, options), (outcome) => {
             outcomes[i] = outcome
           })
-        const all = Effect.forEach(
-          segments,
+        const plan = () =>
+          planBatch(calls, {
+            policyOf: (name) => services.registry.get(name),
+            resolvePath: canonicalPath(options?.context?.cwd ?? process.cwd())
+          })
+        // One call (most turns): nothing to plan (its path is not resolved either), and no loops to set up around it.
+        const all = calls.length === 1 ? runOne(0) : Effect.forEach(
+          plan(),
           (segment) =>
             segment.parallel
               ? Effect.forEach(segment.indices, runOne, {

@@ -143,12 +143,15 @@ export const makeScriptedModel = (source: ScriptSource, options: ScriptedOptions
     const name = sourceName(source)
     const model = options.model ?? "scripted"
     const shared = options.cursor === "shared"
-    const script = yield* Effect.cached(Effect.suspend(() =>
-      Either.match(load(source), {
+    // Loaded once, on the first request (a problem is then every request's answer). A plain memo: `Effect.cached`
+    // takes a lock and diffs fiber refs on every read, ~30 run-loop steps a model call.
+    let loaded: Effect.Effect<ReadonlyArray<CompiledTurn>, ModelScriptError> | undefined
+    const script = Effect.suspend(() =>
+      loaded ??= Either.match(load(source), {
         onLeft: (problem) => Effect.fail(new ModelScriptError({ reason: "invalid", source: name, line: problem.line, detail: problem.detail })),
         onRight: Effect.succeed
       })
-    ))
+    )
     const positions = new Map<string, Position>()
 
     /** Pick (and consume) the turn that answers this request. Synchronous, so concurrent callers never share a turn. */

@@ -43,8 +43,8 @@ const onlyInHeaders = (secret: RegExp) => (line: string): Refined | undefined =>
     ? undefined
     : { severity: "medium", description: "sends a credential in a request header or login (check the destination is the service it belongs to)" }
 
-/** Up to eight words between key words. */
-const GAP = String.raw`(?:[\w'’-]+\s+){0,8}?`
+/** Up to eight words between key words (the typographic apostrophe escaped, so the CLI bundle stays ASCII). */
+const GAP = String.raw`(?:[\w'\u2019-]+\s+){0,8}?`
 /** A shell variable whose name says it holds a secret. */
 const SECRET_VAR = String.raw`\$\{?[A-Za-z_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\w*\}?`
 const SECRET_VAR_RE = new RegExp(SECRET_VAR)

@@ -34,8 +34,17 @@ const randomHex = (digits: number): string => {
  * Run `insert` with a generated id, drawing another while the id is taken: 24 random bits per second
  * collide once a batch makes thousands of sessions a second.
  */
-const withFreshId = <A, E extends { readonly _tag: string }, R>(now: number, insert: (id: string) => Effect.Effect<A, E, R>) =>
-  Effect.suspend(() => insert(newSessionId(now))).pipe(Effect.retry({ times: 16, while: (e) => e._tag === "SessionExists" }))
+const withFreshId = <A, E extends { readonly _tag: string }, R>(
+  now: number,
+  insert: (id: string) => Effect.Effect<A, E, R>,
+  retriesLeft = 16
+): Effect.Effect<A, E, R> =>
+  // A plain catch, not `Effect.retry`: a schedule driver costs ~35 run-loop steps on every session made, collision or not.
+  Effect.catchIf(
+    Effect.suspend(() => insert(newSessionId(now))),
+    (e) => retriesLeft > 0 && e._tag === "SessionExists",
+    () => withFreshId(now, insert, retriesLeft - 1)
+  )
 
 /** Hermes' id shape: local `YYYYMMDD_HHMMSS_` plus six random hex digits. */
 export const newSessionId = (now: number): string => {
