@@ -80,16 +80,14 @@ export const makeHooks = (): HooksService => {
         }
         return { _tag: "Proceed" } satisfies PreToolVerdict
       }),
-    postToolCall: (event) =>
-      Effect.forEach(
-        [...entries],
-        ({ hooks, source }) =>
-          hooks.post_tool_call === undefined
-            ? Effect.void
-            : Effect.catchAllCause(Effect.suspend(() => hooks.post_tool_call!(event)), (cause) =>
-              Effect.logWarning(`post_tool_call hook of '${source}' failed: ${describe(cause)}`)),
-        { discard: true }
-      ),
+    postToolCall: (event) => {
+      const run = ({ hooks, source }: Entry) =>
+        Effect.catchAllCause(Effect.suspend(() => hooks.post_tool_call!(event)), (cause) =>
+          Effect.logWarning(`post_tool_call hook of '${source}' failed: ${describe(cause)}`))
+      const listening = entries.filter((e) => e.hooks.post_tool_call !== undefined)
+      // One listener (the agent loop's, on every call of a run): no loop to set up around it.
+      return listening.length === 1 ? run(listening[0]!) : Effect.forEach(listening, run, { discard: true })
+    },
     transformToolResult: (event) =>
       Effect.gen(function*() {
         for (const { hooks, source } of [...entries]) {

@@ -244,7 +244,8 @@ const runIn = (deps: LoopDeps, request: AgentRequest, runScope: Scope.Scope): Ef
     }
 
     const injectReports = (reports: ReadonlyArray<string>) =>
-      Effect.forEach(reports, (content) =>
+      // Checked before every model call, and almost always empty: no loop to set up then.
+      reports.length === 0 ? Effect.void : Effect.forEach(reports, (content) =>
         Effect.gen(function*() {
           conversation.push({ role: "user", content })
           yield* journal.write([{ role: "user", content }])
