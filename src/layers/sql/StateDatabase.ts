@@ -16,7 +16,7 @@ import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
 import type { SqlError } from "@effect/sql/SqlError"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import type * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { Context, Data, Effect, Layer, Schedule } from "effect"
 import { Config } from "../../services/Config.js"
 import { StateDatabaseError } from "../../services/StateDatabase.js"
@@ -24,6 +24,7 @@ import { APPLICATION_ID, MIGRATIONS_TABLE, SCHEMA_VERSION, migrations } from "./
 import { openOnFirstUse } from "./openOnFirstUse.js"
 import { makeSqliteClient, SqliteStatements } from "./sqliteClient.js"
 import type { SqliteStatementsService } from "./sqliteClient.js"
+import { SqliteClientTag } from "./sqliteClientTag.js"
 
 export interface StateDatabaseOptions {
   /** A file path, or ":memory:" for a private in-memory database. */
@@ -209,7 +210,7 @@ const open = (options: StateDatabaseOptions) =>
   })
 
 const provided = ({ client, statements }: { readonly client: SqliteClient.SqliteClient; readonly statements: SqliteStatementsService }) =>
-  Context.make(SqliteClient.SqliteClient, client).pipe(Context.add(SqlClient.SqlClient, client), Context.add(SqliteStatements, statements))
+  Context.make(SqliteClientTag, client).pipe(Context.add(SqlClient.SqlClient, client), Context.add(SqliteStatements, statements))
 
 /** The state database at `options.filename`. */
 export const stateDatabaseLayer = (

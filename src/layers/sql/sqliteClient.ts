@@ -12,9 +12,11 @@ import { SqlClient } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import Sqlite from "better-sqlite3"
+import type * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import type Sqlite from "better-sqlite3"
 import { Context, Effect, Exit, Option, Scope } from "effect"
+import { createRequire } from "node:module"
+import { SqliteClientTypeId } from "./sqliteClientTag.js"
 
 /** What a SqliteClient is made of beyond its acquirers: its options and its whole-database operations. */
 export interface SqliteClientParts {
@@ -37,7 +39,7 @@ export const sqliteClientOver = (parts: SqliteClientParts) =>
     }),
     (base) =>
       Object.assign(base, {
-        [SqliteClient.TypeId]: SqliteClient.TypeId,
+        [SqliteClientTypeId]: SqliteClientTypeId,
         config: { filename: parts.options.filename, disableWAL: parts.options.disableWAL },
         export: parts.export,
         backup: parts.backup,
@@ -89,11 +91,15 @@ export interface SqliteClientOptions {
   readonly disableWAL?: boolean | undefined
 }
 
+/** better-sqlite3, loaded when the first database opens (see sqliteClientTag.ts for why not at start). */
+let sqliteModule: typeof Sqlite | undefined
+const sqlite = (): typeof Sqlite => (sqliteModule ??= createRequire(import.meta.url)("better-sqlite3") as typeof Sqlite)
+
 /** The client under both tags, and the prepared-statement handle on the same connection. Closed with the scope. */
 export const makeSqliteClient = (options: SqliteClientOptions) =>
   Effect.gen(function*() {
     const db = yield* Effect.acquireRelease(
-      Effect.try({ try: () => new Sqlite(options.filename, { readonly: false }), catch: (cause) => cause }),
+      Effect.try({ try: () => new (sqlite())(options.filename, { readonly: false }), catch: (cause) => cause }),
       (db) => Effect.sync(() => db.close())
     )
     if (options.disableWAL !== true) db.pragma("journal_mode = WAL")
