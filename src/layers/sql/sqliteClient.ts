@@ -91,6 +91,9 @@ export interface SqliteClientOptions {
   readonly disableWAL?: boolean | undefined
 }
 
+/** BEGIN, COMMIT, ROLLBACK and @effect/sql's savepoints. */
+const TRANSACTION_CONTROL = /^(?:BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/
+
 /** better-sqlite3, loaded when the first database opens (see sqliteClientTag.ts for why not at start). */
 let sqliteModule: typeof Sqlite | undefined
 const sqlite = (): typeof Sqlite => (sqliteModule ??= createRequire(import.meta.url)("better-sqlite3") as typeof Sqlite)
@@ -157,7 +160,8 @@ export const makeSqliteClient = (options: SqliteClientOptions) =>
         }),
       executeUnprepared: (text, params, transformRows) => {
         // As in sqlite-node, a statement that does not prepare here is a defect (BEGIN, COMMIT and migrations come this way).
-        const effect = Effect.suspend(() => runNow(db.prepare(text), params ?? []))
+        // Transaction control is the same few texts on every transaction: those are kept prepared.
+        const effect = Effect.suspend(() => runNow(TRANSACTION_CONTROL.test(text) ? prepared(text) : db.prepare(text), params ?? []))
         return transformRows ? Effect.map(effect, transformRows) : effect
       },
       executeStream: () => Effect.dieMessage("executeStream not implemented")
