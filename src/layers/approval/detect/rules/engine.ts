@@ -81,16 +81,26 @@ interface TrieNode {
 const newNode = (): TrieNode => ({ id: -1, ascii: undefined, wide: undefined })
 const TRIE_ROOT = newNode()
 
-const childOf = (node: TrieNode, code: number): TrieNode | undefined => (code < 128 ? node.ascii?.[code] : node.wide?.get(code))
+/**
+ * A word's ASCII code units (`[a-z0-9_]`, see isWordCode) as slots 0–36, so a node's ASCII children take 37
+ * slots rather than an array as long as its highest code (~120): the tries of every rule table were ~3 MB of
+ * mostly empty slots, built at start-up.
+ */
+const ASCII_SLOTS = 37
+const slotOf = (code: number): number => (code >= 97 ? code - 97 : code === 95 ? 36 : code - 22)
+
+const childOf = (node: TrieNode, code: number): TrieNode | undefined => (code < 128 ? node.ascii?.[slotOf(code)] : node.wide?.get(code))
 
 const addToTrie = (token: string, id: number): void => {
+  // A token with a code unit no word has can never be met in a text's words (and has no slot).
+  for (let i = 0; i < token.length; i++) if (!isWordCode(token.charCodeAt(i))) return
   let node = TRIE_ROOT
   for (let i = 0; i < token.length; i++) {
     const code = token.charCodeAt(i)
     let next = childOf(node, code)
     if (next === undefined) {
       next = newNode()
-      if (code < 128) (node.ascii ??= [])[code] = next
+      if (code < 128) (node.ascii ??= new Array<TrieNode | undefined>(ASCII_SLOTS))[slotOf(code)] = next
       else (node.wide ??= new Map()).set(code, next)
     }
     node = next
