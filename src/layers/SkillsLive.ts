@@ -121,16 +121,20 @@ export const makeSkillsLive = (options: SkillsOptions = {}): Layer.Layer<Skills,
         return report
       })
 
-      // Once per runtime, on first use; a failure is logged and the skills dir used as it is.
-      const seededOnce = yield* Effect.cached(
-        Effect.gen(function*() {
-          const s = yield* settings
-          if (!s.seedBundled || bundled.length === 0) return yield* fileOps.makeDir(s.local)
-          yield* writes.withPermits(1)(runSeed)
-        }).pipe(
-          Effect.catchAll((e) => Effect.logWarning(`skills: seeding the bundled skills failed: ${e.message}`)),
-          Effect.asVoid
-        )
+      // Once per runtime, on first use; a failure is logged and the skills dir used as it is. Checked by a flag, not
+      // `Effect.cached` (a lock and a fiber-ref diff on every read): every session's system prompt lists the skills.
+      let seeded = false
+      const seedLock = yield* Effect.makeSemaphore(1)
+      const seed = Effect.gen(function*() {
+        const s = yield* settings
+        if (!s.seedBundled || bundled.length === 0) return yield* fileOps.makeDir(s.local)
+        yield* writes.withPermits(1)(runSeed)
+      }).pipe(
+        Effect.catchAll((e) => Effect.logWarning(`skills: seeding the bundled skills failed: ${e.message}`)),
+        Effect.asVoid
+      )
+      const seededOnce = Effect.suspend(() =>
+        seeded ? Effect.void : seedLock.withPermits(1)(Effect.suspend(() => seeded ? Effect.void : Effect.zipRight(seed, Effect.sync(() => void (seeded = true)))))
       )
 
       /** Every root's skills with their parsed heads: cached, or rebuilt when stale (or when `fresh`). */
@@ -154,16 +158,30 @@ export const makeSkillsLive = (options: SkillsOptions = {}): Layer.Layer<Skills,
         return listingOf((yield* indexes(false)).indexes, s.disabled)
       })
 
-      const list = Effect.fn("Skills.list")(function*(opts?: { readonly category?: string | undefined }) {
-        const all = yield* index
-        const category = opts?.category
-        const picked = sortSkills(category === undefined || category.length === 0 ? all : all.filter((s) => s.category === category))
+      /**
+       * Listings by the index they were made from (a new one after any change), the disabled set and the category:
+       * every session's system prompt asks for the same one, and making it summarises and sorts every skill.
+       */
+      const listings = new WeakMap<ReadonlyArray<RootIndex>, { readonly disabled: ReadonlySet<string>; readonly byCategory: Map<string, SkillListing> }>()
+      const listingFor = (built: ReadonlyArray<RootIndex>, disabled: ReadonlySet<string>, category: string): SkillListing => {
+        let memo = listings.get(built)
+        if (memo === undefined || memo.disabled !== disabled) listings.set(built, memo = { disabled, byCategory: new Map() })
+        const hit = memo.byCategory.get(category)
+        if (hit !== undefined) return hit
+        const all = listingOf(built, disabled)
+        const picked = sortSkills(category.length === 0 ? all : all.filter((s) => s.category === category))
         const result: SkillListing = {
           skills: picked.map((s) => ({ name: s.name, description: s.description, category: s.category })),
           categories: [...new Set(picked.flatMap((s) => (s.category === null ? [] : [s.category])))].sort(),
           total: all.length
         }
+        memo.byCategory.set(category, result)
         return result
+      }
+
+      const list = Effect.fn("Skills.list")(function*(opts?: { readonly category?: string | undefined }) {
+        const s = yield* settings
+        return listingFor((yield* indexes(false)).indexes, s.disabled, opts?.category ?? "")
       })
 
       /** The one skill `name` means for skill_view. */
