@@ -4,6 +4,7 @@
  * findings, and queue what must be read as more shell — payloads (bash -c,
  * rg --pre, eval, env -S) as commands, and quoted prose / comments as data.
  */
+import { exportsHeldVariable } from "./heldExports.js"
 import { delegatedCommands, replacementStrings, resolveHead } from "./commandHead.js"
 import { startBareShell, startNamedProgram } from "./namedPrograms.js"
 import { judgeThrough } from "./throughCommand.js"
@@ -563,6 +564,8 @@ export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis =>
         resolver?.prefix(cmd)
         enrich(cmd, c)
         if (held !== undefined && callsHeldFunction(c, cmd, found.info[cmd.seq]?.head ?? -1, held)) found.findings.push(D.shellFunction)
+        const heldExport = resolve?.shellKeepsVariables === true ? exportsHeldVariable(cmd, found.info[cmd.seq]?.head ?? -1, resolve.variables) : null
+        if (heldExport !== null) found.findings.push(heldExport)
         if (resolver === null && resolve !== undefined && cmd.cls === "exec" && worthResolving(cmd, found.info[cmd.seq]?.head ?? -1)) {
           resolver = new Resolver(ctx, found.info, resolve, false)
         }

@@ -11,6 +11,7 @@
  * fills one of these variables from input (`read -r PS4 <<< …`).
  */
 import { D } from "../descriptions.js"
+import type { Part } from "../../shell/ast.js"
 import type { CmdView, View } from "../ruleInput.js"
 import { DECLARERS } from "../resolve/variableEffects.js"
 import type { Rule, RuleEnv } from "./engine.js"
@@ -75,13 +76,45 @@ const keywordMode = (v: View): boolean =>
 /** Word `i` of `c` assigns a variable: before the program, alone, or an argument of a declarer (or any, after `set -k`). */
 const assigns = (v: View, c: CmdView, i: number): boolean => c.head < 0 || i <= c.head || DECLARERS.has(c.name) || keywordMode(v)
 
-/** `name=value` as the shell assigns it (quotes removed), with the name lower-cased as rules read words. */
+/**
+ * `name=value` as the shell assigns it (quotes removed), with the name lower-cased as rules read words. An element
+ * (`PS4[0]=…`) counts: bash reads a variable's element 0 as its value (`$PS4`, the prompt it shows).
+ */
 const assignment = (c: CmdView, i: number): readonly [string, string] | null => {
-  const m = /^([A-Za-z0-9_]+)\+?=(.*)$/s.exec(c.cmd.words[i]?.value ?? "")
+  const m = /^([A-Za-z0-9_]+)(?:\[[^\]]*\])?\+?=(.*)$/s.exec(c.cmd.words[i]?.value ?? "")
   return m === null ? null : [(m[1] ?? "").toLowerCase(), m[2] ?? ""]
 }
 
-/** The two rules of one table: a setter filling a listed variable from input, and an assignment whose value the table flags. */
+/** `${NAME:=value}` / `${NAME=value}` (an element too): the expansion assigns NAME when it is unset or empty. */
+const ASSIGNING_EXPANSION = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?:?=(.*)$/s
+
+/** The variables the braced expansions of `parts` assign, with their values (lower-cased names). */
+const expansionAssignments = (parts: ReadonlyArray<Part>): ReadonlyArray<readonly [string, string]> =>
+  parts.flatMap((p): ReadonlyArray<readonly [string, string]> => {
+    if (p.kind === "doubleQuoted") return expansionAssignments(p.parts)
+    if (p.kind !== "bracedParam") return []
+    const m = ASSIGNING_EXPANSION.exec(p.text)
+    return m === null ? [] : [[(m[1] ?? "").toLowerCase(), m[2] ?? ""]]
+  })
+
+/** A value the rule cannot read (it holds an expansion): judged as one that flags, fail closed. */
+const flagsOrUnknown = (flags: (value: string, env: RuleEnv) => boolean, value: string, env: RuleEnv): boolean =>
+  /[$`]/.test(value) || flags(value, env)
+
+/** `for NAME in …` / `select NAME in …`: the values the loop gives NAME (null: unknown, the positional parameters). */
+const loopValues = (c: CmdView): { readonly name: string; readonly values: ReadonlyArray<string> | null } | null => {
+  if (c.head !== 0 || (c.name !== "for" && c.name !== "select")) return null
+  const name = c.cmd.words[1]?.value ?? ""
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return null
+  if (c.cmd.words[2]?.value !== "in") return { name: name.toLowerCase(), values: null }
+  return { name: name.toLowerCase(), values: c.cmd.words.slice(3).map((w) => (w.expands ? "$" : w.value)) }
+}
+
+/**
+ * The rules of one table: a setter filling a listed variable from input, an assignment whose value the table flags,
+ * and the shell's other ways of assigning one: an expansion (`: ${LD_PRELOAD:=./x.so}`, in a word or a redirection
+ * target) and a loop variable (`for LD_PRELOAD in ./x.so; do export LD_PRELOAD; done`).
+ */
 const variableRules = (description: string, table: Readonly<Record<string, (value: string, env: RuleEnv) => boolean>>): ReadonlyArray<Rule> => [
   {
     // `read -r PS4 <<< …`, `printf -v BASH_ENV …`: a value the line does not show.
@@ -101,8 +134,50 @@ const variableRules = (description: string, table: Readonly<Record<string, (valu
       const flags = a === null ? undefined : table[a[0]]
       return flags !== undefined && flags(a?.[1] ?? "", env)
     }
+  },
+  {
+    kind: "word",
+    description,
+    on: Object.keys(table),
+    at: "any",
+    test: (_v, c, i, env) => {
+      if (c.cmd.cls !== "exec" && c.cmd.origin !== "heredoc") return false
+      return expansionAssignments(c.cmd.words[i]?.parts ?? []).some(([name, value]) => {
+        const flags = table[name]
+        return flags !== undefined && flagsOrUnknown(flags, value, env)
+      })
+    }
+  },
+  {
+    kind: "redirect",
+    description,
+    test: (_v, c, r, env) =>
+      expansionAssignments(c.cmd.redirs[r]?.target?.parts ?? []).some(([name, value]) => {
+        const flags = table[name]
+        return flags !== undefined && flagsOrUnknown(flags, value, env)
+      })
+  },
+  {
+    kind: "program",
+    description,
+    only: (n) => n === "for" || n === "select",
+    test: (_v, c, env) => {
+      const loop = loopValues(c)
+      const flags = loop === null ? undefined : table[loop.name]
+      if (loop === null || flags === undefined) return false
+      return loop.values === null || loop.values.some((value) => flagsOrUnknown(flags, value, env))
+    }
   }
 ]
+
+/**
+ * The description when exporting `name` (any case) can hand programs a value that makes them load or run code: a
+ * bare `export NAME` of a value an earlier call of a persistent shell left unexported is one the line does not show.
+ */
+export const codeVariableDescription = (name: string): string | null => {
+  const lower = name.toLowerCase()
+  return LOADERS[lower] !== undefined ? D.loaderVariable : PROGRAM_VARIABLES[lower] !== undefined ? D.programVariable : null
+}
 
 const lowerCased = lookupTable(Object.fromEntries(Object.entries(LOADERS).map(([name, loads]) => [name, (value: string) => loads(value.toLowerCase())])))
 

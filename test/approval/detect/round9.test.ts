@@ -1,0 +1,60 @@
+/**
+ * Round 9: the remainders of rounds 5, 6 and 8 closed by class. A variable that makes programs load or run code set
+ * by the shell's other ways of assigning (an expansion, a loop, an element) and exported by a later call of a
+ * persistent shell; a capitalising attribute is in test/terminal/persistentShell.test.ts. Each table holds several
+ * members of its class; ordinary forms stay quiet.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
+import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
+
+const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
+const EXPORTS = { PATH: "/usr/bin:/bin", HOME: "/home/agent", PAGER: "less" }
+/** A later call of a persistent shell: its exports are known, any other name may hold what an earlier call left. */
+const PERSISTENT: DetectionEnv = { ...ENV, variables: EXPORTS, shellKeepsVariables: true, shellFunctions: [] }
+const asks = (command: string, env: DetectionEnv = ENV) => [command, detectCommand(command, env).dangerous]
+
+describe("variables that make programs run code, set by the shell's other assignments", () => {
+  it("asks for an assigning expansion, a loop variable and an element, as for NAME=value", () => {
+    for (const command of [
+      ": ${LD_PRELOAD:=./x.so}; export LD_PRELOAD; ls",
+      ": \"${PIP_PYTHON:=./x.sh}\"",
+      "echo ${CC=./x} >/dev/null; export CC; make hello",
+      "cat < /dev/null > ${BASH_ENV:=x.sh}",
+      ": ${MAKEFLAGS:=CC=./x}",
+      ": ${NODE_OPTIONS:=--require=./x.js}",
+      ": ${PS4:='$(touch x)'}",
+      "for LD_PRELOAD in ./x.so; do export LD_PRELOAD; done; ls",
+      "for PIP_PYTHON in ./x.sh; do :; done",
+      "select MAKEFLAGS in CC=./x; do break; done",
+      "for PAGER; do :; done",
+      "for EDITOR in $(cat f); do :; done",
+      "PS4[0]='$(touch x) '; set -x; :",
+      "PIP_PYTHON[0]=./x.sh",
+      "declare BASH_ENV[0]=./x.sh"
+    ]) {
+      expect(asks(command)).toEqual([command, true])
+    }
+  })
+
+  it("stays quiet for ordinary defaults and loops", () => {
+    for (const command of [": ${FOO:=bar}", "echo ${HOME:-/tmp}", ": ${CC:=gcc}", "for f in *.txt; do echo $f; done", "for PAGER in less more; do echo $PAGER; done", "x[0]=1; echo ${x[0]}"]) {
+      expect(asks(command)).toEqual([command, false])
+    }
+  })
+})
+
+describe("a persistent shell: exporting a value an earlier call left unexported", () => {
+  it("asks for a bare export of such a variable the exports do not hold", () => {
+    for (const command of ["export PIP_PYTHON", "export LD_PRELOAD", "export CC", "export MAKEFLAGS", "declare -x PIP_PYTHON", "typeset -gx BASH_ENV", "export -- FOO NODE_OPTIONS", "local -x PYTHONSTARTUP"]) {
+      expect(asks(command, PERSISTENT)).toEqual([command, true])
+    }
+  })
+
+  it("stays quiet for other names, for names the exports hold, and without a persistent shell", () => {
+    for (const command of ["export FOO", "export PATH", "export PAGER", "export -n PIP_PYTHON", "declare -r CC", "export FOO=bar"]) {
+      expect(asks(command, PERSISTENT)).toEqual([command, false])
+    }
+    expect(asks("export PIP_PYTHON", { ...ENV, variables: EXPORTS })).toEqual(["export PIP_PYTHON", false])
+  })
+})
