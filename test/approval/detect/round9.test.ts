@@ -31,7 +31,8 @@ describe("variables that make programs run code, set by the shell's other assign
       "for EDITOR in $(cat f); do :; done",
       "PS4[0]='$(touch x) '; set -x; :",
       "PIP_PYTHON[0]=./x.sh",
-      "declare BASH_ENV[0]=./x.sh"
+      "declare BASH_ENV[0]=./x.sh",
+      "EXECIGNORE='/usr/bin/*:/bin/*'"
     ]) {
       expect(asks(command)).toEqual([command, true])
     }
