@@ -1,12 +1,14 @@
 /**
  * Round 9: the remainders of rounds 5, 6 and 8 closed by class. A variable that makes programs load or run code set
  * by the shell's other ways of assigning (an expansion, a loop, an element) and exported by a later call of a
- * persistent shell; a capitalising attribute is in test/terminal/persistentShell.test.ts. Each table holds several
- * members of its class; ordinary forms stay quiet.
+ * persistent shell; a capitalising attribute is in test/terminal/persistentShell.test.ts. Python's calls of a method
+ * named like a function that runs programs on an object the rules cannot name (IPython's shell, a module held in a
+ * variable) and the consoles a script starts. Each table holds several members of its class; ordinary forms stay quiet.
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
+import { detectCode } from "../../../src/layers/approval/detect/code/detectCode.js"
 
 const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
 const EXPORTS = { PATH: "/usr/bin:/bin", HOME: "/home/agent", PAGER: "less" }
@@ -57,5 +59,47 @@ describe("a persistent shell: exporting a value an earlier call left unexported"
       expect(asks(command, PERSISTENT)).toEqual([command, false])
     }
     expect(asks("export PIP_PYTHON", { ...ENV, variables: EXPORTS })).toEqual(["export PIP_PYTHON", false])
+  })
+})
+
+const code = (text: string) => [text, detectCode("python", text, ENV).dangerous]
+
+describe("python: a method named like a function that runs programs, on an object the rules cannot name", () => {
+  it("asks for IPython's shell under any name, a module held in a variable, and consoles a script starts", () => {
+    for (const text of [
+      "sh = get_ipython()\nsh.system(cmd)",
+      "ip = get_ipython()\nip.getoutput(cmd)",
+      "shell.system_raw(cmd)",
+      "get_ipython().run_line_magic('system', cmd)",
+      "get_ipython().run_cell(cell)",
+      "shell.run_cell_magic('bash', '', text)",
+      "o = __import__('os')\no.system(cmd)",
+      "import importlib as il\nm = il.import_module('shutil')\nm.rmtree(d)",
+      "from importlib import import_module\nm = import_module('subprocess')\nm.run(args)",
+      "import os\no = os\no.system(cmd)",
+      "x = 1; import os as o\no.system(cmd)",
+      "try: import subprocess as sp\nexcept ImportError: pass\nsp.call(args)",
+      "import IPython\nIPython.embed()",
+      "from IPython import embed as e\ne()",
+      "from IPython.terminal.embed import InteractiveShellEmbed\nInteractiveShellEmbed()()",
+      "import code\ncode.interact(local={})",
+      "import code as c\nc.InteractiveConsole().interact()",
+      "import code as c\nf = c.interact\nf()",
+      "import code\nvars(code)['interact']()",
+      "import code\ngetattr(code, 'inter' + 'act')()",
+      "breakpoint()",
+      "import pdb; pdb.set_trace()",
+      "import ipdb\nipdb.set_trace()",
+      "dbg.set_trace()",
+      "from ptpython.repl import embed\nembed(globals(), locals())"
+    ]) {
+      expect(code(text)).toEqual([text, true])
+    }
+  })
+
+  it("stays quiet for platform.system(), a module's attribute held in a variable, and embeddings", () => {
+    for (const text of ["import platform\nprint(platform.system())", "import os\npath = os.path\nprint(path.join('a', 'b'))", "import json\nj = json\nprint(j.dumps({}))", "vectors = model.embed(texts)", "print(sys.argv)"]) {
+      expect(code(text)).toEqual([text, false])
+    }
   })
 })
