@@ -65,6 +65,8 @@ const INTERPRETER_STARTUP = new Set([
   "pyvenv.cfg",
   // uv's and conda's configuration, like pip.conf: an index or channel there can name a planted package to build.
   "uv.toml", ".condarc", "condarc",
+  // bun's, read by every `bun run`/`bun test` in the folder (and the home's): `preload` names modules it runs first.
+  "bunfig.toml", ".bunfig.toml",
   // Ruby evaluates a gem's specification (Ruby code) whenever rubygems lists it; .gemrc names sources and hooks.
   ".gemrc",
   // less's compiled key file: its #env section sets LESSOPEN as .lesskey's does.

@@ -83,6 +83,8 @@ export const HARD_LINKED_WRITE_DESCRIPTION =
   "writes a file that has other names (hard links): what else the write changes cannot be seen"
 export const UNKNOWN_GLOB_WRITE_DESCRIPTION = "writes to files a pattern names, too many or not listable before it runs"
 export const OTHER_PROCESS_VIEW_DESCRIPTION = "writes through another process's directory (/proc/<pid>/cwd or root)"
+export const PROJECT_CODE_DESCRIPTION =
+  "runs commands or code kept in a project file the gate does not read (a task runner's: justfile, Taskfile, noxfile.py, tasks.py, Rakefile, tox.ini, deno tasks, pre-commit's config; a linter's hooks or plugins; uv's local sources; a Gradle, Maven, sbt, mix, Swift, Meson or Bazel build)"
 export const PLANTED_GIT_CONFIG_DESCRIPTION =
   "runs git with hooks or configuration it reads from files whose writes are not judged as git's (core.hooksPath naming another folder, an included file)"
 export const PLANTED_REPOSITORY_DESCRIPTION =
@@ -880,6 +882,13 @@ class Looker {
           continue
         }
         self.judged.add(normalize(path))
+        // A task runner's or build tool's file in a format the gate does not read (projectCode.ts).
+        if (ref.reader === "project-opaque") {
+          if (ref.opaqueWhen === undefined || new RegExp(ref.opaqueWhen, "m").test(text.value)) {
+            verdict = stronger(verdict, { detection: dangerous(PROJECT_CODE_DESCRIPTION), note: ref.path })
+          }
+          continue
+        }
         // pytest's config: plugins its `addopts` loads with `-p` are imported from beside it, or where pytest runs.
         if (ref.reader === "pytest-config") {
           const plugins = pytestConfigPlugins(text.value).flatMap((mod) => moduleFileCandidates("python", mod))
