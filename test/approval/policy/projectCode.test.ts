@@ -2,7 +2,8 @@
  * Round 9: tools that run code kept in project files (policy via detect/resolve/projectCode.ts). A model writes
  * the file (an ordinary project file: the write asks nothing), then runs the tool: `uv sync` built the project's
  * setup.py unread, `just`, `task`, `tox`, `deno task` and pre-commit ran the commands their files hold, nox, invoke
- * and rake their task files, pylint its `init-hook`, mypy its plugins, eslint and jest their config modules. Each
+ * and rake their task files, pylint its `init-hook`, mypy its plugins, eslint and jest their config modules, jest,
+ * vitest, mocha and `bun test` the test files they collect (also under `npm test`). Each
  * now reads the file as its language, or asks when it exists in a format nothing here reads; ordinary projects stay
  * quiet.
  */
@@ -43,7 +44,13 @@ describe("tools that run code kept in project files", () => {
         ["bun test", { "/w/bunfig.toml": "[test]\npreload = ['./setup.ts']\n" }],
         ["./gradlew build", { "/w/gradlew": "#!/bin/sh\nexec java -jar gradle/wrapper/gradle-wrapper.jar \"$@\"\n", "/w/build.gradle": "task x { doLast { exec { commandLine './x.sh' } } }\n" }],
         ["mvn test", { "/w/pom.xml": "<project/>\n" }],
-        ["swift build", { "/w/Package.swift": "import PackageDescription\n" }]
+        ["swift build", { "/w/Package.swift": "import PackageDescription\n" }],
+        ["jest", { "/w/src/sum.test.js": EVIL_JS }],
+        ["vitest run", { "/w/src/a.spec.ts": EVIL_JS }],
+        ["npm test", { "/w/package.json": "{\"scripts\": {\"test\": \"jest --ci\"}}\n", "/w/__tests__/a.js": EVIL_JS }],
+        ["npm test", { "/w/package.json": "{\"scripts\": {\"test\": \"mocha\"}}\n", "/w/test/a.js": EVIL_JS }],
+        ["bun test", { "/w/x.test.ts": EVIL_JS }],
+        ["npm test", { "/w/package.json": "{\"scripts\": {\"test\": \"pytest -q\"}}\n", "/w/tests/test_a.py": EVIL_PY }]
       ] as const) {
         expect(yield* asks(command, files)).toEqual([command, true])
       }
@@ -55,9 +62,12 @@ describe("tools that run code kept in project files", () => {
         "/w/pyproject.toml": "[project]\nname='p'\nrequires-python = '>=3.11'\n[build-system]\nrequires=['hatchling']\nbuild-backend='hatchling.build'\n[tool.uv]\ndev-dependencies=['pytest']\n[tool.mypy]\nstrict = true\n",
         "/w/eslint.config.js": "import js from '@eslint/js'\nexport default [js.configs.recommended]\n",
         "/w/vite.config.ts": "import { defineConfig } from 'vite'\nexport default defineConfig({})\n",
-        "/w/package.json": "{\"scripts\": {\"test\": \"vitest run\", \"build\": \"vite build\"}}\n"
+        "/w/package.json": "{\"scripts\": {\"test\": \"vitest run\", \"build\": \"vite build\"}}\n",
+        "/w/src/sum.js": "exports.sum = (a, b) => a + b\n",
+        "/w/src/sum.test.js": "const { sum } = require('./sum')\ntest('adds', () => expect(sum(1, 2)).toBe(3))\n",
+        "/w/node_modules/x/bad.test.js": EVIL_JS
       }
-      for (const command of ["uv run x.py", "uv sync", "uv run pytest", "uv venv", "uv pip install requests", "eslint .", "vite build", "vitest run", "npm test", "mypy .", "pylint x.py", "tox", "just --list", "poetry run pytest", "pytest", "git status"]) {
+      for (const command of ["uv run x.py", "uv sync", "uv run pytest", "uv venv", "uv pip install requests", "eslint .", "vite build", "vitest run", "npm test", "jest", "bun test", "mypy .", "pylint x.py", "tox", "just --list", "poetry run pytest", "pytest", "git status"]) {
         expect(yield* asks(command, files)).toEqual([command, false])
       }
     }))

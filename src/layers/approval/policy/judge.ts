@@ -1385,7 +1385,7 @@ class Looker {
         let text: string | null = null
         let source = ""
         if (runner.kind === "tests") {
-          verdict = stronger(verdict, yield* self.testFiles(runner.roots, runner.pattern, dir))
+          verdict = stronger(verdict, yield* self.testFiles(runner.roots, runner.pattern, dir, runner.language ?? "python", runner.folder))
           if (verdict.detection.hardline) return verdict
           continue
         }
@@ -1497,8 +1497,12 @@ class Looker {
         const inner = self.detectors.inspect(text, self.env)
         verdict = stronger(verdict, { detection: inner.detection, note: `in ${source} of ${ref.dir}` })
         if (verdict.detection.hardline) return verdict
-        // Scripts the recipes run are read as well (`make` → `./deploy.sh`).
+        // Scripts the recipes run are read as well (`make` → `./deploy.sh`), and the test files a test runner they
+        // start collects (`"test": "jest"`, `pytest`). (Only test runners: a script starting another project runner
+        // would be read again and again.)
         if (inner.scripts.length > 0) verdict = stronger(verdict, yield* self.scripts(inner.scripts, dir, 2))
+        const tests = inner.runners.filter((r) => r.runner.kind === "tests")
+        if (tests.length > 0) verdict = stronger(verdict, yield* self.runners(tests, dir))
         // npm puts node_modules/.bin first on PATH for its scripts.
         if (runner.kind === "package") {
           verdict = stronger(verdict, yield* self.planted(inner.programs, [`${dir}/node_modules/.bin`]))
@@ -1514,7 +1518,7 @@ class Looker {
    * by listing directories as the runner walks them, are read and judged as the Python they are. Without a way to
    * list, nothing is walked (the conftests and named files are read elsewhere).
    */
-  private testFiles(roots: ReadonlyArray<string>, pattern: RegExp, dir: string): Effect.Effect<Verdict> {
+  private testFiles(roots: ReadonlyArray<string>, pattern: RegExp, dir: string, language: "python" | "node", folder?: RegExp): Effect.Effect<Verdict> {
     const self = this
     return Effect.gen(function*() {
       const list = self.surroundings.listDir
@@ -1529,15 +1533,16 @@ class Looker {
         const entries = yield* list(next.path)
         // A virtualenv is not collected.
         if (entries.some((e) => e.name === "pyvenv.cfg")) continue
+        const inTestFolder = folder !== undefined && folder.test(posix.basename(next.path))
         for (const e of entries) {
           const path = `${next.path}/${e.name}`
           if (e.type === "directory" && next.depth < MAX_TEST_DEPTH && !NOT_COLLECTED.test(e.name)) queue.push({ path, depth: next.depth + 1 })
-          else if (e.type !== "directory" && (pattern.test(e.name) || e.name === "conftest.py")) files.push(path)
+          else if (e.type !== "directory" && (pattern.test(e.name) || (language === "python" ? e.name === "conftest.py" : inTestFolder && /\.[cm]?[jt]sx?$/.test(e.name)))) files.push(path)
         }
         if (files.length > MAX_TEST_FILES) return { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `more than ${MAX_TEST_FILES} test files` }
       }
       self.readLimit += files.length
-      return yield* self.scripts(files.map((path): ScriptRef => ({ path, language: "python", optional: true })), dir, 1)
+      return yield* self.scripts(files.map((path): ScriptRef => ({ path, language, optional: true })), dir, 1)
     })
   }
 
