@@ -34,14 +34,21 @@ describe("variables that make programs run code, set by the shell's other assign
       "PS4[0]='$(touch x) '; set -x; :",
       "PIP_PYTHON[0]=./x.sh",
       "declare BASH_ENV[0]=./x.sh",
-      "EXECIGNORE='/usr/bin/*:/bin/*'"
+      "EXECIGNORE='/usr/bin/*:/bin/*'",
+      "echo $(( ${BASH_ENV:=10} ))",
+      "(( ${BASH_ENV:=10} ))",
+      "r=BASH_ENV; : ${!r:=./x.sh}",
+      "exec {BASH_ENV}>/dev/null; export BASH_ENV",
+      "exec {LD_PRELOAD}</dev/null",
+      "echo \"${BASH_ENV:=$(pwd)/x.sh}\"",
+      "cat <<EOF\n${BASH_ENV:=x.sh}\nEOF"
     ]) {
       expect(asks(command)).toEqual([command, true])
     }
   })
 
   it("stays quiet for ordinary defaults and loops", () => {
-    for (const command of [": ${FOO:=bar}", "echo ${HOME:-/tmp}", ": ${CC:=gcc}", "for f in *.txt; do echo $f; done", "for PAGER in less more; do echo $PAGER; done", "x[0]=1; echo ${x[0]}"]) {
+    for (const command of [": ${FOO:=bar}", "echo ${HOME:-/tmp}", ": ${CC:=gcc}", "for f in *.txt; do echo $f; done", "for PAGER in less more; do echo $PAGER; done", "x[0]=1; echo ${x[0]}", "exec {fd}>/tmp/x; echo hi >&$fd", "echo '${BASH_ENV:=x}'", "echo ${x:-${HOME}}"]) {
       expect(asks(command)).toEqual([command, false])
     }
   })

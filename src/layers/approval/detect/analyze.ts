@@ -5,6 +5,7 @@
  * rg --pre, eval, env -S) as commands, and quoted prose / comments as data.
  */
 import { exportsHeldVariable } from "./heldExports.js"
+import { assigningExpansion, assignmentsIn } from "./assigningExpansions.js"
 import { delegatedCommands, replacementStrings, resolveHead } from "./commandHead.js"
 import { startBareShell, startNamedProgram } from "./namedPrograms.js"
 import { judgeThrough } from "./throughCommand.js"
@@ -566,6 +567,8 @@ export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis =>
         if (held !== undefined && callsHeldFunction(c, cmd, found.info[cmd.seq]?.head ?? -1, held)) found.findings.push(D.shellFunction)
         const heldExport = resolve?.shellKeepsVariables === true ? exportsHeldVariable(cmd, found.info[cmd.seq]?.head ?? -1, resolve.variables) : null
         if (heldExport !== null) found.findings.push(heldExport)
+        const assigned = resolve === undefined ? null : assigningExpansion(cmd, resolve.env)
+        if (assigned !== null) found.findings.push(assigned)
         if (resolver === null && resolve !== undefined && cmd.cls === "exec" && worthResolving(cmd, found.info[cmd.seq]?.head ?? -1)) {
           resolver = new Resolver(ctx, found.info, resolve, false)
         }
@@ -579,7 +582,12 @@ export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis =>
         }
       },
       comment: (text, depth, c) => parseInto(c, text, "data", "comment", depth + 1, false),
-      arith: (text) => resolver?.arith(text)
+      arith: (text) => {
+        // `(( ${BASH_ENV:=10} ))`: the expansion assigns before the arithmetic is evaluated.
+        const assigned = resolve === undefined ? null : assignmentsIn(text, resolve.env)
+        if (assigned !== null) found.findings.push(assigned)
+        return resolver?.arith(text)
+      }
     },
     // Prose is re-read at each quoting level; bound the total so nesting cannot blow up.
     prepared.length * 16 + 16_384

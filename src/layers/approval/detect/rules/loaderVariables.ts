@@ -11,7 +11,6 @@
  * fills one of these variables from input (`read -r PS4 <<< …`).
  */
 import { D } from "../descriptions.js"
-import type { Part } from "../../shell/ast.js"
 import type { CmdView, View } from "../ruleInput.js"
 import { DECLARERS } from "../resolve/variableEffects.js"
 import type { Rule, RuleEnv } from "./engine.js"
@@ -85,18 +84,6 @@ const assignment = (c: CmdView, i: number): readonly [string, string] | null => 
   return m === null ? null : [(m[1] ?? "").toLowerCase(), m[2] ?? ""]
 }
 
-/** `${NAME:=value}` / `${NAME=value}` (an element too): the expansion assigns NAME when it is unset or empty. */
-const ASSIGNING_EXPANSION = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?:?=(.*)$/s
-
-/** The variables the braced expansions of `parts` assign, with their values (lower-cased names). */
-const expansionAssignments = (parts: ReadonlyArray<Part>): ReadonlyArray<readonly [string, string]> =>
-  parts.flatMap((p): ReadonlyArray<readonly [string, string]> => {
-    if (p.kind === "doubleQuoted") return expansionAssignments(p.parts)
-    if (p.kind !== "bracedParam") return []
-    const m = ASSIGNING_EXPANSION.exec(p.text)
-    return m === null ? [] : [[(m[1] ?? "").toLowerCase(), m[2] ?? ""]]
-  })
-
 /** A value the rule cannot read (it holds an expansion): judged as one that flags, fail closed. */
 const flagsOrUnknown = (flags: (value: string, env: RuleEnv) => boolean, value: string, env: RuleEnv): boolean =>
   /[$`]/.test(value) || flags(value, env)
@@ -112,8 +99,8 @@ const loopValues = (c: CmdView): { readonly name: string; readonly values: Reado
 
 /**
  * The rules of one table: a setter filling a listed variable from input, an assignment whose value the table flags,
- * and the shell's other ways of assigning one: an expansion (`: ${LD_PRELOAD:=./x.so}`, in a word or a redirection
- * target) and a loop variable (`for LD_PRELOAD in ./x.so; do export LD_PRELOAD; done`).
+ * and a loop variable (`for LD_PRELOAD in ./x.so; do export LD_PRELOAD; done`). (An expansion that assigns one,
+ * `: ${LD_PRELOAD:=./x.so}`, is assigningExpansions.ts'.)
  */
 const variableRules = (description: string, table: Readonly<Record<string, (value: string, env: RuleEnv) => boolean>>): ReadonlyArray<Rule> => [
   {
@@ -136,28 +123,6 @@ const variableRules = (description: string, table: Readonly<Record<string, (valu
     }
   },
   {
-    kind: "word",
-    description,
-    on: Object.keys(table),
-    at: "any",
-    test: (_v, c, i, env) => {
-      if (c.cmd.cls !== "exec" && c.cmd.origin !== "heredoc") return false
-      return expansionAssignments(c.cmd.words[i]?.parts ?? []).some(([name, value]) => {
-        const flags = table[name]
-        return flags !== undefined && flagsOrUnknown(flags, value, env)
-      })
-    }
-  },
-  {
-    kind: "redirect",
-    description,
-    test: (_v, c, r, env) =>
-      expansionAssignments(c.cmd.redirs[r]?.target?.parts ?? []).some(([name, value]) => {
-        const flags = table[name]
-        return flags !== undefined && flagsOrUnknown(flags, value, env)
-      })
-  },
-  {
     kind: "program",
     description,
     only: (n) => n === "for" || n === "select",
@@ -169,6 +134,18 @@ const variableRules = (description: string, table: Readonly<Record<string, (valu
     }
   }
 ]
+
+/**
+ * The description when assigning `value` to `name` (any case) makes programs load or run code, as the tables judge a
+ * `NAME=value` word; a value holding an expansion counts as one that does.
+ */
+export const assignedValueRunsCode = (name: string, value: string, env: RuleEnv): string | null => {
+  const lower = name.toLowerCase()
+  const loads = lowerCased[lower]
+  if (loads !== undefined) return flagsOrUnknown(loads, value, env) ? D.loaderVariable : null
+  const names = PROGRAM_VARIABLES[lower]
+  return names !== undefined && flagsOrUnknown(names, value, env) ? D.programVariable : null
+}
 
 /**
  * The description when exporting `name` (any case) can hand programs a value that makes them load or run code: a
