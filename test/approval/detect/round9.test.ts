@@ -98,14 +98,22 @@ describe("python: a method named like a function that runs programs, on an objec
       "import pdb; pdb.set_trace()",
       "import ipdb\nipdb.set_trace()",
       "dbg.set_trace()",
-      "from ptpython.repl import embed\nembed(globals(), locals())"
+      "from ptpython.repl import embed\nembed(globals(), locals())",
+      "o = __import__('os', globals(), locals(), [], 0)\no.remove(p)",
+      "import importlib\ns = importlib.import_module('shutil', None)\ns.move(a, b)",
+      "from invoke import run\nrun(cmd)",
+      "from plumbum.cmd import rm\nrm('-rf', d)",
+      "import pip\npip.main(['install', '.'])",
+      "from pip._internal.cli.main import main\nmain(['install', '-e', '.'])",
+      "import _posixsubprocess\n_posixsubprocess.fork_exec(a)",
+      "from fabric import Connection\nConnection('h').run(cmd)"
     ]) {
       expect(code(text)).toEqual([text, true])
     }
   })
 
   it("stays quiet for platform.system(), a module's attribute held in a variable, and embeddings", () => {
-    for (const text of ["import platform\nprint(platform.system())", "import os\npath = os.path\nprint(path.join('a', 'b'))", "import json\nj = json\nprint(j.dumps({}))", "vectors = model.embed(texts)", "print(sys.argv)"]) {
+    for (const text of ["import platform\nprint(platform.system())", "import os\npath = os.path\nprint(path.join('a', 'b'))", "import json\nj = json\nprint(j.dumps({}))", "vectors = model.embed(texts)", "print(sys.argv)", "j = __import__('json', {})\nprint(j.dumps(1))"]) {
       expect(code(text)).toEqual([text, false])
     }
   })

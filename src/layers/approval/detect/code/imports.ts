@@ -46,8 +46,15 @@ const heldModule = (toks: ReadonlyArray<Tok>, k: number, out: Imports): string |
   // The name as imported: `il.import_module` after `import importlib as il`, `import_module` after a from-import.
   const root = name.split(".")[0] ?? ""
   const full = `${out.aliases.get(root) ?? root}${name.slice(root.length)}`
-  if (opAt(toks, after, "(") && opAt(toks, after + 2, ")") && ends(after + 3)) {
-    return full === "__import__" || full === "importlib.import_module" ? lit(after + 1) : null
+  // `__import__("os")`, `__import__("os", globals(), locals(), [], 0)`, `import_module("os", None)`: the first argument.
+  if (opAt(toks, after, "(") && (full === "__import__" || full === "importlib.import_module")) {
+    let depth = 0
+    for (let j = after; j < toks.length; j++) {
+      if (opAt(toks, j, "(") || opAt(toks, j, "[") || opAt(toks, j, "{")) depth++
+      else if (opAt(toks, j, ")") || opAt(toks, j, "]") || opAt(toks, j, "}")) depth--
+      if (depth === 0) return ends(j + 1) && (opAt(toks, after + 2, ")") || opAt(toks, after + 2, ",")) ? lit(after + 1) : null
+    }
+    return null
   }
   if (!ends(after) || name.includes(".")) return null
   return out.aliases.get(name) ?? (out.modules.has(name) ? name : null)

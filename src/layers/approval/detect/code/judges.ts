@@ -63,7 +63,7 @@ const PY_DELETE = new Set([
   "shutil.rmtree", "shutil.move", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.rename", "os.renames",
   "os.replace", "os.truncate", "distutils.dir_util.remove_tree", "send2trash.send2trash"
 ])
-const PY_RUN = /^(?:subprocess\.|commands\.|pty\.spawn$|os\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?|startfile|forkpty)$|platform\.popen$|asyncio\.create_subprocess_\w+$|pexpect\.|sh\.|webbrowser\.open(?:_new|_new_tab)?$)/
+const PY_RUN = /^(?:subprocess\.|commands\.|pty\.spawn$|os\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?|startfile|forkpty)$|platform\.popen$|asyncio\.create_subprocess_\w+$|pexpect\.|sh\.|webbrowser\.open(?:_new|_new_tab)?$|_posixsubprocess\.|distutils\.spawn\.|invoke\.(?:run|sudo)$|fabric\.|plumbum\.|delegator\.|envoy\.|sarge\.|pip\.main$|pip\._internal\.|setuptools\.sandbox\.)/
 const PY_RUN_MEMBERS = new Set(["popen", "check_output", "check_call", "Popen", "getoutput", "getstatusoutput", "posix_spawn", "posix_spawnp", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "create_subprocess_exec", "create_subprocess_shell"])
 const PY_PROCESS = new Set(["os.chmod", "os.chown", "os.lchown", "os.fchmod", "os.kill", "os.killpg", "shutil.chown", "signal.pthread_kill"])
 const PY_LOADERS = new Set(["ctypes.CDLL", "ctypes.cdll.LoadLibrary", "ctypes.PyDLL", "ctypes.WinDLL", "cdll.LoadLibrary", "runpy.run_path", "runpy.run_module", "importlib.__import__", "builtins.__import__",
