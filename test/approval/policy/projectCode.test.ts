@@ -33,6 +33,7 @@ describe("tools that run code kept in project files", () => {
         ["task", { "/w/Taskfile.yml": "version: '3'\ntasks:\n  default:\n    cmds: [./x.sh]\n" }],
         ["deno task build", { "/w/deno.json": "{\"tasks\": {\"build\": \"./x.sh\"}}\n" }],
         ["tox -e py", { "/w/tox.ini": "[testenv]\ncommands = ./x.sh\n" }],
+        ["lefthook install", { "/w/lefthook.yml": "pre-commit:\n  commands:\n    x:\n      run: ./x.sh\n" }],
         ["pre-commit run --all-files", { "/w/.pre-commit-config.yaml": "repos:\n- repo: local\n  hooks:\n  - {id: x, name: x, entry: ./x.sh, language: system}\n" }],
         ["nox", { "/w/noxfile.py": "import nox\n@nox.session\ndef t(session):\n    session.run('./x.sh')\n" }],
         ["invoke build", { "/w/tasks.py": "from invoke import task\n@task\ndef build(c):\n    c.run('./x.sh')\n" }],

@@ -120,6 +120,11 @@ export const projectCode = (name: string, args: ReadonlyArray<string>): ProjectC
       return { files: [...files("opaque", ["tox.ini"]), ...files("opaque", ["pyproject.toml", "setup.cfg"], String.raw`^\s*\[(?:tool\.)?tox`)], builds: "." }
     case "pre-commit":
       return { files: files("opaque", [option(args, ["-c", "--config"]) ?? ".pre-commit-config.yaml"]) }
+    // Git hook managers: their hooks (installed into .git/hooks) run the commands these files list.
+    case "lefthook":
+      return { files: files("opaque", ["lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yml"]) }
+    case "overcommit":
+      return { files: files("opaque", [".overcommit.yml"]) }
     case "pylint":
       return { files: files("opaque", [".pylintrc", "pylintrc", ".pylintrc.toml", ...PYTHON_CONFIGS], String.raw`init-hook|load-plugins`) }
     case "mypy":
