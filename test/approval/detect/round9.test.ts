@@ -48,7 +48,7 @@ describe("variables that make programs run code, set by the shell's other assign
   })
 
   it("stays quiet for ordinary defaults and loops", () => {
-    for (const command of [": ${FOO:=bar}", "echo ${HOME:-/tmp}", ": ${CC:=gcc}", "for f in *.txt; do echo $f; done", "for PAGER in less more; do echo $PAGER; done", "x[0]=1; echo ${x[0]}", "exec {fd}>/tmp/x; echo hi >&$fd", "echo '${BASH_ENV:=x}'", "echo ${x:-${HOME}}"]) {
+    for (const command of [": ${FOO:=bar}", "echo ${HOME:-/tmp}", ": ${CC:=gcc}", "for f in *.txt; do echo $f; done", "for PAGER in less more; do echo $PAGER; done", "x[0]=1; echo ${x[0]}", "exec {fd}>/tmp/x; echo hi >&$fd", "echo '${BASH_ENV:=x}'", "echo ${x:-${HOME}}", ": ${XDG_CONFIG_HOME:=$HOME/.config}", ": ${EDITOR:=vim}"]) {
       expect(asks(command)).toEqual([command, false])
     }
   })

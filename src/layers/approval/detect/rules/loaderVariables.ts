@@ -139,8 +139,10 @@ const variableRules = (description: string, table: Readonly<Record<string, (valu
  * The description when assigning `value` to `name` (any case) makes programs load or run code, as the tables judge a
  * `NAME=value` word; a value holding an expansion counts as one that does.
  */
-export const assignedValueRunsCode = (name: string, value: string, env: RuleEnv): string | null => {
+export const assignedValueRunsCode = (name: string, assigned: string, env: RuleEnv): string | null => {
   const lower = name.toLowerCase()
+  // `${XDG_CONFIG_HOME:=$HOME/.config}`: the home is known, as the word rules see it once expanded.
+  const value = env.home === undefined ? assigned : assigned.replace(/\$\{HOME\}|\$HOME\b/g, env.home)
   const loads = lowerCased[lower]
   if (loads !== undefined) return flagsOrUnknown(loads, value, env) ? D.loaderVariable : null
   const names = PROGRAM_VARIABLES[lower]
