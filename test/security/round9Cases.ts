@@ -41,8 +41,8 @@ export const round9: ReadonlyArray<Case> = [
   }
 ]
 
-/** Ordinary work near these classes: defaults, loops over plain values, platform checks. */
+/** Ordinary work near these classes: defaults (the home's own folders among them), loops over plain values. */
 export const round9Ordinary: ReadonlyArray<string> = [
   ": ${GREETING:=hello}; echo $GREETING; for PAGER in less more; do echo $PAGER; done; export FOO=1",
-  "python3 -c 'import platform, os; print(platform.system()); p = os.path; print(p.join(\"a\", \"b\"))'"
+  ": \"${XDG_CONFIG_HOME:=$HOME/.config}\"; : ${EDITOR:=vi}; exec {fd}>/dev/null; echo $fd >/dev/null"
 ]
