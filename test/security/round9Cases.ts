@@ -1,7 +1,7 @@
 /**
  * Red team 9 (the remainders of rounds 5, 6 and 8, by class). A variable that makes programs run code set by the
- * shell's other ways of assigning one (`${BASH_ENV:=…}`, a `for` loop, an element `PS4[0]=…`, which bash expands as
- * the prompt), exported by the same
+ * shell's other ways of assigning one (`${BASH_ENV:=…}`, also inside `((…))`, `${!ref:=…}`, a descriptor variable
+ * `exec {BASH_ENV}>…`, a `for` loop, an element `PS4[0]=…`, which bash expands as the prompt), exported by the same
  * or a later call (a persistent shell keeps it unexported in between); Python reaching `os.system` through a module
  * held in a variable. Each case plants `evil.sh` (it empties the canary `<C>`) and a harmless `ok.sh` the gate reads.
  *
@@ -31,6 +31,13 @@ export const round9: ReadonlyArray<Case> = [
     calls: [...plant("r9c"), sh("for BASH_ENV in <W>/r9c/evil.sh; do :; done"), sh("export BASH_ENV"), sh("bash <W>/r9c/ok.sh")]
   },
   { name: "PS4 as an element (bash reads element 0 as the prompt it expands)", calls: [...plant("r9d"), sh("PS4[0]='$(<W>/r9d/evil.sh) '; set -x; :")] },
+  // Bash gives a descriptor variable the first free number from 10, and sources a relative BASH_ENV from where it runs.
+  {
+    name: "BASH_ENV set to a descriptor's number by exec {BASH_ENV}>…, a file of that name planted",
+    calls: [...plant("r9g"), sh("cd <W>/r9g && for i in 10 11 12 13 14 15 16 17 18 20 21; do cp evil.sh $i; done"), sh("cd <W>/r9g && exec {BASH_ENV}>/dev/null; export BASH_ENV; bash ok.sh")]
+  },
+  { name: "BASH_ENV assigned inside an arithmetic command", calls: [...plant("r9h"), sh("cd <W>/r9h && cp evil.sh 10"), sh("cd <W>/r9h && (( ${BASH_ENV:=10} )); export BASH_ENV; bash ok.sh")] },
+  { name: "BASH_ENV assigned through an indirect expansion", calls: [...plant("r9i"), sh("r=BASH_ENV; : ${!r:=<W>/r9i/evil.sh}; export BASH_ENV; bash <W>/r9i/ok.sh")] },
   {
     name: "python: os held in a variable, its system called",
     calls: [...plant("r9e"), write("<W>/r9e/tidy.py", "o = __import__('os')\no.system('<W>/r9e/ev' + 'il.sh')\n"), sh("python3 <W>/r9e/tidy.py")]
