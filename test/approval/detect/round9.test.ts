@@ -106,7 +106,8 @@ describe("python: a method named like a function that runs programs, on an objec
       "import pip\npip.main(['install', '.'])",
       "from pip._internal.cli.main import main\nmain(['install', '-e', '.'])",
       "import _posixsubprocess\n_posixsubprocess.fork_exec(a)",
-      "from fabric import Connection\nConnection('h').run(cmd)"
+      "from fabric import Connection\nConnection('h').run(cmd)",
+      "import marshal, types\nf = types.FunctionType(marshal.loads(data), globals())\nf()"
     ]) {
       expect(code(text)).toEqual([text, true])
     }

@@ -69,7 +69,9 @@ const PY_PROCESS = new Set(["os.chmod", "os.chown", "os.lchown", "os.fchmod", "o
 const PY_LOADERS = new Set(["ctypes.CDLL", "ctypes.cdll.LoadLibrary", "ctypes.PyDLL", "ctypes.WinDLL", "cdll.LoadLibrary", "runpy.run_path", "runpy.run_module", "importlib.__import__", "builtins.__import__",
   "importlib.util.spec_from_file_location", "importlib.machinery.SourceFileLoader", "importlib.machinery.SourcelessFileLoader",
   "importlib.machinery.ExtensionFileLoader", "imp.load_source", "imp.load_module", "imp.load_dynamic", "imp.load_compiled",
-  "zipimport.zipimporter"])
+  "zipimport.zipimporter",
+  // A function built from a code object (one `marshal.loads` made from bytes, or `compile`d) runs code nothing spelled.
+  "types.FunctionType", "types.CodeType", "types.LambdaType"])
 /** Methods that load code whatever object they are called on (a spec's loader, a cffi FFI). */
 const PY_LOAD_MEMBERS = new Set(["exec_module", "load_module", "dlopen"])
 /**
@@ -79,7 +81,7 @@ const PY_LOAD_MEMBERS = new Set(["exec_module", "load_module", "dlopen"])
 const PY_UNPICKLERS = new Set([
   "pickle.load", "pickle.loads", "pickle.Unpickler", "_pickle.load", "_pickle.loads", "_pickle.Unpickler", "cPickle.load",
   "cPickle.loads", "dill.load", "dill.loads", "cloudpickle.load", "cloudpickle.loads", "joblib.load", "pandas.read_pickle",
-  "shelve.open", "jsonpickle.decode", "yaml.unsafe_load", "yaml.unsafe_load_all"
+  "shelve.open", "jsonpickle.decode", "yaml.unsafe_load", "yaml.unsafe_load_all", "marshal.load", "marshal.loads"
 ])
 /** YAML loaders that build only plain data. */
 const SAFE_YAML_LOADER = /(?:Safe|Base|Full)Loader$/
