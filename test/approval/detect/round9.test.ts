@@ -9,6 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { detectCode } from "../../../src/layers/approval/detect/code/detectCode.js"
+import { implicitlyExecuted, LIBRARY_DESCRIPTION } from "../../../src/layers/approval/detect/implicitExec.js"
 
 const ENV: DetectionEnv = { home: "/home/agent", hermesHome: "/home/agent/.hermes-effect", env: {} }
 const EXPORTS = { PATH: "/usr/bin:/bin", HOME: "/home/agent", PAGER: "less" }
@@ -117,5 +118,18 @@ describe("python: a method named like a function that runs programs, on an objec
     for (const text of ["import platform\nprint(platform.system())", "import os\npath = os.path\nprint(path.join('a', 'b'))", "import json\nj = json\nprint(j.dumps({}))", "vectors = model.embed(texts)", "print(sys.argv)", "j = __import__('json', {})\nprint(j.dumps(1))"]) {
       expect(code(text)).toEqual([text, false])
     }
+  })
+})
+
+describe("a project's node_modules: a file written there by hand runs at the next require", () => {
+  it("asks for writes into it, by any writer; reading it and linking to it stay quiet", () => {
+    for (const path of ["/w/node_modules/lodash/index.js", "/w/app/node_modules/.bin/jest"]) {
+      expect([path, implicitlyExecuted(path, { home: "/home/agent" })]).toEqual([path, LIBRARY_DESCRIPTION])
+    }
+    for (const command of ["cp x.js node_modules/lodash/index.js", "echo 'module.exports = 1' > node_modules/left-pad/index.js", "tee node_modules/.bin/jest < x"]) {
+      expect(asks(command)).toEqual([command, true])
+    }
+    expect(code("open('node_modules/lodash/index.js', 'w').write(src)")).toEqual(["open('node_modules/lodash/index.js', 'w').write(src)", true])
+    for (const command of ["ls node_modules", "cat node_modules/x/package.json", "ln -s node_modules/.bin/tsc tsc", "npm install"]) expect(asks(command)).toEqual([command, false])
   })
 })
