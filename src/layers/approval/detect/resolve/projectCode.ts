@@ -42,6 +42,12 @@ const option = (args: ReadonlyArray<string>, names: ReadonlyArray<string>): stri
   return undefined
 }
 
+/** The file an option names (`-f tasks.yml`), else the tool's default names. */
+const named = (args: ReadonlyArray<string>, options: ReadonlyArray<string>, defaults: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const given = option(args, options)
+  return given === undefined ? defaults : [given]
+}
+
 /** Global options of these tools that take the next word (`uv --directory sub sync`, `poetry -C sub install`). */
 const VALUED = new Set(["--directory", "--project", "--python", "-p", "-P", "-C", "--config-file", "--cache-dir", "--color", "--config", "-c", "-f", "--file", "--env", "-e"])
 
@@ -100,7 +106,7 @@ export const projectCode = (name: string, args: ReadonlyArray<string>): ProjectC
     case "doit":
       return { files: files("opaque", [option(args, ["-f", "--file"]) ?? "dodo.py"]) }
     case "scons":
-      return { files: files("opaque", option(args, ["-f", "--file", "--makefile", "--sconstruct"]) === undefined ? ["SConstruct", "Sconstruct", "sconstruct"] : [option(args, ["-f", "--file", "--makefile", "--sconstruct"]) ?? ""]) }
+      return { files: files("opaque", named(args, ["-f", "--file", "--makefile", "--sconstruct"], ["SConstruct", "Sconstruct", "sconstruct"])) }
     case "fab":
       return { files: files("opaque", [option(args, ["-f", "--fabfile"]) ?? "fabfile.py"]) }
     case "paver":
@@ -108,12 +114,12 @@ export const projectCode = (name: string, args: ReadonlyArray<string>): ProjectC
     case "waf":
       return { files: files("opaque", ["wscript"]) }
     case "rake":
-      return { files: files("opaque", option(args, ["-f", "--rakefile"]) === undefined ? ["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"] : [option(args, ["-f", "--rakefile"]) ?? ""]) }
+      return { files: files("opaque", named(args, ["-f", "--rakefile"], ["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"])) }
     case "just":
-      return { files: files("opaque", option(args, ["-f", "--justfile"]) === undefined ? ["justfile", "Justfile", ".justfile"] : [option(args, ["-f", "--justfile"]) ?? ""]) }
+      return { files: files("opaque", named(args, ["-f", "--justfile"], ["justfile", "Justfile", ".justfile"])) }
     case "task":
     case "go-task":
-      return { files: files("opaque", option(args, ["-t", "--taskfile"]) === undefined ? ["Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml", "Taskfile.dist.yaml"] : [option(args, ["-t", "--taskfile"]) ?? ""]) }
+      return { files: files("opaque", named(args, ["-t", "--taskfile"], ["Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml", "Taskfile.dist.yaml"])) }
     case "deno":
       return firstWord(args) === "task" ? { files: files("opaque", [option(args, ["--config", "-c"]) ?? "deno.json", "deno.jsonc", "package.json"], String.raw`"tasks"|"scripts"`) } : null
     case "tox":
