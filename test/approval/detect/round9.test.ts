@@ -6,6 +6,8 @@
  * variable) and the consoles a script starts. Each table holds several members of its class; ordinary forms stay quiet.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { judgeIn, world } from "../../support/judgeWorld.js"
 import type { DetectionEnv } from "../../../src/layers/approval/detect/detect.js"
 import { detectCommand } from "../../../src/layers/approval/detect/detect.js"
 import { detectCode } from "../../../src/layers/approval/detect/code/detectCode.js"
@@ -68,6 +70,14 @@ describe("a persistent shell: exporting a value an earlier call left unexported"
     }
     expect(asks("export PIP_PYTHON", { ...ENV, variables: EXPORTS })).toEqual(["export PIP_PYTHON", false])
   })
+
+  it.effect("where the judge looks the exports up, one they hold is quiet and one they lack asks", () =>
+    Effect.gen(function*() {
+      const surroundings = { ...world({ "/w/x": "x" }, EXPORTS), shellFunctions: Effect.succeed<ReadonlyArray<string> | undefined>([]) }
+      for (const [command, dangerous] of [["export PAGER", false], ["export PATH", false], ["export PIP_PYTHON", true], ["declare -x BASH_ENV", true]] as const) {
+        expect([command, (yield* judgeIn(command, surroundings)).detection.dangerous]).toEqual([command, dangerous])
+      }
+    }))
 })
 
 const code = (text: string) => [text, detectCode("python", text, ENV).dangerous]

@@ -53,6 +53,8 @@ interface Findings {
   inPipPlaces?: boolean
   /** The line runs a pip that builds: the exports' pip variables matter to it. */
   pipBuilds?: boolean
+  /** Names a persistent shell may hold that the line exports, judged without the exports (heldExports.ts). */
+  heldExports?: Array<string>
 }
 
 export interface Analysis extends Readonly<Findings> {
@@ -566,7 +568,10 @@ export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis =>
         enrich(cmd, c)
         if (held !== undefined && callsHeldFunction(c, cmd, found.info[cmd.seq]?.head ?? -1, held)) found.findings.push(D.shellFunction)
         const heldExport = resolve?.shellKeepsVariables === true ? exportsHeldVariable(cmd, found.info[cmd.seq]?.head ?? -1, resolve.variables) : null
-        if (heldExport !== null) found.findings.push(heldExport)
+        if (heldExport !== null) {
+          found.findings.push(heldExport.description)
+          if (resolve?.variables === undefined) (found.heldExports ??= []).push(heldExport.name)
+        }
         const assigned = resolve === undefined ? null : assigningExpansion(cmd, resolve.env)
         if (assigned !== null) found.findings.push(assigned)
         if (resolver === null && resolve !== undefined && cmd.cls === "exec" && worthResolving(cmd, found.info[cmd.seq]?.head ?? -1)) {

@@ -11,8 +11,12 @@ import { codeVariableDescription } from "./rules/loaderVariables.js"
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
-/** The description when `cmd` exports, without a value, such a variable the exports do not hold; else null. */
-export const exportsHeldVariable = (cmd: Cmd, head: number, exported: Readonly<Record<string, string>> | undefined): string | null => {
+/**
+ * The description and name when `cmd` exports, without a value, such a variable the exports do not hold; else null.
+ * Without the exports (`exported` undefined) any such name counts: the caller asks for them (`unresolved`), and
+ * judged again with them, one they hold is quiet.
+ */
+export const exportsHeldVariable = (cmd: Cmd, head: number, exported: Readonly<Record<string, string>> | undefined): { readonly description: string; readonly name: string } | null => {
   const program = cmd.words[head]?.value ?? ""
   if (cmd.cls !== "exec" || head < 0 || !DECLARERS.has(program)) return null
   const args = cmd.words.slice(head + 1).map((w) => w.value)
@@ -22,7 +26,7 @@ export const exportsHeldVariable = (cmd: Cmd, head: number, exported: Readonly<R
   for (const a of args) {
     if (!NAME.test(a) || (exported !== undefined && Object.hasOwn(exported, a))) continue
     const description = codeVariableDescription(a)
-    if (description !== null) return description
+    if (description !== null) return { description, name: a }
   }
   return null
 }
