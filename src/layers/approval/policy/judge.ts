@@ -1212,13 +1212,15 @@ class Looker {
       ]
       const hooksPaths: string[] = []
       const seen = new Set<string>()
+      // Git's own files are looked up together (one round trip on ssh and containers); included ones as found.
+      const lookUp = (path: string) => Effect.flatMap(self.realDir(path), (real) => Effect.map(self.read(real), (text) => ({ real, text })))
+      const roots = yield* Effect.forEach(queue, ({ path }) => lookUp(path), { concurrency: "unbounded", batching: true })
       for (let k = 0; k < queue.length; k++) {
         const { path, depth } = queue[k] ?? { path: "", depth: 0 }
-        const real = yield* self.realDir(path)
+        const { real, text } = roots[k] ?? (yield* lookUp(path))
         if (seen.has(real)) continue
         seen.add(real)
         if (seen.size > MAX_GIT_CONFIGS) return { detection: dangerous(PLANTED_GIT_CONFIG_DESCRIPTION), note: "more configuration files included than are read" }
-        const text = yield* self.read(real)
         if (text === "too-large") return { detection: dangerous(PLANTED_GIT_CONFIG_DESCRIPTION), note: `${path} is unreadable` }
         if (Option.isNone(text)) continue
         const config = gitConfigText(text.value)
