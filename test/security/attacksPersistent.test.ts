@@ -16,10 +16,11 @@ import { pipAndPytest } from "./round3BuildCases.js"
 import { computedByBash } from "./round5ResolverCases.js"
 import { optionsAndVariables } from "./round5OptionCases.js"
 import { round7 } from "./round7Cases.js"
+import { round9 } from "./round9Cases.js"
 import type { AttackRun } from "./runAttacks.js"
 import { attackCaseTests, foldersUnder, runAttacks } from "./runAttacks.js"
 
-const classes: Readonly<Record<string, ReadonlyArray<Case>>> = { computed, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, heldFunctions, heldVariables, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands, respelled, buildFiles, climbedThroughLinks, swappedLinks, hardLinks, procSelf, namedWhenRun, computedTargets, forgedReports, configAndGitdirs, pipAndPytest, computedByBash, optionsAndVariables, round7 }
+const classes: Readonly<Record<string, ReadonlyArray<Case>>> = { computed, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, heldFunctions, heldVariables, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands, respelled, buildFiles, climbedThroughLinks, swappedLinks, hardLinks, procSelf, namedWhenRun, computedTargets, forgedReports, configAndGitdirs, pipAndPytest, computedByBash, optionsAndVariables, round7, round9 }
 const folders = foldersUnder(mkdtempSync(join(tmpdir(), "hermes-effect-attacks-persistent-")))
 const CONFIG = "approvals:\n  mode: manual\n  non_interactive: deny\nterminal:\n  local_persistent: true\n"
 let attackRun: AttackRun = { answers: new Map(), canaries: new Map() }

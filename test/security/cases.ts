@@ -16,6 +16,7 @@ import { round6A, round6AOrdinary } from "./round6ACases.js"
 import { round6B, round6BOrdinary } from "./round6BCases.js"
 import { round7, round7Ordinary } from "./round7Cases.js"
 import { round8 } from "./round8Cases.js"
+import { round9, round9Ordinary } from "./round9Cases.js"
 
 export interface Call {
   readonly tool: string
@@ -1268,7 +1269,7 @@ export const forgedReports: ReadonlyArray<Case> = [
 export const classes = {
   computed, disguised, acrossCalls, rebound, misreadArithmetic, asBashComputes, insideExpansions, textRunAgain, stateAcrossCalls, unknownWriters, pythonLoads, planted, loadedByName, namedPrograms, runThrough, computedArithmetic, substituted, inputCommands,
   consoles, stdinCode, destructive, respelled, buildFiles, tampering, reachedByName, throughLinks, swappedLinks, climbedThroughLinks, hardLinks, procSelf, namedWhenRun, computedTargets, workdirElsewhere, forgedReports, configAndGitdirs, pipAndPytest, computedByBash,
-  filledByPrograms, optionsAndVariables, round6A, round6B, round7, round8
+  filledByPrograms, optionsAndVariables, round6A, round6B, round7, round8, round9
 }
 
 /** Ordinary agent work: must run, not be refused. */
@@ -1340,6 +1341,7 @@ export const ordinary: ReadonlyArray<string> = [
   ...optionsOrdinary,
   ...round6AOrdinary,
   ...round6BOrdinary,
-  ...round7Ordinary
+  ...round7Ordinary,
+  ...round9Ordinary
 ]
 

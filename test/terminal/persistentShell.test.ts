@@ -323,6 +323,9 @@ layer(runtime, { excludeTestServices: true, timeout: "60 seconds" })("persistent
       expect(text(yield* run(t, "declare -l low; declare -u up; low=ABC; up=def; declare -n ref=target; target=t0; echo $low $up $ref"))).toBe("abc DEF t0\n")
       // The next call's assignments store what they say: no case folding, and `ref=x` sets ref itself, not target.
       expect(text(yield* run(t, "low=RM; up=ls; ref=PATH; echo $low $up $ref $target"))).toBe("RM ls PATH t0\n")
+      // So does the capitalising one (round 9: `declare -c x`, then `x=/BIN/RM; $x -rf d` ran /bin/rm).
+      expect(text(yield* run(t, "declare -c cap; cap=/BIN/ECHO; echo $cap"))).toBe("/bin/echo\n")
+      expect(text(yield* run(t, "cap=/BIN/ECHO; echo $cap"))).toBe("/BIN/ECHO\n")
       // Options a call sets are a fresh shell's again in the next one (approval reads every line as one would).
       yield* run(t, "shopt -s nocasematch extglob; set -o pipefail -k; kept=yes")
       expect(text(yield* run(t, "shopt -q nocasematch || shopt -q extglob || echo off; [[ -o pipefail || -o keyword ]] || echo off; echo $kept")))

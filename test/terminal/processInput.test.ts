@@ -544,10 +544,14 @@ layer(testRuntime({ terminal: { cwd } }), { excludeTestServices: true, timeout: 
       yield* expectRefused(`less notes-${n}.txt`, [["write", "v"], ["write", ":call system('rm -rf <C>')\n"]], canary(), true)
       // On a terminal vim reads the keys whatever its stdin is.
       yield* expectRefused("echo hi | vim -", [["write", ":call system('r'.'m -r'.'f <C>')\n"]], canary(), true)
-      const starts: ReadonlyArray<readonly [string, string]> = [
-        [`repl-${n}.py`, "import code\ncode.interact(local={})\n"],
-        [`bp-${n}.py`, "x = 1\nbreakpoint()\n"]
-      ]
+      // A script that starts a console or debugger is asked about when it starts (round 9: what is typed into it may
+      // be the console's own commands, IPython's `!cmd`).
+      for (const [script, text] of [[`repl-${n}.py`, "import code\ncode.interact(local={})\n"], [`bp-${n}.py`, "x = 1\nbreakpoint()\n"]] as const) {
+        writeFileSync(join(cwd, script), text)
+        expect(yield* call("terminal", { command: `python3 ${script}`, background: true }, `input-${++tasks}`)).toMatchObject({ status: "blocked" })
+      }
+      // One that turns interactive at its end (PYTHONINSPECT) reads code: typed text is judged as python as well.
+      const starts: ReadonlyArray<readonly [string, string]> = [[`inspect-${n}.py`, "import os\nos.environ['PYTHONINSPECT'] = '1'\n"]]
       for (const [index, [script, text]] of starts.entries()) {
         const dir = canary()
         writeFileSync(join(cwd, `planted${n}x${index}.py`), `import shutil\nshutil.rmtree('${dir}', ignore_errors=True)\n`)

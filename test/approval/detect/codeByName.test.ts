@@ -31,7 +31,7 @@ describe("python: functions reached through a namespace", () => {
       ["import shutil as s\nvars(s)['rmtree']('d')", "delete"],
       ["import os\nk = input()\nvars(os)[k]('x')", "load"],
       ["import os\nos.__dict__[input()]('x')", "load"],
-      ["import sys\nsys.modules[input()].system('x')", "load"],
+      ["import sys\nsys.modules[input()].getcwd()", "load"],
       ["import sys\nsys.modules['os'].system('x')", "run"]
     ])
   })
@@ -50,10 +50,10 @@ describe("python: functions reached through a namespace", () => {
     check("python", [
       ["__builtins__.exec(input())", "load"],
       ["b = __builtins__\nb.eval(input())", "load"],
-      ["__builtins__.__dict__['__imp' + 'ort__']('os').system('x')", "load"],
+      ["__builtins__.__dict__['__imp' + 'ort__']('os').getcwd()", "load"],
       ["globals()['__builtins__'].exec('y')", "load"],
-      ["for c in ().__class__.__base__.__subclasses__():\n  c.__init__.__globals__['system']('x')", "load"],
-      ["import sys\nsys._getframe().f_globals['os'].system('x')", "load"],
+      ["for c in ().__class__.__base__.__subclasses__():\n  c.__init__.__globals__['system']('x')", "run"],
+      ["import sys\nsys._getframe().f_globals['os'].getcwd()", "load"],
       ["import inspect\ninspect.currentframe().f_back.f_locals.get('os')", "load"]
     ])
   })
@@ -62,7 +62,7 @@ describe("python: functions reached through a namespace", () => {
     check("python", [
       ["e = eval\ne(input())", "load"],
       ["run = exec\nrun(code)", "load"],
-      ["imp = __import__\nimp('os').system('x')", "load"],
+      ["imp = __import__\nimp('os').getcwd()", "load"],
       ["list(map(exec, codes))", "load"],
       ["import builtins\nf = builtins.exec\nf(code)", "load"],
       ["import os\nf = os.system.__call__\nf('x')", "run"]

@@ -4,6 +4,8 @@
  * findings, and queue what must be read as more shell — payloads (bash -c,
  * rg --pre, eval, env -S) as commands, and quoted prose / comments as data.
  */
+import { exportsHeldVariable } from "./heldExports.js"
+import { assigningExpansion, assignmentsIn } from "./assigningExpansions.js"
 import { delegatedCommands, replacementStrings, resolveHead } from "./commandHead.js"
 import { startBareShell, startNamedProgram } from "./namedPrograms.js"
 import { judgeThrough } from "./throughCommand.js"
@@ -51,6 +53,8 @@ interface Findings {
   inPipPlaces?: boolean
   /** The line runs a pip that builds: the exports' pip variables matter to it. */
   pipBuilds?: boolean
+  /** Names a persistent shell may hold that the line exports, judged without the exports (heldExports.ts). */
+  heldExports?: Array<string>
 }
 
 export interface Analysis extends Readonly<Findings> {
@@ -563,6 +567,13 @@ export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis =>
         resolver?.prefix(cmd)
         enrich(cmd, c)
         if (held !== undefined && callsHeldFunction(c, cmd, found.info[cmd.seq]?.head ?? -1, held)) found.findings.push(D.shellFunction)
+        const heldExport = resolve?.shellKeepsVariables === true ? exportsHeldVariable(cmd, found.info[cmd.seq]?.head ?? -1, resolve.variables) : null
+        if (heldExport !== null) {
+          found.findings.push(heldExport.description)
+          if (resolve?.variables === undefined) (found.heldExports ??= []).push(heldExport.name)
+        }
+        const assigned = resolve === undefined ? null : assigningExpansion(cmd, resolve.env)
+        if (assigned !== null) found.findings.push(assigned)
         if (resolver === null && resolve !== undefined && cmd.cls === "exec" && worthResolving(cmd, found.info[cmd.seq]?.head ?? -1)) {
           resolver = new Resolver(ctx, found.info, resolve, false)
         }
@@ -576,7 +587,12 @@ export const analyze = (prepared: string, resolve?: ResolveOptions): Analysis =>
         }
       },
       comment: (text, depth, c) => parseInto(c, text, "data", "comment", depth + 1, false),
-      arith: (text) => resolver?.arith(text)
+      arith: (text) => {
+        // `(( ${BASH_ENV:=10} ))`: the expansion assigns before the arithmetic is evaluated.
+        const assigned = resolve === undefined ? null : assignmentsIn(text, resolve.env)
+        if (assigned !== null) found.findings.push(assigned)
+        return resolver?.arith(text)
+      }
     },
     // Prose is re-read at each quoting level; bound the total so nesting cannot blow up.
     prepared.length * 16 + 16_384

@@ -133,7 +133,7 @@ export const D = {
 } as const
 
 /** `rewrite`: the code writes a module (or a file by a computed name) and loads code: what it loads is not there yet. */
-export type CodeKind = "delete" | "run" | "load" | "unpickle" | "write" | "rewrite" | "process" | "home"
+export type CodeKind = "delete" | "run" | "load" | "unpickle" | "write" | "rewrite" | "process" | "home" | "console"
 
 const CODE_LANGUAGES = ["python", "node", "perl", "ruby", "php"] as const
 
@@ -156,13 +156,15 @@ export const codeDescription = (language: string, kind: CodeKind): string => {
       return `${language} code changes permissions or signals processes`
     case "home":
       return D.runtimeHome
+    case "console":
+      return `${language} code starts an interactive console or debugger (what is typed into it later runs as its commands: IPython's !cmd, pdb's)`
   }
 }
 
 export const CODE_DESCRIPTIONS: ReadonlyArray<string> = [
   ...new Set(
     CODE_LANGUAGES.flatMap((l) =>
-      (["delete", "run", "load", "unpickle", "write", "rewrite", "process"] as const).map((k) => codeDescription(l, k))
+      (["delete", "run", "load", "unpickle", "write", "rewrite", "process", "console"] as const).map((k) => codeDescription(l, k))
     )
   )
 ]

@@ -209,6 +209,8 @@ const inspectWithinLimits = (command: string, options: DetectionEnv | undefined,
   }
   if (locals === undefined) return { ...NOTHING_COLLECTED, detection }
   const unresolved = found === null ? [] : [...found.missing]
+  // `export PAGER` in a persistent shell: quiet once the exports show they hold it.
+  for (const name of analysis.heldExports ?? []) if (!unresolved.includes(name)) unresolved.push(name)
   // `$IFS` reads as a blank before the exports are given (normalize.ts); they may give it another value.
   if (options?.variables === undefined && command.includes("IFS") && /\$\{?IFS\b/.test(command) && !unresolved.includes("IFS")) unresolved.push("IFS")
   return {

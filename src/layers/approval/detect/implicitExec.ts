@@ -65,6 +65,8 @@ const INTERPRETER_STARTUP = new Set([
   "pyvenv.cfg",
   // uv's and conda's configuration, like pip.conf: an index or channel there can name a planted package to build.
   "uv.toml", ".condarc", "condarc",
+  // bun's, read by every `bun run`/`bun test` in the folder (and the home's): `preload` names modules it runs first.
+  "bunfig.toml", ".bunfig.toml",
   // Ruby evaluates a gem's specification (Ruby code) whenever rubygems lists it; .gemrc names sources and hooks.
   ".gemrc",
   // less's compiled key file: its #env section sets LESSOPEN as .lesskey's does.
@@ -133,9 +135,17 @@ const LIBRARY_DIRS = new RegExp(
     // Lua's (luarocks), R's and Julia's package libraries, npm's global modules, and the sources go and cargo build
     // from their caches (a crate's build.rs runs at `cargo build`).
     String.raw`\/\.luarocks\/|\/share\/lua\/|\/lib\/lua\/|\/R\/[^/]+-library\/|\/lib\/R\/(?:site-)?library\/|\/\.julia\/(?:packages|dev|config)\/`,
-    String.raw`\/lib\/node_modules\/|\/go\/pkg\/mod\/|\/\.cargo\/(?:registry|git)\/`
+    String.raw`\/lib\/node_modules\/|\/go\/pkg\/mod\/|\/\.cargo\/(?:registry|git)\/`,
+    String.raw`\/node_modules\/`
   ].join("|")
 )
+/**
+ * A project's own node_modules (round 9, in LIBRARY_DIRS): `require('lodash')` loads `node_modules/lodash`, npx runs
+ * `node_modules/.bin`. Package managers fill it; a file written there by hand is code an innocent `node app.js` runs
+ * unread. A link to a file there plants nothing (`ln -s node_modules/.bin/tsc tsc`): a write through it is judged.
+ */
+const PROJECT_MODULES = /\/node_modules\//
+
 /** Node's folders in a home: `require('x')` of a name no node_modules holds loads `~/.node_modules/x`. */
 const HOME_LIBRARY_DIRS = /^\.node_(?:modules|libraries)\//
 
@@ -258,6 +268,7 @@ const isHomeFolder = (path: string, home: string | undefined): boolean =>
 export const linkTargetRuns = (target: string, env: ImplicitExecEnv): string | null => {
   const path = normalize(target)
   const own = implicitlyExecuted(path, env)
+  if ((own === null || own === LIBRARY_DESCRIPTION) && PROJECT_MODULES.test(`${path}/`) && !/\/lib\/node_modules\//.test(`${path}/`)) return null
   if (own !== null && own !== PATH_DIR_DESCRIPTION && own !== BYTECODE_DESCRIPTION) return own
   return holdsExecutedFiles(path, env)
 }

@@ -38,6 +38,7 @@ import { inputCommands } from "../detect/inputCommands.js"
 import { gitConfigJudged, implicitlyExecuted, otherUsersHome } from "../detect/implicitExec.js"
 import { PLANTABLE, PLANTABLE_HOME } from "../detect/rules/operands.js"
 import { patchTargets } from "./patchTargets.js"
+import { gitConfigText } from "./gitConfigText.js"
 import { cacheDirs, cacheFor, extensionModuleFor, PYC_HEADER_BYTES, pythonSource, uncheckedHashPyc } from "./compiledModules.js"
 import type { InstalledPythonMemo, Remembered } from "./installedPython.js"
 import { installedPython } from "./installedPython.js"
@@ -82,9 +83,18 @@ export const HARD_LINKED_WRITE_DESCRIPTION =
   "writes a file that has other names (hard links): what else the write changes cannot be seen"
 export const UNKNOWN_GLOB_WRITE_DESCRIPTION = "writes to files a pattern names, too many or not listable before it runs"
 export const OTHER_PROCESS_VIEW_DESCRIPTION = "writes through another process's directory (/proc/<pid>/cwd or root)"
+export const PROJECT_CODE_DESCRIPTION =
+  "runs commands or code kept in a project file the gate does not read (a task runner's: justfile, Taskfile, noxfile.py, tasks.py, Rakefile, tox.ini, deno tasks, pre-commit's config; a linter's hooks or plugins; uv's local sources; a Gradle, Maven, sbt, mix, Swift, Meson or Bazel build)"
+export const PLANTED_GIT_CONFIG_DESCRIPTION =
+  "runs git with hooks or configuration it reads from files whose writes are not judged as git's (core.hooksPath naming another folder, an included file)"
 export const PLANTED_REPOSITORY_DESCRIPTION =
   "runs git in a repository whose configuration is not under a .git directory (a bare repository, or a .git file, link or commondir pointing elsewhere)"
 
+/** Git configuration files read for one git command (its own, the user's, the system's and what they include). */
+const MAX_GIT_CONFIGS = 16
+const MAX_GIT_INCLUDE_DEPTH = 4
+/** Files in a hooks folder read for one git command; a fuller folder needs approval. */
+const MAX_HOOK_FILES = 48
 /** Scripts larger than this are not read: judged unreadable. */
 export const MAX_SCRIPT_BYTES = 2 * 1024 * 1024
 /** Scripts a script runs are followed this deep. */
@@ -872,6 +882,13 @@ class Looker {
           continue
         }
         self.judged.add(normalize(path))
+        // A task runner's or build tool's file in a format the gate does not read (projectCode.ts).
+        if (ref.reader === "project-opaque") {
+          if (ref.opaqueWhen === undefined || new RegExp(ref.opaqueWhen, "m").test(text.value)) {
+            verdict = stronger(verdict, { detection: dangerous(PROJECT_CODE_DESCRIPTION), note: ref.path })
+          }
+          continue
+        }
         // pytest's config: plugins its `addopts` loads with `-p` are imported from beside it, or where pytest runs.
         if (ref.reader === "pytest-config") {
           const plugins = pytestConfigPlugins(text.value).flatMap((mod) => moduleFileCandidates("python", mod))
@@ -1168,8 +1185,102 @@ class Looker {
           ? yield* self.foundRepository(start)
           : yield* self.plantedRepository(yield* self.realDir(joinPath(start, ref.gitDir, self.env.home)), `--git-dir ${ref.gitDir}`)
         if (note !== null) return { detection: dangerous(PLANTED_REPOSITORY_DESCRIPTION), note }
+        const hooks = yield* self.hookFolders(ref.gitDir === undefined ? start : null, start)
+        if (hooks.detection.dangerous) return hooks
       }
       return { detection: SAFE }
+    })
+  }
+
+  /**
+   * The configuration files git reads for the repository found from `start` (none: outside any, or one `--git-dir`
+   * names, whose config is judged above), the user's and the system's, and what they include. An included file in
+   * the worktree whose writes are not judged as git's (`include.path = ../tools/gitconfig`) that sets a key running
+   * a program needs approval. The folders `core.hooksPath` names, where writes are not judged as hooks (anything but a
+   * git directory, `.husky/` and `.githooks/`: `git config core.hooksPath tools` by the operator, then a quiet write
+   * of `tools/pre-commit`), hold files git runs: each is read as the script it is.
+   */
+  private hookFolders(start: string | null, cwd: string): Effect.Effect<Verdict> {
+    const self = this
+    return Effect.gen(function*() {
+      const repo = start === null ? null : yield* self.nearestRepository(start)
+      const home = self.env.home
+      const queue: Array<{ readonly path: string; readonly depth: number }> = [
+        ...(repo === null ? [] : [{ path: `${repo.common}/config`, depth: 0 }, { path: `${repo.gitDir}/config.worktree`, depth: 0 }]),
+        ...(home === undefined ? [] : [{ path: joinPath(home, ".gitconfig", home), depth: 0 }, { path: joinPath(home, ".config/git/config", home), depth: 0 }]),
+        { path: "/etc/gitconfig", depth: 0 }
+      ]
+      const hooksPaths: string[] = []
+      const seen = new Set<string>()
+      // Git's own files are looked up together (one round trip on ssh and containers); included ones as found.
+      const lookUp = (path: string) => Effect.flatMap(self.realDir(path), (real) => Effect.map(self.read(real), (text) => ({ real, text })))
+      const roots = yield* Effect.forEach(queue, ({ path }) => lookUp(path), { concurrency: "unbounded", batching: true })
+      for (let k = 0; k < queue.length; k++) {
+        const { path, depth } = queue[k] ?? { path: "", depth: 0 }
+        const { real, text } = roots[k] ?? (yield* lookUp(path))
+        if (seen.has(real)) continue
+        seen.add(real)
+        if (seen.size > MAX_GIT_CONFIGS) return { detection: dangerous(PLANTED_GIT_CONFIG_DESCRIPTION), note: "more configuration files included than are read" }
+        if (text === "too-large") return { detection: dangerous(PLANTED_GIT_CONFIG_DESCRIPTION), note: `${path} is unreadable` }
+        if (Option.isNone(text)) continue
+        const config = gitConfigText(text.value)
+        // Git's own files are where a write asks (or needs root); an included file inside the worktree is the
+        // project's text. (One elsewhere, a home's `~/.gitconfig.local`, is the operator's: read for hooksPath only.)
+        const projects = depth > 0 && repo?.worktree !== undefined && under(real, repo.worktree)
+        if (projects && implicitlyExecuted(real, { home, hermesHome: self.env.hermesHome }) === null && config.execKeys.length > 0) {
+          return { detection: dangerous(PLANTED_GIT_CONFIG_DESCRIPTION), note: `${path} sets ${config.execKeys[0] ?? ""}` }
+        }
+        hooksPaths.push(...config.hooksPaths)
+        // An include counts from the including file's folder; a conditional one is read as if its condition held.
+        for (const included of config.includes) {
+          if (depth >= MAX_GIT_INCLUDE_DEPTH) return { detection: dangerous(PLANTED_GIT_CONFIG_DESCRIPTION), note: `${path} includes too deep` }
+          queue.push({ path: joinPath(posix.dirname(real), included, home), depth: depth + 1 })
+        }
+      }
+      // A relative hooksPath counts from where hooks run: the worktree's top (a bare repository's git directory).
+      const base = repo?.worktree ?? cwd
+      for (const value of new Set(hooksPaths)) {
+        const folder = yield* self.realDir(joinPath(base, value, home))
+        // Writes there ask already (implicitExec.ts): the hooks there are ones a person allowed.
+        if (implicitlyExecuted(`${folder}/pre-commit`, { home, hermesHome: self.env.hermesHome }) !== null) continue
+        const entries = self.surroundings.listDir === undefined ? null : yield* self.surroundings.listDir(folder)
+        if (entries === null || entries.length > MAX_HOOK_FILES) {
+          return { detection: dangerous(PLANTED_GIT_CONFIG_DESCRIPTION), note: `hooks in ${folder} (core.hooksPath ${value}) cannot all be read` }
+        }
+        for (const entry of entries) {
+          if (entry.type === "directory") continue
+          const hook = `${folder}/${entry.name}`
+          const verdict = yield* self.scripts([{ path: hook, language: "unknown" }], folder, 1)
+          if (verdict.detection.dangerous) return { ...verdict, note: `git runs ${hook} as a hook (core.hooksPath ${value})${verdict.note === undefined ? "" : `: ${verdict.note}`}` }
+        }
+      }
+      return { detection: SAFE }
+    })
+  }
+
+  /**
+   * The repository git finds from `start` (the nearest `.git` directory or file, or a bare repository): its git
+   * directory, the common one its config lives in, and its worktree (a bare one has none); null outside any.
+   */
+  private nearestRepository(start: string): Effect.Effect<{ readonly gitDir: string; readonly common: string; readonly worktree: string | undefined } | null> {
+    const self = this
+    return Effect.gen(function*() {
+      let dir = yield* self.realDir(start)
+      for (let level = 0; level < 64; level++) {
+        const dotGit = `${dir === "/" ? "" : dir}/.git`
+        const kind = yield* self.surroundings.fileKind(dotGit)
+        let gitDir: string | undefined
+        if (kind === "file") {
+          const text = yield* self.read(dotGit)
+          const named = text !== "too-large" && Option.isSome(text) ? /^gitdir:\s*(.+?)\s*$/m.exec(text.value)?.[1] : undefined
+          if (named !== undefined) gitDir = yield* self.realDir(joinPath(dir, named, self.env.home))
+        } else if (kind === "directory" && (yield* self.gitDirectory(yield* self.realDir(dotGit)))) gitDir = yield* self.realDir(dotGit)
+        if (gitDir !== undefined) return { gitDir, common: (yield* self.commonDir(gitDir)) ?? gitDir, worktree: dir }
+        if (yield* self.gitDirectory(dir)) return { gitDir: dir, common: (yield* self.commonDir(dir)) ?? dir, worktree: undefined }
+        if (dir === "/") break
+        dir = posix.dirname(dir)
+      }
+      return null
     })
   }
 
@@ -1276,7 +1387,7 @@ class Looker {
         let text: string | null = null
         let source = ""
         if (runner.kind === "tests") {
-          verdict = stronger(verdict, yield* self.testFiles(runner.roots, runner.pattern, dir))
+          verdict = stronger(verdict, yield* self.testFiles(runner.roots, runner.pattern, dir, runner.language ?? "python", runner.folder))
           if (verdict.detection.hardline) return verdict
           continue
         }
@@ -1388,8 +1499,12 @@ class Looker {
         const inner = self.detectors.inspect(text, self.env)
         verdict = stronger(verdict, { detection: inner.detection, note: `in ${source} of ${ref.dir}` })
         if (verdict.detection.hardline) return verdict
-        // Scripts the recipes run are read as well (`make` → `./deploy.sh`).
+        // Scripts the recipes run are read as well (`make` → `./deploy.sh`), and the test files a test runner they
+        // start collects (`"test": "jest"`, `pytest`). (Only test runners: a script starting another project runner
+        // would be read again and again.)
         if (inner.scripts.length > 0) verdict = stronger(verdict, yield* self.scripts(inner.scripts, dir, 2))
+        const tests = inner.runners.filter((r) => r.runner.kind === "tests")
+        if (tests.length > 0) verdict = stronger(verdict, yield* self.runners(tests, dir))
         // npm puts node_modules/.bin first on PATH for its scripts.
         if (runner.kind === "package") {
           verdict = stronger(verdict, yield* self.planted(inner.programs, [`${dir}/node_modules/.bin`]))
@@ -1405,7 +1520,7 @@ class Looker {
    * by listing directories as the runner walks them, are read and judged as the Python they are. Without a way to
    * list, nothing is walked (the conftests and named files are read elsewhere).
    */
-  private testFiles(roots: ReadonlyArray<string>, pattern: RegExp, dir: string): Effect.Effect<Verdict> {
+  private testFiles(roots: ReadonlyArray<string>, pattern: RegExp, dir: string, language: "python" | "node", folder?: RegExp): Effect.Effect<Verdict> {
     const self = this
     return Effect.gen(function*() {
       const list = self.surroundings.listDir
@@ -1420,15 +1535,16 @@ class Looker {
         const entries = yield* list(next.path)
         // A virtualenv is not collected.
         if (entries.some((e) => e.name === "pyvenv.cfg")) continue
+        const inTestFolder = folder !== undefined && folder.test(posix.basename(next.path))
         for (const e of entries) {
           const path = `${next.path}/${e.name}`
           if (e.type === "directory" && next.depth < MAX_TEST_DEPTH && !NOT_COLLECTED.test(e.name)) queue.push({ path, depth: next.depth + 1 })
-          else if (e.type !== "directory" && (pattern.test(e.name) || e.name === "conftest.py")) files.push(path)
+          else if (e.type !== "directory" && (pattern.test(e.name) || (language === "python" ? e.name === "conftest.py" : inTestFolder && /\.[cm]?[jt]sx?$/.test(e.name)))) files.push(path)
         }
         if (files.length > MAX_TEST_FILES) return { detection: dangerous(UNREADABLE_SCRIPT_DESCRIPTION), note: `more than ${MAX_TEST_FILES} test files` }
       }
       self.readLimit += files.length
-      return yield* self.scripts(files.map((path): ScriptRef => ({ path, language: "python", optional: true })), dir, 1)
+      return yield* self.scripts(files.map((path): ScriptRef => ({ path, language, optional: true })), dir, 1)
     })
   }
 

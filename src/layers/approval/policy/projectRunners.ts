@@ -29,6 +29,9 @@ export type Runner =
     readonly roots: ReadonlyArray<string>
     /** Names of the files it imports there. */
     readonly pattern: RegExp
+    /** The language of those files (default python); a JavaScript runner also loads every script in a folder named so. */
+    readonly language?: "node" | undefined
+    readonly folder?: RegExp | undefined
   }
   | {
     readonly kind: "package"
@@ -405,9 +408,25 @@ const unittestRunner = (args: ReadonlyArray<string>): Runner | null => {
   return { kind: "tests", dir: undefined, roots: [start], pattern }
 }
 
+/**
+ * JavaScript test runners (round 9): jest, vitest, mocha and `bun test` load every `*.test.js` / `*.spec.ts` below
+ * where they run (and jest the scripts in `__tests__`, mocha those in `test/`), whatever positional filters say. A
+ * test file is code the model may have written: the judge reads each as node.
+ */
+const JS_TEST_FILES = /\.(?:test|spec)\.[cm]?[jt]sx?$/
+const JS_TEST_FOLDERS = /^(?:__tests__|tests?)$/
+const jsTestRunner = (program: string, args: ReadonlyArray<string>): Runner | null => {
+  const verb = args.find((a) => !a.startsWith("-"))
+  if (program === "bun" && verb !== "test") return null
+  if (program === "vitest" && verb !== undefined && ["bench", "list", "init"].includes(verb)) return null
+  return { kind: "tests", dir: undefined, roots: ["."], pattern: JS_TEST_FILES, language: "node", folder: JS_TEST_FOLDERS }
+}
+const JS_TEST_RUNNERS = new Set(["jest", "vitest", "mocha", "bun"])
+
 /** The runner behind one executed command (program basename and its arguments), or null. */
 export const runnerOf = (program: string, args: ReadonlyArray<string>): Runner | null => {
   if (program === "pytest" || program === "py.test") return pytestRunner(args)
+  if (JS_TEST_RUNNERS.has(program) && (program !== "bun" || args.find((a) => !a.startsWith("-")) === "test")) return jsTestRunner(program, args)
   if (/^python[\d.]*$/.test(program)) {
     const m = args.indexOf("-m")
     const mod = m >= 0 ? args[m + 1] : undefined

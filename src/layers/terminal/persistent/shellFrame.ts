@@ -16,9 +16,10 @@
  *   F  the shell functions it holds (`declare -F`): approval must know a later
  *      call's `ls` may be a function an earlier call defined
  *   I  its variables with an attribute that changes what an assignment does
- *      (`declare -ilnur`): integer (a later call's harmless-looking
+ *      (`declare -ilnucr`): integer (a later call's harmless-looking
  *      `n=$(cat f)` would evaluate the text as arithmetic, where `a[$(cmd)]`
- *      runs cmd), lower or upper case (`y=RM` stores `rm`), nameref (`p=/x`
+ *      runs cmd), lower, upper or capitalised case (`y=RM` stores `rm`,
+ *      `-c`'s `y=/BIN/RM` stores `/bin/rm`), nameref (`p=/x`
  *      sets PATH). The next frame drops them, as a fresh shell per command,
  *      started from exports only, would. A read-only variable or function
  *      (whose assignment or definition then fails, keeping an earlier value
@@ -84,7 +85,7 @@ const REPORT_FUNCTION = [
   // shell's own stderr, which only the runtime's diagnostics read.
   `  builtin printf 'C'; builtin pwd -P || builtin printf '\\n'`,
   `  builtin printf '\\n%sF\\n' "\${3:-$__hermes_mark}"; builtin declare -F`,
-  `  builtin printf '\\n%sI\\n' "\${3:-$__hermes_mark}"; builtin declare -ilnur`,
+  `  builtin printf '\\n%sI\\n' "\${3:-$__hermes_mark}"; builtin declare -ilnucr`,
   `  [[ "$!" = "$__hermes_bg" ]] || builtin printf '\\n%sL\\n' "\${3:-$__hermes_mark}"`,
   `  builtin printf '\\n%s%s%s\\n' "\${3:-$__hermes_mark}" "$2" "$1"`,
   `} >&${MARK_FD}`
@@ -252,7 +253,7 @@ const frameBody = (spec: FrameSpec): string => {
     ...(extra.length === 0 ? [] : [`builtin export ${extra.map(([name, value]) => `${name}=${shellQuote(value)}`).join(" ")}`]),
     ...(spec.dropAttributes === undefined || spec.dropAttributes.length === 0
       ? []
-      : [`builtin declare +i +l +u +n ${spec.dropAttributes.filter((name) => NAME.test(name)).join(" ")} 2>/dev/null`]),
+      : [`builtin declare +i +l +u +c +n ${spec.dropAttributes.filter((name) => NAME.test(name)).join(" ")} 2>/dev/null`]),
     // The command's stdout is the saved descriptor's pipe again, whatever an earlier `exec >…` did.
     `if ${cd}; then { builtin eval ${shellQuote(spec.command)}; } </dev/null >&${MARK_FD} 2>&1; __hermes_status=$?; else __hermes_status=126; fi`,
     // Before the seal appears, nothing the command left may run code (GUARD); the report's call is quoted too.
@@ -316,7 +317,7 @@ interface Attributed {
 
 const NO_ATTRIBUTES: Attributed = { names: [], readOnly: false }
 
-/** `declare -ilnur` lines (`declare -i n="1"`, `declare -ai a=(…)`, `declare -n p="PATH"`, `declare -r x="rm"`). */
+/** `declare -ilnucr` lines (`declare -i n="1"`, `declare -ai a=(…)`, `declare -n p="PATH"`, `declare -r x="rm"`). */
 const attributedNames = (text: string): Attributed => {
   const names: string[] = []
   let readOnly = false

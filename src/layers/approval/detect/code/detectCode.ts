@@ -23,7 +23,7 @@ import { runtimeHomePath } from "./sensitivePaths.js"
 const MAX_CODE_CHARS = 1_000_000
 const MAX_LITERALS = 4_000
 const MAX_DEPTH = 4
-const PRIORITY: ReadonlyArray<CodeKind> = ["home", "run", "load", "unpickle", "delete", "write", "rewrite", "process"]
+const PRIORITY: ReadonlyArray<CodeKind> = ["home", "run", "load", "unpickle", "delete", "write", "rewrite", "process", "console"]
 /** Names that give code a way to run programs even where no call was recognised. */
 const CAPABLE = new Set(["os", "subprocess", "pty", "ctypes", "commands", "pexpect", "posix", "child_process", "Open3", "Kernel", "IO", "Process", "PTY"])
 

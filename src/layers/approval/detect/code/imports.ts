@@ -31,12 +31,50 @@ const dotted = (toks: ReadonlyArray<Tok>, k: number): readonly [string, number] 
   return [parts.join("."), j]
 }
 
+/**
+ * `o = __import__("os")`, `o = importlib.import_module("os")`, `o = os`: a module held in a variable is the module
+ * under another name (round 9: `o.system(…)` was a method of an object the rules could not name).
+ */
+const heldModule = (toks: ReadonlyArray<Tok>, k: number, out: Imports): string | null => {
+  const ends = (j: number): boolean => toks[j] === undefined || toks[j]?.kind === "newline" || opAt(toks, j, ";")
+  const lit = (j: number): string | null => {
+    const t = toks[j]
+    return t?.kind === "string" && t.literal ? t.value : null
+  }
+  const [name, after] = dotted(toks, k)
+  if (name === "") return null
+  // The name as imported: `il.import_module` after `import importlib as il`, `import_module` after a from-import.
+  const root = name.split(".")[0] ?? ""
+  const full = `${out.aliases.get(root) ?? root}${name.slice(root.length)}`
+  // `__import__("os")`, `__import__("os", globals(), locals(), [], 0)`, `import_module("os", None)`: the first argument.
+  if (opAt(toks, after, "(") && (full === "__import__" || full === "importlib.import_module")) {
+    let depth = 0
+    for (let j = after; j < toks.length; j++) {
+      if (opAt(toks, j, "(") || opAt(toks, j, "[") || opAt(toks, j, "{")) depth++
+      else if (opAt(toks, j, ")") || opAt(toks, j, "]") || opAt(toks, j, "}")) depth--
+      if (depth === 0) return ends(j + 1) && (opAt(toks, after + 2, ")") || opAt(toks, after + 2, ",")) ? lit(after + 1) : null
+    }
+    return null
+  }
+  if (!ends(after) || name.includes(".")) return null
+  return out.aliases.get(name) ?? (out.modules.has(name) ? name : null)
+}
+
 export const pythonImports = (toks: ReadonlyArray<Tok>): Imports => {
   const out: Imports = { aliases: new Map(), modules: new Set(), wildcards: [] }
   for (let i = 0; i < toks.length; i++) {
     const w = idAt(toks, i)
-    const atStart = i === 0 || toks[i - 1]?.kind === "newline"
+    // A statement starts a line, or follows `;` or a compound statement's `:` (`try: import os as o`).
+    const atStart = i === 0 || toks[i - 1]?.kind === "newline" || opAt(toks, i - 1, ";") || (opAt(toks, i - 1, ":") && (w === "import" || w === "from"))
     if (!atStart) continue
+    if (w !== null && w !== "import" && w !== "from" && opAt(toks, i + 1, "=") && !opAt(toks, i + 2, "=")) {
+      const module = heldModule(toks, i + 2, out)
+      if (module !== null && module !== "") {
+        out.aliases.set(w, module)
+        out.modules.add(module)
+      }
+      continue
+    }
     if (w === "import") {
       let k = i + 1
       while (k < toks.length) {

@@ -63,13 +63,15 @@ const PY_DELETE = new Set([
   "shutil.rmtree", "shutil.move", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.rename", "os.renames",
   "os.replace", "os.truncate", "distutils.dir_util.remove_tree", "send2trash.send2trash"
 ])
-const PY_RUN = /^(?:subprocess\.|commands\.|pty\.spawn$|os\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?|startfile|forkpty)$|platform\.popen$|asyncio\.create_subprocess_\w+$|pexpect\.|sh\.|webbrowser\.open(?:_new|_new_tab)?$)/
+const PY_RUN = /^(?:subprocess\.|commands\.|pty\.spawn$|os\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?|startfile|forkpty)$|platform\.popen$|asyncio\.create_subprocess_\w+$|pexpect\.|sh\.|webbrowser\.open(?:_new|_new_tab)?$|_posixsubprocess\.|distutils\.spawn\.|invoke\.(?:run|sudo)$|fabric\.|plumbum\.|delegator\.|envoy\.|sarge\.|pip\.main$|pip\._internal\.|setuptools\.sandbox\.)/
 const PY_RUN_MEMBERS = new Set(["popen", "check_output", "check_call", "Popen", "getoutput", "getstatusoutput", "posix_spawn", "posix_spawnp", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "create_subprocess_exec", "create_subprocess_shell"])
 const PY_PROCESS = new Set(["os.chmod", "os.chown", "os.lchown", "os.fchmod", "os.kill", "os.killpg", "shutil.chown", "signal.pthread_kill"])
 const PY_LOADERS = new Set(["ctypes.CDLL", "ctypes.cdll.LoadLibrary", "ctypes.PyDLL", "ctypes.WinDLL", "cdll.LoadLibrary", "runpy.run_path", "runpy.run_module", "importlib.__import__", "builtins.__import__",
   "importlib.util.spec_from_file_location", "importlib.machinery.SourceFileLoader", "importlib.machinery.SourcelessFileLoader",
   "importlib.machinery.ExtensionFileLoader", "imp.load_source", "imp.load_module", "imp.load_dynamic", "imp.load_compiled",
-  "zipimport.zipimporter"])
+  "zipimport.zipimporter",
+  // A function built from a code object (one `marshal.loads` made from bytes, or `compile`d) runs code nothing spelled.
+  "types.FunctionType", "types.CodeType", "types.LambdaType"])
 /** Methods that load code whatever object they are called on (a spec's loader, a cffi FFI). */
 const PY_LOAD_MEMBERS = new Set(["exec_module", "load_module", "dlopen"])
 /**
@@ -79,11 +81,11 @@ const PY_LOAD_MEMBERS = new Set(["exec_module", "load_module", "dlopen"])
 const PY_UNPICKLERS = new Set([
   "pickle.load", "pickle.loads", "pickle.Unpickler", "_pickle.load", "_pickle.loads", "_pickle.Unpickler", "cPickle.load",
   "cPickle.loads", "dill.load", "dill.loads", "cloudpickle.load", "cloudpickle.loads", "joblib.load", "pandas.read_pickle",
-  "shelve.open", "jsonpickle.decode", "yaml.unsafe_load", "yaml.unsafe_load_all"
+  "shelve.open", "jsonpickle.decode", "yaml.unsafe_load", "yaml.unsafe_load_all", "marshal.load", "marshal.loads"
 ])
 /** YAML loaders that build only plain data. */
 const SAFE_YAML_LOADER = /(?:Safe|Base|Full)Loader$/
-const PY_RISKY_MODULES = new Set(["os", "subprocess", "shutil", "pty", "builtins", "__builtins__", "importlib", "sys", "posix", "nt", "ctypes", "commands", "platform"])
+const PY_RISKY_MODULES = new Set(["os", "subprocess", "shutil", "pty", "builtins", "__builtins__", "importlib", "sys", "posix", "nt", "ctypes", "commands", "platform", "code", "pdb", "IPython"])
 /** Attribute names fetched with getattr that run programs or delete files on any object that has them. */
 const PY_ATTR_RUN = new Set(["system", "popen", "spawnv", "spawnvp", "spawnl", "spawnlp", "startfile"])
 const PY_ATTR_DELETE = new Set(["rmtree", "remove", "unlink", "rmdir", "removedirs", "truncate"])
@@ -113,17 +115,32 @@ const loadedModule = (toks: ReadonlyArray<Tok>): string | null => {
 const pyName = (name: string): string =>
   name.replace(/\.__dict__(?=\.)/g, "").replace(/^sys\.modules\./, "").replace(/^(?:posix|nt)\./, "os.")
 
+/**
+ * Methods that run a shell command or code whatever object they are called on: IPython's shell (`get_ipython()`,
+ * held under any name) runs `!cmd` text, magics and cells; a console runs source. (`.system(…)` with an argument:
+ * `platform.system()` takes none.)
+ */
+const PY_SHELL_RUN_MEMBERS = new Set(["system", "system_piped", "system_raw"])
+const PY_SHELL_CODE_MEMBERS = new Set(["run_line_magic", "run_cell_magic", "run_cell", "magic", "safe_execfile", "safe_execfile_ipy", "safe_run_module", "run_code", "runcode", "runsource", "ex", "ev"])
+/**
+ * Consoles and debuggers a script starts (`IPython.embed()`, `code.interact()`, `breakpoint()`, `pdb.set_trace()`):
+ * what is typed into the process later is read as their commands, not the script's language (IPython's `!rm`).
+ */
+const PY_CONSOLES = /^(?:(?:builtins\.)?breakpoint|code\.(?:interact|InteractiveConsole|InteractiveInterpreter)(?:\..+)?|(?:pdb|ipdb|pudb|pdbpp|rpdb|remote_pdb|web_pdb|IPython\.core\.debugger)\..+|IPython\.(?:embed|start_ipython|start_kernel|embed_kernel|terminal\.embed\..+)|ipykernel\.embed\..+|(?:ptpython|ptpython\.repl|bpython)\.embed)$/
+const PY_CONSOLE_MEMBERS = new Set(["set_trace", "post_mortem", "start_ipython", "embed_kernel", "InteractiveShellEmbed", "InteractiveConsole"])
+
 /** subprocess names that are values, not ways to run anything. */
 const PY_RUN_VALUES = /^subprocess\.(?:PIPE|STDOUT|DEVNULL|CalledProcessError|TimeoutExpired|CompletedProcess|SubprocessError|list2cmdline)$/
 
 /** What an imported function does, by its full name (for calls and for references alike). */
 const pyKind = (name: string): CodeKind | null =>
-  PY_DELETE.has(name) ? "delete" : PY_RUN.test(name) && !PY_RUN_VALUES.test(name) ? "run" : PY_PROCESS.has(name) ? "process" : PY_LOADERS.has(name) ? "load" : PY_UNPICKLERS.has(name) ? "unpickle" : null
+  PY_DELETE.has(name) ? "delete" : PY_RUN.test(name) && !PY_RUN_VALUES.test(name) ? "run" : PY_PROCESS.has(name) ? "process" : PY_LOADERS.has(name) ? "load" : PY_UNPICKLERS.has(name) ? "unpickle" : PY_CONSOLES.test(name) ? "console" : null
 
 /** What fetching `attr` from module `module` (by getattr, `vars(m)[…]`, a namespace) gives a caller. */
 const pyAttrKind = (module: string, attr: string): CodeKind | null => {
   const full = pyName(`${module}.${attr}`)
   if (PY_RUN.test(full) || PY_RUN_MEMBERS.has(attr)) return "run"
+  if (PY_CONSOLES.test(full)) return "console"
   if (PY_DELETE.has(full)) return "delete"
   if (["eval", "exec", "__import__", "system"].includes(attr)) return "load"
   if (PY_ATTR_RUN.has(attr)) return "run"
@@ -184,6 +201,9 @@ const python = (toks: ReadonlyArray<Tok>, env: RuleEnv): Finding[] => {
     }
     const parts = splitArgs(call.args)
     if ((PY_RUN.test(name) && shLibrary(name, imports)) || (!call.bare && PY_RUN_MEMBERS.has(call.member))) out.push(runFinding(call.args))
+    else if (!call.bare && PY_SHELL_RUN_MEMBERS.has(call.member) && parts.length > 0) out.push(runFinding(call.args))
+    else if (!call.bare && PY_SHELL_CODE_MEMBERS.has(call.member) && parts.length > 0) out.push({ kind: "load" })
+    else if (PY_CONSOLES.test(name) || (!call.bare && PY_CONSOLE_MEMBERS.has(call.member))) out.push({ kind: "console" })
     else if (PY_DELETE.has(name) || (!call.bare && (call.member === "rmtree" || call.member === "removedirs" || call.member === "remove_tree"))) out.push({ kind: "delete" })
     else if (PY_PROCESS.has(name)) out.push({ kind: "process" })
     else if (PY_LOADERS.has(name)) out.push({ kind: "load" })

@@ -14,7 +14,7 @@ import type { Imports } from "./imports.js"
 import type { Tok } from "./lexer.js"
 
 /** Modules whose namespace holds a way to run programs, delete files or load code. */
-const RISKY = new Set(["os", "subprocess", "shutil", "pty", "builtins", "__builtins__", "importlib", "sys", "posix", "nt", "ctypes", "commands", "platform", "pathlib", "runpy", "pickle"])
+const RISKY = new Set(["os", "subprocess", "shutil", "pty", "builtins", "__builtins__", "importlib", "sys", "posix", "nt", "ctypes", "commands", "platform", "pathlib", "runpy", "pickle", "code", "pdb", "IPython"])
 /** Builtins that evaluate or load code, taken as values or fetched from a namespace. */
 const CODE_BUILTINS = new Set(["eval", "exec", "compile", "__import__", "getattr", "breakpoint"])
 /** Introspection that leads from any object to every module's globals. */

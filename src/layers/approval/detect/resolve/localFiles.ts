@@ -16,6 +16,7 @@ import { lookupTable } from "../../../../lib/lookupTable.js"
 import { pythonRunnerTargets } from "./pythonRunners.js"
 import type { PipSource } from "./pipBuilds.js"
 import { buildSource, pipBuild, requirementPath } from "./pipBuilds.js"
+import { projectCode } from "./projectCode.js"
 import { gitOptions } from "../gitOptions.js"
 import { asCommandSees } from "../pathClasses.js"
 import { codeSource, isStdinPath, shellArgs } from "./codeSources.js"
@@ -341,6 +342,21 @@ export class Locals {
     }
     if (/^(?:perl|ruby)[\d.]*$/.test(name)) {
       this.interpreterModules(name.startsWith("perl") ? "perl" : "ruby", args)
+      return
+    }
+    // Task runners, linters' hooks, build front-ends: code kept in project files (projectCode.ts).
+    const project = projectCode(name, args)
+    if (project !== null) {
+      for (const file of project.files) {
+        if (file.language !== "opaque") optional(file.path, file.language)
+        else {
+          const placed = this.place(file.path)
+          if (placed.sure && !this.scripts.some((s) => s.path === placed.path && s.reader === "project-opaque")) {
+            this.scripts.push({ path: placed.path, language: "unknown", optional: true, reader: "project-opaque", ...(file.when === undefined ? {} : { opaqueWhen: file.when }) })
+          }
+        }
+      }
+      if (project.builds !== undefined) this.pipSource({ kind: "project", path: project.builds })
       return
     }
     if (/^python[\d.]*$/.test(name)) {

@@ -54,7 +54,7 @@ import { CODE_TEXT_PROGRAMS, codeWordIndexes } from "./codeText.js"
  */
 export type ScriptReader =
   | "awk" | "sed" | "ex" | "ed" | Console | "pytest-config" | "pytest-conftests"
-  | "pip-requirements" | "pip-project" | "pip-metadata" | "pip-packed" | "module-path"
+  | "pip-requirements" | "pip-project" | "pip-metadata" | "pip-packed" | "module-path" | "project-opaque"
 
 export interface ScriptRef {
   readonly path: string
@@ -71,6 +71,8 @@ export interface ScriptRef {
   readonly reader?: ScriptReader | undefined
   /** Where the program reading the file runs, placed like `path`: the local paths a requirements file names count from there. */
   readonly runsIn?: string | undefined
+  /** A "project-opaque" file asks only when its text matches this (a regular expression, multi-line). */
+  readonly opaqueWhen?: string | undefined
 }
 
 export interface ResolveOptions {

@@ -75,13 +75,33 @@ const keywordMode = (v: View): boolean =>
 /** Word `i` of `c` assigns a variable: before the program, alone, or an argument of a declarer (or any, after `set -k`). */
 const assigns = (v: View, c: CmdView, i: number): boolean => c.head < 0 || i <= c.head || DECLARERS.has(c.name) || keywordMode(v)
 
-/** `name=value` as the shell assigns it (quotes removed), with the name lower-cased as rules read words. */
+/**
+ * `name=value` as the shell assigns it (quotes removed), with the name lower-cased as rules read words. An element
+ * (`PS4[0]=…`) counts: bash reads a variable's element 0 as its value (`$PS4`, the prompt it shows).
+ */
 const assignment = (c: CmdView, i: number): readonly [string, string] | null => {
-  const m = /^([A-Za-z0-9_]+)\+?=(.*)$/s.exec(c.cmd.words[i]?.value ?? "")
+  const m = /^([A-Za-z0-9_]+)(?:\[[^\]]*\])?\+?=(.*)$/s.exec(c.cmd.words[i]?.value ?? "")
   return m === null ? null : [(m[1] ?? "").toLowerCase(), m[2] ?? ""]
 }
 
-/** The two rules of one table: a setter filling a listed variable from input, and an assignment whose value the table flags. */
+/** A value the rule cannot read (it holds an expansion): judged as one that flags, fail closed. */
+const flagsOrUnknown = (flags: (value: string, env: RuleEnv) => boolean, value: string, env: RuleEnv): boolean =>
+  /[$`]/.test(value) || flags(value, env)
+
+/** `for NAME in …` / `select NAME in …`: the values the loop gives NAME (null: unknown, the positional parameters). */
+const loopValues = (c: CmdView): { readonly name: string; readonly values: ReadonlyArray<string> | null } | null => {
+  if (c.head !== 0 || (c.name !== "for" && c.name !== "select")) return null
+  const name = c.cmd.words[1]?.value ?? ""
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return null
+  if (c.cmd.words[2]?.value !== "in") return { name: name.toLowerCase(), values: null }
+  return { name: name.toLowerCase(), values: c.cmd.words.slice(3).map((w) => (w.expands ? "$" : w.value)) }
+}
+
+/**
+ * The rules of one table: a setter filling a listed variable from input, an assignment whose value the table flags,
+ * and a loop variable (`for LD_PRELOAD in ./x.so; do export LD_PRELOAD; done`). (An expansion that assigns one,
+ * `: ${LD_PRELOAD:=./x.so}`, is assigningExpansions.ts'.)
+ */
 const variableRules = (description: string, table: Readonly<Record<string, (value: string, env: RuleEnv) => boolean>>): ReadonlyArray<Rule> => [
   {
     // `read -r PS4 <<< …`, `printf -v BASH_ENV …`: a value the line does not show.
@@ -101,8 +121,42 @@ const variableRules = (description: string, table: Readonly<Record<string, (valu
       const flags = a === null ? undefined : table[a[0]]
       return flags !== undefined && flags(a?.[1] ?? "", env)
     }
+  },
+  {
+    kind: "program",
+    description,
+    only: (n) => n === "for" || n === "select",
+    test: (_v, c, env) => {
+      const loop = loopValues(c)
+      const flags = loop === null ? undefined : table[loop.name]
+      if (loop === null || flags === undefined) return false
+      return loop.values === null || loop.values.some((value) => flagsOrUnknown(flags, value, env))
+    }
   }
 ]
+
+/**
+ * The description when assigning `value` to `name` (any case) makes programs load or run code, as the tables judge a
+ * `NAME=value` word; a value holding an expansion counts as one that does.
+ */
+export const assignedValueRunsCode = (name: string, assigned: string, env: RuleEnv): string | null => {
+  const lower = name.toLowerCase()
+  // `${XDG_CONFIG_HOME:=$HOME/.config}`: the home is known, as the word rules see it once expanded.
+  const value = env.home === undefined ? assigned : assigned.replace(/\$\{HOME\}|\$HOME\b/g, env.home)
+  const loads = lowerCased[lower]
+  if (loads !== undefined) return flagsOrUnknown(loads, value, env) ? D.loaderVariable : null
+  const names = PROGRAM_VARIABLES[lower]
+  return names !== undefined && flagsOrUnknown(names, value, env) ? D.programVariable : null
+}
+
+/**
+ * The description when exporting `name` (any case) can hand programs a value that makes them load or run code: a
+ * bare `export NAME` of a value an earlier call of a persistent shell left unexported is one the line does not show.
+ */
+export const codeVariableDescription = (name: string): string | null => {
+  const lower = name.toLowerCase()
+  return LOADERS[lower] !== undefined ? D.loaderVariable : PROGRAM_VARIABLES[lower] !== undefined ? D.programVariable : null
+}
 
 const lowerCased = lookupTable(Object.fromEntries(Object.entries(LOADERS).map(([name, loads]) => [name, (value: string) => loads(value.toLowerCase())])))
 

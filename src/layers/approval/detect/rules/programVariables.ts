@@ -102,6 +102,9 @@ export const PROGRAM_VARIABLES: Readonly<Record<string, ValueTest>> = lookupTabl
   fcedit: naming("editor"),
   browser: naming("browser"),
   lessopen: always,
+  // Bash skips the files it matches when it looks a command up on PATH: a system program's name then finds a
+  // later folder's (round 9).
+  execignore: always,
   lessclose: always,
   ssh_askpass: naming("askpass"),
   sudo_askpass: naming("askpass"),
