@@ -35,10 +35,14 @@ export const makeHooks = (): HooksService => {
     post_llm_call: 0
   }
 
+  /** The entries with a post_tool_call hook, kept with the counts: it runs on every call of an agent run. */
+  let postListeners: ReadonlyArray<Entry> = []
+
   const recount = () => {
     for (const name of Object.keys(counts) as Array<HookName>) {
       counts[name] = entries.filter((e) => e.hooks[name] !== undefined).length
     }
+    postListeners = entries.filter((e) => e.hooks.post_tool_call !== undefined)
   }
 
   return {
@@ -84,7 +88,7 @@ export const makeHooks = (): HooksService => {
       const run = ({ hooks, source }: Entry) =>
         Effect.catchAllCause(Effect.suspend(() => hooks.post_tool_call!(event)), (cause) =>
           Effect.logWarning(`post_tool_call hook of '${source}' failed: ${describe(cause)}`))
-      const listening = entries.filter((e) => e.hooks.post_tool_call !== undefined)
+      const listening = postListeners
       // One listener (the agent loop's, on every call of a run): no loop to set up around it.
       return listening.length === 1 ? run(listening[0]!) : Effect.forEach(listening, run, { discard: true })
     },

@@ -1271,8 +1271,7 @@ class Looker {
         const kind = yield* self.surroundings.fileKind(dotGit)
         let gitDir: string | undefined
         if (kind === "file") {
-          const text = yield* self.read(dotGit)
-          const named = text !== "too-large" && Option.isSome(text) ? /^gitdir:\s*(.+?)\s*$/m.exec(text.value)?.[1] : undefined
+          const named = yield* self.gitdirNamedBy(dotGit)
           if (named !== undefined) gitDir = yield* self.realDir(joinPath(dir, named, self.env.home))
         } else if (kind === "directory" && (yield* self.gitDirectory(yield* self.realDir(dotGit)))) gitDir = yield* self.realDir(dotGit)
         if (gitDir !== undefined) return { gitDir, common: (yield* self.commonDir(gitDir)) ?? gitDir, worktree: dir }
@@ -1282,6 +1281,12 @@ class Looker {
       }
       return null
     })
+  }
+
+  /** The `gitdir:` a `.git` file names, or undefined when it names none (or cannot be read whole). */
+  private gitdirNamedBy(dotGit: string): Effect.Effect<string | undefined> {
+    return Effect.map(this.read(dotGit), (text) =>
+      text !== "too-large" && Option.isSome(text) ? /^gitdir:\s*(.+?)\s*$/m.exec(text.value)?.[1] : undefined)
   }
 
   /** A path with its symlinks resolved, normalised. */
@@ -1301,8 +1306,7 @@ class Looker {
         const dotGit = `${dir === "/" ? "" : dir}/.git`
         const kind = yield* self.surroundings.fileKind(dotGit)
         if (kind === "file") {
-          const text = yield* self.read(dotGit)
-          const named = text !== "too-large" && Option.isSome(text) ? /^gitdir:\s*(.+?)\s*$/m.exec(text.value)?.[1] : undefined
+          const named = yield* self.gitdirNamedBy(dotGit)
           if (named === undefined) return `${dotGit} points to an unreadable place`
           // A relative gitdir counts from the folder holding the file; git then resolves it to where it really is.
           const note = yield* self.plantedRepository(yield* self.realDir(joinPath(dir, named, self.env.home)), `${dotGit} (gitdir: ${named})`)
