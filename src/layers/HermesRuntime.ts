@@ -17,7 +17,7 @@ import type { CommandExecutor } from "@effect/platform/CommandExecutor"
 import type { Terminal } from "@effect/platform/Terminal"
 import type { SqlClient } from "@effect/sql/SqlClient"
 import type { SqliteClient } from "@effect/sql-sqlite-node/SqliteClient"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { AgentLoop } from "../services/AgentLoop.js"
 import type { Approval } from "../services/Approval.js"
 import type { ApprovalAudit } from "../services/ApprovalAudit.js"
@@ -46,6 +46,7 @@ import type { Environments } from "../services/Environments.js"
 import type { Processes } from "../services/Processes.js"
 import type { Shell } from "../services/Shell.js"
 import type { TerminalBackend } from "../services/TerminalBackend.js"
+import { buildInOrder } from "../lib/effect/buildInOrder.js"
 import { BuiltinToolsLive, CronToolLive, DelegateToolLive } from "../tools/index.js"
 import type { CronJobs, CronScheduler } from "../services/CronJobs.js"
 import { CronJobsSql } from "./cron/CronJobsSql.js"
@@ -177,62 +178,76 @@ export type PlatformServices = FileSystem.FileSystem | Path.Path | CommandExecut
 
 const emptyPlugins = Layer.succeed(Plugins, Plugins.of({ status: Effect.succeed([]) }))
 
-export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices | PlatformServices, ConfigError | StateDatabaseError> => {
-  const platform = NodeContext.layer
-  const config = (options.config ?? ConfigLive(options.home === undefined ? {} : { home: options.home })).pipe(
-    Layer.provideMerge(platform)
-  )
-  const backend = options.terminalBackend === undefined
-    ? TerminalBackendFromConfig
-    : typeof options.terminalBackend === "string"
-    ? terminalBackendLayer(options.terminalBackend)
-    : options.terminalBackend
-  const database = (options.database ?? StateDatabaseLive).pipe(Layer.provideMerge(config))
-  const approvalDeps = Layer.mergeAll(
+/**
+ * Every service, built in the order of the diagram above (each stage gets the services of the stages before it)
+ * by `buildInOrder`, one node each: the same graph written with `Layer.provideMerge` had ~105 composite nodes,
+ * which cost a cold start as much as the services. What a stage `Layer.provide`d (the HTTP client, code
+ * execution) is given to that stage only, and stays out of what the runtime provides.
+ */
+export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices | PlatformServices, ConfigError | StateDatabaseError> =>
+  Layer.scopedContext(Effect.gen(function*() {
+    const build = yield* buildInOrder
+    const platform = yield* build(NodeContext.layer, Context.empty())
+    const config = Context.merge(platform, yield* build(options.config ?? ConfigLive(options.home === undefined ? {} : { home: options.home }), platform))
+    const database = Context.merge(config, yield* build(options.database ?? StateDatabaseLive, config))
     // Subagents' asks go to nobody, whoever answers the parent.
-    withSubagentApprover(options.approver ?? ApproverNonInteractive),
-    options.approvalAudit ?? ApprovalAuditSql
-  ).pipe(Layer.provideMerge(database))
-  const gates = Layer.merge(options.approval ?? ApprovalLive, options.toolGate ?? ToolGateApproval).pipe(
-    Layer.provideMerge(approvalDeps)
-  )
-  // Built in this order, torn down in reverse: processes die before their environments close.
-  const terminal = ShellLive.pipe(
-    Layer.provideMerge(ProcessesLive),
-    Layer.provideMerge(EnvironmentsLive),
-    Layer.provideMerge(backend),
-    Layer.provideMerge(gates)
-  )
-  const services = Layer.mergeAll(
-    options.hooks ?? HooksLive,
-    options.todoStore ?? TodoStoreSql,
-    options.sessionStore ?? SessionStoreSql,
-    options.memoryStore ?? MemoryStoreFiles,
-    options.skills ?? SkillsLive,
-    options.fileReadTracker ?? FileReadTrackerMemory,
-    options.resultStore ?? ResultStoreLive,
-    AuxiliaryModelsLive.pipe(Layer.provideMerge(options.model ?? ModelFromConfig), Layer.provide(FetchHttpClient.layer)),
-    (options.speech ?? SpeechFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
-    (options.imageGeneration ?? ImageGenFromConfig).pipe(Layer.provide(FetchHttpClient.layer)),
-    options.prompter ?? PrompterNonInteractive,
-    CronJobsSql,
-    WebLive,
-    BrowserLive
-  ).pipe(Layer.provideMerge(terminal))
-  // The executor reads the catalogue per call, so it can be built before any tool is registered.
-  const registry = ToolExecutorLive.pipe(
-    Layer.provideMerge(makeToolRegistryLive(options.toolsets)),
-    Layer.provideMerge(services)
-  )
-  const builtins = options.builtins === false ? registry : BuiltinToolsLive.pipe(Layer.provide(CodeExecutionLive), Layer.provideMerge(registry))
-  const agent = options.builtins === false
-    ? CronSchedulerLive.pipe(Layer.provideMerge(AgentLoopLive), Layer.provideMerge(builtins))
-    : Layer.merge(DelegateToolLive, CronToolLive).pipe(Layer.provideMerge(CronSchedulerLive), Layer.provideMerge(AgentLoopLive), Layer.provideMerge(builtins))
-  const withBuiltins = options.recordSessions === undefined ? agent : SessionRecorder(options.recordSessions).pipe(Layer.provideMerge(agent))
-  const withPlugins = options.plugins === false
-    ? Layer.merge(withBuiltins, emptyPlugins)
-    : PluginsLive.pipe(Layer.provideMerge(withBuiltins))
-  // MCP last: its tools never shadow built-ins or plugins, and its servers close before the registry.
-  const mcp = options.mcp === false ? McpNone : makeMcpLive(options.mcp === true || options.mcp === undefined ? {} : options.mcp)
-  return mcp.pipe(Layer.provideMerge(withPlugins))
-}
+    const approvalDeps = Context.merge(
+      database,
+      Context.merge(
+        yield* build(withSubagentApprover(options.approver ?? ApproverNonInteractive), database),
+        yield* build(options.approvalAudit ?? ApprovalAuditSql, database)
+      )
+    )
+    const gates = Context.merge(
+      approvalDeps,
+      Context.merge(yield* build(options.approval ?? ApprovalLive, approvalDeps), yield* build(options.toolGate ?? ToolGateApproval, approvalDeps))
+    )
+    // Built in this order, torn down in reverse: processes die before their environments close.
+    const backend = options.terminalBackend === undefined
+      ? TerminalBackendFromConfig
+      : typeof options.terminalBackend === "string"
+      ? terminalBackendLayer(options.terminalBackend)
+      : options.terminalBackend
+    const withBackend = Context.merge(gates, yield* build(backend, gates))
+    const withEnvironments = Context.merge(withBackend, yield* build(EnvironmentsLive, withBackend))
+    const withProcesses = Context.merge(withEnvironments, yield* build(ProcessesLive, withEnvironments))
+    const terminal = Context.merge(withProcesses, yield* build(ShellLive, withProcesses))
+    // Each of these sees the terminal stage only, as siblings of one `Layer.mergeAll` would.
+    const http = Context.merge(terminal, yield* build(FetchHttpClient.layer, Context.empty()))
+    const model = yield* build(options.model ?? ModelFromConfig, http)
+    const services = Context.mergeAll(
+      terminal,
+      yield* build(options.hooks ?? HooksLive, terminal),
+      yield* build(options.todoStore ?? TodoStoreSql, terminal),
+      yield* build(options.sessionStore ?? SessionStoreSql, terminal),
+      yield* build(options.memoryStore ?? MemoryStoreFiles, terminal),
+      yield* build(options.skills ?? SkillsLive, terminal),
+      yield* build(options.fileReadTracker ?? FileReadTrackerMemory, terminal),
+      yield* build(options.resultStore ?? ResultStoreLive, terminal),
+      model,
+      yield* build(AuxiliaryModelsLive, Context.merge(http, model)),
+      yield* build(options.speech ?? SpeechFromConfig, http),
+      yield* build(options.imageGeneration ?? ImageGenFromConfig, http),
+      yield* build(options.prompter ?? PrompterNonInteractive, terminal),
+      yield* build(CronJobsSql, terminal),
+      yield* build(WebLive, terminal),
+      yield* build(BrowserLive, terminal)
+    )
+    // The executor reads the catalogue per call, so it can be built before any tool is registered.
+    const withRegistry = Context.merge(services, yield* build(makeToolRegistryLive(options.toolsets), services))
+    const registry = Context.merge(withRegistry, yield* build(ToolExecutorLive, withRegistry))
+    if (options.builtins !== false) {
+      yield* build(BuiltinToolsLive, Context.merge(registry, yield* build(CodeExecutionLive, registry)))
+    }
+    const withAgentLoop = Context.merge(registry, yield* build(AgentLoopLive, registry))
+    const agent = Context.merge(withAgentLoop, yield* build(CronSchedulerLive, withAgentLoop))
+    if (options.builtins !== false) {
+      yield* build(DelegateToolLive, agent)
+      yield* build(CronToolLive, agent)
+    }
+    if (options.recordSessions !== undefined) yield* build(SessionRecorder(options.recordSessions), agent)
+    const withPlugins = Context.merge(agent, yield* build(options.plugins === false ? emptyPlugins : PluginsLive, agent))
+    // MCP last: its tools never shadow built-ins or plugins, and its servers close before the registry.
+    const mcp = options.mcp === false ? McpNone : makeMcpLive(options.mcp === true || options.mcp === undefined ? {} : options.mcp)
+    return Context.merge(withPlugins, yield* build(mcp, withPlugins))
+  }))

@@ -12,7 +12,7 @@ import type { RegisteredTool } from "../../services/ToolRegistry.js"
 import { defectText } from "./decodeArguments.js"
 import { OverlayMap } from "./overlayMap.js"
 import { runPromiseHandler } from "./runPromiseHandler.js"
-import { runWithinThen } from "./runWithin.js"
+import { runWithinThen } from "../../lib/effect/runWithin.js"
 
 /** The tool's own timeout for these arguments, else the configured one. */
 export const timeoutMsFor = (tool: RegisteredTool, args: unknown, callTimeoutMs: number): number => {

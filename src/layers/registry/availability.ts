@@ -5,6 +5,7 @@
  * Time comes from the Effect Clock so tests drive it with TestClock.
  */
 import { Clock, Effect, Exit } from "effect"
+import { runWithin } from "../../lib/effect/runWithin.js"
 
 export const CHECK_TTL_MS = 30_000
 export const CHECK_GRACE_MS = 60_000
@@ -37,8 +38,10 @@ export const makeAvailabilityCache = (timeoutMs: () => number): AvailabilityCach
 
   const run = (check: Check): Effect.Effect<boolean> =>
     Effect.gen(function*() {
-      const exit = yield* Effect.exit(Effect.timeout(check, timeoutMs()))
-      const ok = Exit.isSuccess(exit) && exit.value === true
+      // Started at once in a fiber of its own: a check that answers without waiting (most of them: an env var, a
+      // config key, a cached path) arms no timer; `Effect.timeout` forked two more fibers and slept in one.
+      const exit = yield* runWithin(check, timeoutMs())
+      const ok = exit !== undefined && Exit.isSuccess(exit) && exit.value === true
       const after = yield* Clock.currentTimeMillis
       if (ok) {
         lastGood.set(check, after)

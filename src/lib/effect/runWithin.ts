@@ -10,7 +10,7 @@
  */
 import { Effect, Fiber, Runtime } from "effect"
 import type { Context, Exit } from "effect"
-import { runtimeOf, startClockTimer } from "../../lib/effect/clockTimer.js"
+import { runtimeOf, startClockTimer } from "./clockTimer.js"
 
 /**
  * Waits for `fiber` in one `Effect.async`: its exit (mapped by `settle`), or
