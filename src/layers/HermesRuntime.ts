@@ -186,10 +186,10 @@ const emptyPlugins = Layer.succeed(Plugins, Plugins.of({ status: Effect.succeed(
  */
 export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices | PlatformServices, ConfigError | StateDatabaseError> =>
   Layer.scopedContext(Effect.gen(function*() {
-    const build = yield* buildInOrder
+    const { build, extend } = yield* buildInOrder
     const platform = yield* build(NodeContext.layer, Context.empty())
-    const config = Context.merge(platform, yield* build(options.config ?? ConfigLive(options.home === undefined ? {} : { home: options.home }), platform))
-    const database = Context.merge(config, yield* build(options.database ?? StateDatabaseLive, config))
+    const config = yield* extend(platform, options.config ?? ConfigLive(options.home === undefined ? {} : { home: options.home }))
+    const database = yield* extend(config, options.database ?? StateDatabaseLive)
     // Subagents' asks go to nobody, whoever answers the parent.
     const approvalDeps = Context.merge(
       database,
@@ -208,12 +208,12 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
       : typeof options.terminalBackend === "string"
       ? terminalBackendLayer(options.terminalBackend)
       : options.terminalBackend
-    const withBackend = Context.merge(gates, yield* build(backend, gates))
-    const withEnvironments = Context.merge(withBackend, yield* build(EnvironmentsLive, withBackend))
-    const withProcesses = Context.merge(withEnvironments, yield* build(ProcessesLive, withEnvironments))
-    const terminal = Context.merge(withProcesses, yield* build(ShellLive, withProcesses))
+    const withBackend = yield* extend(gates, backend)
+    const withEnvironments = yield* extend(withBackend, EnvironmentsLive)
+    const withProcesses = yield* extend(withEnvironments, ProcessesLive)
+    const terminal = yield* extend(withProcesses, ShellLive)
     // Each of these sees the terminal stage only, as siblings of one `Layer.mergeAll` would.
-    const http = Context.merge(terminal, yield* build(FetchHttpClient.layer, Context.empty()))
+    const http = yield* extend(terminal, FetchHttpClient.layer)
     const model = yield* build(options.model ?? ModelFromConfig, http)
     const services = Context.mergeAll(
       terminal,
@@ -234,20 +234,20 @@ export const layer = (options: RuntimeOptions = {}): Layer.Layer<HermesServices 
       yield* build(BrowserLive, terminal)
     )
     // The executor reads the catalogue per call, so it can be built before any tool is registered.
-    const withRegistry = Context.merge(services, yield* build(makeToolRegistryLive(options.toolsets), services))
-    const registry = Context.merge(withRegistry, yield* build(ToolExecutorLive, withRegistry))
+    const withRegistry = yield* extend(services, makeToolRegistryLive(options.toolsets))
+    const registry = yield* extend(withRegistry, ToolExecutorLive)
     if (options.builtins !== false) {
-      yield* build(BuiltinToolsLive, Context.merge(registry, yield* build(CodeExecutionLive, registry)))
+      yield* build(BuiltinToolsLive, yield* extend(registry, CodeExecutionLive))
     }
-    const withAgentLoop = Context.merge(registry, yield* build(AgentLoopLive, registry))
-    const agent = Context.merge(withAgentLoop, yield* build(CronSchedulerLive, withAgentLoop))
+    const withAgentLoop = yield* extend(registry, AgentLoopLive)
+    const agent = yield* extend(withAgentLoop, CronSchedulerLive)
     if (options.builtins !== false) {
       yield* build(DelegateToolLive, agent)
       yield* build(CronToolLive, agent)
     }
     if (options.recordSessions !== undefined) yield* build(SessionRecorder(options.recordSessions), agent)
-    const withPlugins = Context.merge(agent, yield* build(options.plugins === false ? emptyPlugins : PluginsLive, agent))
+    const withPlugins = yield* extend(agent, options.plugins === false ? emptyPlugins : PluginsLive)
     // MCP last: its tools never shadow built-ins or plugins, and its servers close before the registry.
     const mcp = options.mcp === false ? McpNone : makeMcpLive(options.mcp === true || options.mcp === undefined ? {} : options.mcp)
-    return Context.merge(withPlugins, yield* build(mcp, withPlugins))
+    return yield* extend(withPlugins, mcp)
   }))

@@ -27,9 +27,8 @@ describe("buildInOrder", () => {
       const first = logged(log, First, "first", Effect.succeed({ n: 1 }))
       const second = logged(log, Second, "second", Effect.map(First, (f) => ({ n: f.n + 1 })))
       const both = Layer.scopedContext(Effect.gen(function*() {
-        const build = yield* buildInOrder
-        const one = yield* build(first, Context.empty())
-        return Context.merge(one, yield* build(second, one))
+        const { build, extend } = yield* buildInOrder
+        return yield* extend(yield* build(first, Context.empty()), second)
       }))
       const scope = yield* Scope.make()
       const context = yield* Layer.buildWithScope(both, scope)
@@ -44,7 +43,7 @@ describe("buildInOrder", () => {
       let built = 0
       const shared = Layer.effect(Shared, Effect.sync(() => ({ id: ++built })))
       const inner = Layer.scopedContext(Effect.gen(function*() {
-        const build = yield* buildInOrder
+        const { build } = yield* buildInOrder
         return yield* build(shared, Context.empty())
       }))
       // The caller's graph holds the same layer object next to the one built in order.
@@ -59,7 +58,7 @@ describe("buildInOrder", () => {
       const first = logged(log, First, "first", Effect.succeed({ n: 1 }))
       const failing = Layer.effect(Failing, Effect.fail("no database"))
       const both = Layer.scopedContext(Effect.gen(function*() {
-        const build = yield* buildInOrder
+        const { build } = yield* buildInOrder
         const one = yield* build(first, Context.empty())
         return Context.merge(one, yield* build(failing, one))
       }))
