@@ -1,8 +1,10 @@
 /** The agent loop's pieces: budget notes, call screening, history repair, notification routing, the journal. */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Queue, TestClock } from "effect"
+import { Effect, Exit, Fiber, Queue, Scope, TestClock } from "effect"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { budgetWarning, stripBudgetWarnings, withBudgetWarning, withoutBudgetWarning } from "../../src/layers/agent/budget.js"
-import { makeJournal } from "../../src/layers/agent/journal.js"
+import { makeJournal, makeWindows } from "../../src/layers/agent/journal.js"
 import { repairHistory, UNFINISHED_RESULT } from "../../src/layers/agent/messages.js"
 import { makeMailbox } from "../../src/layers/agent/notifications.js"
 import { INVALID_ARGUMENTS_RESULT, rejectCall, rejectTurn, SKIPPED_FOR_INVALID_NAME, withCallIds } from "../../src/layers/agent/toolCalls.js"
@@ -133,6 +135,32 @@ describe("journal", () => {
       const flushing = yield* Effect.fork(journal.flush)
       yield* Fiber.join(flushing)
       expect(appends.map((batch) => batch.map((m) => m.content))).toEqual([["1", "2", "3"], ["4"]])
+    }))
+
+  it.scoped("a run that flushed before its window ended is not kept alive by the window still queued", () =>
+    Effect.gen(function*() {
+      setFlagsFromString("--expose-gc")
+      const gc = runInNewContext("gc") as () => void
+      const windows = yield* makeWindows(yield* Effect.scope)
+      // The first run's window holds the shared timer (the test clock does not move), so the next one waits behind it.
+      const first = makeJournal(recording().store, "a", yield* Effect.scope, windows)
+      yield* first.write([msg("1")])
+      yield* Effect.yieldNow()
+      // The second run writes, flushes (its window is cancelled while still queued) and ends.
+      const second = Effect.gen(function*() {
+        const { appends, store } = recording()
+        const scope = yield* Scope.make()
+        const journal = makeJournal(store, "b", scope, windows)
+        yield* journal.write([msg("2")])
+        yield* journal.flush
+        yield* Scope.close(scope, Exit.void)
+        expect(appends.map((batch) => batch.map((m) => m.content))).toEqual([["2"]])
+        return new WeakRef(store)
+      })
+      const ended = yield* second
+      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+      gc()
+      expect(ended.deref()).toBeUndefined()
     }))
 
   it.scoped("a failed write fails flush and the next write", () =>

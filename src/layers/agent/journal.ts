@@ -27,7 +27,12 @@ export const GROUP_COMMIT_WINDOW = Duration.millis(10)
 /** One open window: its deadline, and what ends it. */
 interface Window {
   readonly deadline: number
-  readonly write: Effect.Effect<void>
+  /**
+   * Dropped when the window is cancelled. A cancelled window stays in the ticker's queue until the ticker reaches
+   * it, which under load (timers fire late while fibers keep the thread busy) is hundreds of runs later; holding its
+   * write there kept each finished run's messages and scope alive long enough to be promoted to the old heap.
+   */
+  write: Effect.Effect<void> | undefined
   state: "waiting" | "cancelled" | Deferred.Deferred<void>
 }
 
@@ -44,11 +49,13 @@ export const makeWindows = (scope: Scope.Scope): Effect.Effect<Windows> =>
       const window = yield* Queue.take(queue)
       const wait = window.deadline - (yield* Effect.clockWith((clock) => clock.currentTimeMillis))
       if (wait > 0 && window.state === "waiting") yield* Effect.sleep(Duration.millis(wait))
-      if (window.state !== "waiting") return
+      const write = window.write
+      if (window.state !== "waiting" || write === undefined) return
       const done = yield* Deferred.make<void>()
       window.state = done
+      window.write = undefined
       // Once taken, a window's write finishes even when the loop stops.
-      yield* Effect.ensuring(Effect.uninterruptible(window.write), Deferred.succeed(done, undefined))
+      yield* Effect.ensuring(Effect.uninterruptible(write), Deferred.succeed(done, undefined))
     }))
     // Started here, not by the first run: its writes must not run under that run's fiber refs (span, annotations).
     yield* Effect.forkIn(ticker, scope)
@@ -97,6 +104,7 @@ export const makeJournal = (store: SessionStoreService, sessionId: string, scope
     if (open === undefined) return Effect.void
     if (open.state === "waiting") {
       open.state = "cancelled"
+      open.write = undefined
       window = undefined
       return Effect.void
     }
