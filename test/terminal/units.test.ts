@@ -5,7 +5,9 @@ import { makeBoundedCapture } from "../../src/layers/terminal/boundedCapture.js"
 import { childEnv } from "../../src/layers/terminal/childEnv.js"
 import { isCredentialName } from "../../src/lib/credentialNames.js"
 import { capOutput, redactToolOutput, stripAnsiOutput, truncateMiddle } from "../../src/lib/text.js"
-import { shellQuote } from "../../src/layers/terminal/shellScript.js"
+import { shellQuote, snapshotScript } from "../../src/layers/terminal/shellScript.js"
+import { parseExportSnapshot } from "../../src/layers/terminal/exportSnapshot.js"
+import { exportRecords, exportScript } from "../../src/layers/terminal/remoteScripts.js"
 import {
   makeGlobalWatchState,
   makeWatchState,
@@ -214,5 +216,48 @@ describe("terminal wiring", () => {
 
   it("every backend name the config accepts has a layer in the table", () => {
     expect(Object.keys(TERMINAL_BACKEND_TABLE).sort()).toEqual([...TERMINAL_BACKENDS].sort())
+  })
+})
+
+describe("export snapshots", () => {
+  // Values bash writes in each of its forms: plain, double-quoted with escapes, and `$'…'` for control characters.
+  const tricky: Record<string, string> = {
+    PLAIN: "value",
+    SPACES: "a b  c",
+    QUOTES: `it's "quoted" \\ $HOME \`cmd\``,
+    NEWLINES: "line 1\nline 2\n",
+    CONTROL: "tab\there\u0001bell\u0007esc\u001b[0m\r",
+    UTF8: "café ☕ 𝄞",
+    UTF8_CONTROL: "é\u0001ü\n",
+    EMPTY: ""
+  }
+  const bashExports = (script: string, env: Record<string, string> = {}) =>
+    execFileSync("bash", ["-c", `${script}\nexport -p`], { env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...env }, encoding: "utf8" })
+  const picked = (variables: Record<string, string>) => Object.fromEntries(Object.keys(tricky).map((name) => [name, variables[name]]))
+
+  it("reads back every form bash's `export -p` writes", () => {
+    for (const locale of ["C", "C.UTF-8"]) {
+      expect(picked(parseExportSnapshot(bashExports("", { ...tricky, LC_ALL: locale })))).toEqual(tricky)
+    }
+  })
+
+  it("the export lines the runtime writes give bash the same values, as a script and as one line each", () => {
+    expect(picked(parseExportSnapshot(bashExports(exportScript(tricky))))).toEqual(tricky)
+    // The `lines` form: a count, then one line per variable, each read and evaluated on its own.
+    const records = exportRecords(tricky)
+    const lines = records.split("\n")
+    expect(Number(lines[0])).toBe(Object.keys(tricky).length)
+    expect(lines.slice(1, -1).every((line) => line.startsWith("builtin export "))).toBe(true)
+    const reader = `{ IFS= read -r n; while [ "$n" -gt 0 ] && IFS= read -r l; do eval "$l"; n=$((n - 1)); done; } <<'__END__'\n${records}__END__`
+    expect(picked(parseExportSnapshot(bashExports(reader)))).toEqual(tricky)
+  })
+
+  it("a snapshot rebuilt from a report keeps values and drops everything that is not an export", () => {
+    const report = `${bashExports("", tricky)}touch /tmp/never\ndeclare -x EVIL="$(touch /tmp/never)"\n`
+    const { script, variables } = snapshotScript(report)
+    expect(picked(variables)).toEqual(tricky)
+    expect(variables["EVIL"]).toBe("$(touch /tmp/never)")
+    expect(script).not.toMatch(/^touch/m)
+    expect(picked(parseExportSnapshot(bashExports(script)))).toEqual(tricky)
   })
 })
