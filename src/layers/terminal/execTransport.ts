@@ -20,6 +20,8 @@ import {
   cwdFile,
   envFile,
   exportLines,
+  exportRecords,
+  exportScript,
   INITIAL_SNAPSHOT,
   KILL_SCRIPT,
   pidFile,
@@ -27,16 +29,16 @@ import {
   SETUP_SCRIPT,
   shArgv,
   TAKE_FILE_SCRIPT,
+  WRITE_SCRIPT,
   wrapperArgv
 } from "./remoteScripts.js"
 import { TOOL_RUN_VARIABLE } from "../../services/Environments.js"
 import { MARKER_KILL_SCRIPT } from "../processes/markedProcesses.js"
-import { parseExportSnapshot } from "./exportSnapshot.js"
 import { makeTargetFiles } from "./targetFiles.js"
 import { runClient, startClient } from "./transportProcess.js"
 import { frameable, functionsAfter, launchedFromJob, makePersistentShell, snapshotToSource } from "./persistent/persistentShell.js"
 import type { ShellJob } from "./persistent/persistentShell.js"
-import { shellQuote } from "./shellScript.js"
+import { shellQuote, snapshotScript } from "./shellScript.js"
 import type { ClientHandle, ClientResult } from "./transportProcess.js"
 import type { ExecChannel, Launched, Outcome, Transport } from "./transport.js"
 import { awaitReal } from "./awaitReal.js"
@@ -53,6 +55,13 @@ export interface ExecTransportConfig {
   readonly disposable: boolean
   /** `terminal.persistent_shell`: foreground commands run in one long-lived bash on the target, over one channel. */
   readonly persistent?: boolean | undefined
+}
+
+/** How a command started outside the persistent shell gets its exports (see `exportsFor`). */
+interface ExportsDelivery {
+  readonly mode?: "stdin" | "lines" | undefined
+  readonly input?: string | undefined
+  readonly file?: string | undefined
 }
 
 /** Helper scripts (files, setup, cleanup) get this long. */
@@ -134,6 +143,33 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
     // Paths given to it are absolute already.
     const stateFiles = files({ resolve: (path) => path, rawAbsolute: (path) => path })
 
+    /**
+     * The variables of each snapshot, as the runtime read them: from a frame's report, or from the file when
+     * approval first needed them. A command only ever gets exports as lines written here from these (never the file:
+     * anything left running on the target can rewrite it), so it runs with the variables approval judged it by.
+     */
+    const initialSnapshot = `${stateDir}/${INITIAL_SNAPSHOT}`
+    const known = new Map<string, Readonly<Record<string, string>>>([[initialSnapshot, snapshotScript(exportLines(config.env)).variables]])
+    const variablesOf = (file: string): Effect.Effect<Readonly<Record<string, string>> | undefined> =>
+      Effect.suspend(() => {
+        const held = known.get(file)
+        if (held !== undefined) return Effect.succeed(held)
+        return stateFiles.readFile(file).pipe(
+          Effect.map((bytes) => {
+            const { variables } = snapshotScript(Buffer.from(bytes).toString("utf8"))
+            known.set(file, variables)
+            return variables
+          }),
+          Effect.orElseSucceed(() => undefined)
+        )
+      })
+    /** The exports a command starts from: those of `file`, or the environment's own when it cannot be read. */
+    const startingExports = (file: string) => Effect.map(variablesOf(file), (variables) => variables ?? config.env)
+    const forget = (file: string) => {
+      known.delete(file)
+      garbage.push(file)
+    }
+
     /** The persistent shell writes its pid (its process group: a session leader) here, for KILL_SCRIPT. */
     const shellPidFile = (generation: number) => `${stateDir}/shell-${generation}.pid`
     const shell = config.persistent === true
@@ -160,25 +196,45 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
       const { cwd, exports: text } = report
       const functions = functionsAfter(report)
       if (cwd === undefined || cwd.length === 0) {
-        garbage.push(exports)
+        forget(exports)
         return { functions }
       }
       if (held.generation === job.generation) held.files.add(exports)
       // The frame also sent the exports it wrote: approval reads the task's variables without a round trip.
-      return { cwd, snapshot: { file: exports, variables: text === undefined ? undefined : parseExportSnapshot(text) }, functions }
+      const variables = text === undefined ? undefined : snapshotScript(text).variables
+      if (variables !== undefined) known.set(exports, variables)
+      return { cwd, snapshot: { file: exports, variables }, functions }
     }
+
+    /**
+     * How a command gets the exports it starts from: on stdin ahead of its input, or (under a PTY, whose input is
+     * a terminal) in a file written just now under a fresh name, which the command sources and removes at once.
+     */
+    const exportsFor = (run: Parameters<Transport["start"]>[0]): Effect.Effect<ExportsDelivery, TerminalError> =>
+      run.snapshot === undefined ? Effect.succeed({}) : Effect.flatMap(startingExports(run.snapshot), (variables): Effect.Effect<ExportsDelivery, TerminalError> => {
+        if (!run.pty) return Effect.succeed(run.stdin ? { mode: "lines", input: exportRecords(variables) } : { mode: "stdin", input: exportScript(variables) })
+        const file = `${stateDir}/x-${randomBytes(9).toString("hex")}.env`
+        garbage.push(file)
+        // The state directory is under /dev/shm where there is one, which the file tools never write: a helper writes it.
+        return Effect.flatMap(script(WRITE_SCRIPT, [file], exportScript(variables)), (written) =>
+          written.code === 0
+            ? Effect.succeed({ file })
+            : Effect.fail(new TerminalError({ message: `cannot pass the task's exports to the ${config.kind} target: ${problemOf(written) ?? written.stderr}` })))
+      })
 
     const startFramed = (run: Parameters<Transport["start"]>[0], events: Parameters<Transport["start"]>[1]) =>
       Effect.suspend(() => {
         if (shell === undefined || !frameable(run)) return Effect.succeed(undefined)
         const source = snapshotToSource(run.snapshot, shell.generation(), held)
         const exports = envFile(stateDir, run.runId)
+        return Effect.flatMap(source === undefined ? Effect.succeed(undefined) : startingExports(source), (variables) => {
         const batch = takeGarbage()
         return shell.tryStart({
           command: run.command,
           cwd: run.cwd,
           fallbackCwd: run.fallbackCwd,
-          source,
+          source: undefined,
+          sourceText: variables === undefined ? undefined : exportScript(variables),
           env: run.env,
           envFile: exports,
           exportsInStream: true,
@@ -195,6 +251,7 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
             return launchedFromJob(job, () => collectFrame(job, exports))
           })
         )
+        })
       })
 
     const transport: Transport = {
@@ -202,20 +259,17 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
       userHome: targetHome,
       env: config.env,
       reportsEnd: true,
-      initialSnapshot: `${stateDir}/${INITIAL_SNAPSHOT}`,
-      releaseSnapshot: (file) => garbage.push(file),
-      readVariables: (file) =>
-        stateFiles.readFile(file).pipe(
-          Effect.map((bytes): Readonly<Record<string, string>> | undefined => parseExportSnapshot(Buffer.from(bytes).toString("utf8"))),
-          Effect.orElseSucceed(() => undefined)
-        ),
+      initialSnapshot,
+      releaseSnapshot: (file) => forget(file),
+      readVariables: variablesOf,
       start: (run, events) =>
-        Effect.flatMap(startFramed(run, events), (framed) => framed !== undefined ? Effect.succeed(framed) : Effect.suspend(() => {
+        Effect.flatMap(startFramed(run, events), (framed) => framed !== undefined ? Effect.succeed(framed) : Effect.flatMap(exportsFor(run), (delivery) => Effect.suspend(() => {
           const pty = run.pty
           const argv = wrapperArgv({
             stateDir,
             runId: run.runId,
-            snapshot: run.snapshot,
+            snapshot: delivery.file,
+            exports: delivery.mode,
             garbage: takeGarbage(),
             cwd: run.cwd,
             fallbackCwd: run.fallbackCwd,
@@ -223,17 +277,20 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
             persist: run.persist,
             token: pty ? undefined : token
           }, run.command)
-          const invocation = channel.open(argv, { tty: pty, stdin: pty || run.stdin })
+          const stdin = run.stdin || delivery.input !== undefined
+          const invocation = channel.open(argv, { tty: pty, stdin: pty || stdin })
           const exited = Deferred.unsafeMake<number>(FiberId.none)
           let exitMarker: number | undefined
           let cwdMarker: string | undefined
+          let exportsMarker: string | undefined
           let clientExit: { readonly code: number; readonly diagnostics: string } | undefined
           return startClient(
-            { file: invocation.file, args: invocation.args, env: channel.env, pty, stdin: run.stdin, token: pty ? undefined : token },
+            { file: invocation.file, args: invocation.args, env: channel.env, pty, stdin, token: pty ? undefined : token },
             {
               onData: events.onData,
               onMarker: (marker) => {
                 if (marker._tag === "Cwd") cwdMarker = marker.cwd
+                else if (marker._tag === "Exports") exportsMarker = marker.text
                 else {
                   exitMarker = marker.code
                   events.onEnd(marker.code)
@@ -248,6 +305,13 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
               }
             }
           ).pipe(
+            Effect.tap((client) =>
+              Effect.sync(() => {
+                if (delivery.input === undefined) return
+                client.write(delivery.input)
+                if (!run.stdin) client.end()
+              })
+            ),
             Effect.map((client): Launched => ({
               pid: client.pid,
               pty: client.pty,
@@ -271,16 +335,20 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
                   if (taken._tag === "Right" && taken.right.code === 0) next = taken.right.stdout.toString("utf8").trim()
                 }
                 const exports = envFile(stateDir, run.runId)
-                // The trap writes the exports before the directory: a run that reported its directory left a whole snapshot.
-                const outcome: Outcome = next !== undefined && next.length > 0 ? { cwd: next, snapshot: { file: exports } } : {}
-                if (outcome.snapshot === undefined) garbage.push(exports)
+                // The trap sends the exports before the directory: a run that reported its directory left a whole snapshot
+                // (in the stream over pipes, which the runtime keeps under the file's name; in the file under a PTY).
+                const variables = exportsMarker === undefined ? undefined : snapshotScript(exportsMarker).variables
+                if (variables !== undefined) known.set(exports, variables)
+                const complete = next !== undefined && next.length > 0 && (pty || variables !== undefined)
+                const outcome: Outcome = complete ? { cwd: next, snapshot: { file: exports, variables } } : {}
+                if (outcome.snapshot === undefined) forget(exports)
                 garbage.push(done)
                 return outcome
               })
             })),
             Effect.tapError(() => Effect.sync(invocation.done))
           )
-        })),
+        }))),
       files
     }
     return transport

@@ -32,8 +32,17 @@ const SIDE_FD = 19
 export interface RemoteRunSpec {
   readonly stateDir: string
   readonly runId: string
-  /** The export snapshot to source first, if any. */
+  /**
+   * A file of `export` lines the runtime has just written (under a PTY), sourced first and removed. Never a
+   * snapshot a command wrote: every file on the target is writable by what runs there, so exports reach a command
+   * as lines the runtime wrote itself from the variables approval read.
+   */
   readonly snapshot?: string | undefined
+  /**
+   * Exports on stdin, ahead of anything else: `stdin` (the command reads no input: `export` lines up to EOF) or
+   * `lines` (the command's input follows: a count line, then that many one-line `export`s).
+   */
+  readonly exports?: "stdin" | "lines" | undefined
   /** State files no command needs any more, removed by this one. */
   readonly garbage: ReadonlyArray<string>
   readonly cwd: string
@@ -61,6 +70,25 @@ export const exportLines = (env: Readonly<Record<string, string>>): string =>
     .map(([name, value]) => `export ${name}=${shellQuote(value)}\n`)
     .join("")
 
+/** `builtin export NAME='value'` lines: what a shell runs to take on `variables` (no function can stand in for it). */
+export const exportScript = (variables: Readonly<Record<string, string>>): string =>
+  Object.entries(variables)
+    .filter(([name]) => NAME.test(name))
+    .map(([name, value]) => `builtin export ${name}=${shellQuote(value)}\n`)
+    .join("")
+
+/** bash's `$'…'` quoting: every value on one line (newlines and other control bytes escaped). */
+const ansiQuote = (value: string): string =>
+  `$'${value.replace(/[\\'\x00-\x1f\x7f]/g, (c) => (c === "\\" || c === "'" ? `\\${c}` : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`))}'`
+
+/** The `lines` form of `exportScript`: a count line, then one line per variable. */
+export const exportRecords = (variables: Readonly<Record<string, string>>): string => {
+  const lines = Object.entries(variables)
+    .filter(([name]) => NAME.test(name))
+    .map(([name, value]) => `builtin export ${name}=${ansiQuote(value)}\n`)
+  return `${lines.length}\n${lines.join("")}`
+}
+
 export const remoteWrapper = (spec: RemoteRunSpec): string => {
   const extra = Object.entries(spec.env ?? {}).filter(([name]) => NAME.test(name))
   const unexport = extra.length === 0 ? "" : `builtin export -n ${extra.map(([name]) => name).join(" ")} 2>/dev/null; `
@@ -68,7 +96,11 @@ export const remoteWrapper = (spec: RemoteRunSpec): string => {
   // `builtin` throughout: a function the command defines (`export() { … }`) must not write the report.
   const trap = [
     "__hermes_ec=$?",
-    ...(spec.persist ? [`${unexport}builtin export -p > "$__hermes_state/${spec.runId}.env" 2>/dev/null`] : []),
+    // Over pipes the exports travel on the side channel (the runtime keeps them: no file to read back); under a PTY, a file.
+    ...(spec.persist && token === undefined ? [`${unexport}builtin export -p > "$__hermes_state/${spec.runId}.env" 2>/dev/null`] : []),
+    ...(spec.persist && token !== undefined
+      ? [`${unexport}{ builtin printf '\\n%sX\\n' ${token}; builtin export -p; builtin printf '\\n%sY\\n' ${token}; } >&${SIDE_FD} 2>/dev/null`]
+      : []),
     ...(spec.persist && token === undefined ? [`builtin pwd -P > "$__hermes_state/${spec.runId}.cwd" 2>/dev/null`] : []),
     ...(token === undefined ? [] : [`builtin printf '\\n%sE%s\\n' ${token} "$__hermes_ec" >&${SIDE_FD} 2>/dev/null`]),
     ...(spec.persist && token !== undefined
@@ -86,7 +118,15 @@ export const remoteWrapper = (spec: RemoteRunSpec): string => {
     `builtin echo $$ > "$__hermes_state/${spec.runId}.pid"`,
     // The side channel keeps the transport's stderr; everything else sees one merged stream.
     token === undefined ? "exec 2>&1" : `exec ${SIDE_FD}>&2 2>&1`,
-    ...(spec.snapshot === undefined ? [] : [`. ${shellQuote(spec.snapshot)} >/dev/null 2>&1`]),
+    ...(spec.snapshot === undefined ? [] : [`. ${shellQuote(spec.snapshot)} >/dev/null 2>&1; rm -f -- ${shellQuote(spec.snapshot)}`]),
+    ...(spec.exports === "stdin" ? [". /dev/stdin >/dev/null 2>&1"] : []),
+    ...(spec.exports === "lines"
+      ? [
+        "IFS= builtin read -r __hermes_n",
+        `while [ "\${__hermes_n:-0}" -gt 0 ] 2>/dev/null && IFS= builtin read -r __hermes_l; do builtin eval "$__hermes_l"; __hermes_n=$((__hermes_n - 1)); done`,
+        "builtin unset -v __hermes_n __hermes_l"
+      ]
+      : []),
     ...(spec.garbage.length === 0 ? [] : [`rm -f -- ${spec.garbage.map(shellQuote).join(" ")} 2>/dev/null`]),
     ...extra.map(([name, value]) => `export ${name}=${shellQuote(value)}`),
     `trap ${shellQuote(trap)} EXIT`,

@@ -4,7 +4,7 @@
  *
  * Over pipes, stdout is the command's output and stderr is the side channel:
  * lines that start with the environment's token are markers (exit code, final
- * directory), anything else is a diagnostic from the client (ssh errors, a
+ * directory, and the exports between an `X` and a `Y` line), anything else is a diagnostic from the client (ssh errors, a
  * vanished container) and is shown with the output. Under a PTY there is one
  * stream and no markers. Either way the client is started by `child.ts`,
  * like every other process a backend starts.
@@ -30,6 +30,7 @@ export interface ClientSpec extends Invocation {
 export type Marker =
   | { readonly _tag: "Exit"; readonly code: number }
   | { readonly _tag: "Cwd"; readonly cwd: string }
+  | { readonly _tag: "Exports"; readonly text: string }
 
 export interface ClientEvents {
   readonly onData: (chunk: Buffer) => void
@@ -48,7 +49,17 @@ const DIAGNOSTICS_CHARS = 4000
 const sideChannel = (token: string | undefined, events: ClientEvents) => {
   let partial = ""
   let diagnostics = ""
+  /** Lines of an exports record, while one is open. */
+  let exports: Array<string> | undefined
   const line = (text: string) => {
+    if (exports !== undefined) {
+      if (text !== `${token}Y`) exports.push(text)
+      else {
+        events.onMarker({ _tag: "Exports", text: exports.join("\n") })
+        exports = undefined
+      }
+      return
+    }
     if (token !== undefined && text.startsWith(token)) {
       const body = text.slice(token.length)
       if (body.startsWith("E")) {
@@ -56,6 +67,8 @@ const sideChannel = (token: string | undefined, events: ClientEvents) => {
         if (Number.isInteger(code)) events.onMarker({ _tag: "Exit", code })
       } else if (body.startsWith("C")) {
         events.onMarker({ _tag: "Cwd", cwd: body.slice(1) })
+      } else if (body === "X") {
+        exports = []
       }
       return
     }

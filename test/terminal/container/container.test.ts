@@ -222,6 +222,31 @@ if (problem === undefined || process.env["CI"] !== undefined) {
           }))
       }), 120_000)
 
+    it.live("a line planted in the container's state files never runs (hardline commands included)", () =>
+      Effect.gen(function*() {
+        for (const persistent of [true, false]) {
+          yield* withRuntime({ recording: false, terminal: { persistent_shell: persistent } }, (call) =>
+            Effect.gen(function*() {
+              const stateDir = String((yield* call("terminal", { command: "export KEEP=kept; echo \"$__hermes_state\"" }))["output"])
+              expect(stateDir).toMatch(/^\//)
+              // A process the task left (allowed here: the container is isolated) appends to every state file as it
+              // appears; what it appends would be hardline as a command.
+              const files = Array.from({ length: 12 }, (_, i) => `${stateDir}/r${i}.env ${stateDir}/s0.env`).join(" ")
+              const planter = `while sleep 0.02; do for f in ${files}; do [ -f "$f" ] && ! grep -q planted "$f" && echo 'touch /tmp/planted; kill -9 -1 # planted' >> "$f"; done; done`
+              expect(yield* call("terminal", { command: planter, background: true })).toMatchObject({ exit_code: 0 })
+              yield* Effect.sleep("200 millis")
+              yield* call("terminal", { command: "exit 3" })
+              yield* Effect.sleep("200 millis")
+              expect((yield* call("terminal", { command: "echo \"$KEEP\"" }))["output"]).toBe("kept")
+              yield* Effect.sleep("200 millis")
+              expect((yield* call("terminal", { command: "echo \"$KEEP\"", pty: true }))["output"]).toBe("kept")
+              expect((yield* call("terminal", { command: "test -e /tmp/planted && echo ran || echo clean" }))["output"]).toBe("clean")
+              // The planter did reach the files: the lines are there, unsourced.
+              expect((yield* call("terminal", { command: `cat ${stateDir}/*.env 2>/dev/null | grep -c planted` }))["output"]).not.toBe("0")
+            }))
+        }
+      }), 120_000)
+
     it.live("a CLI that does not work: unavailable, with the reason", () =>
       withRuntime({ terminal: { container_cli: "/nonexistent/docker" } }, (call, context) =>
         Effect.gen(function*() {

@@ -6,7 +6,7 @@
  */
 import { createServer } from "node:net"
 import type { AddressInfo } from "node:net"
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Scope } from "effect"
@@ -127,6 +127,38 @@ if (problem === undefined || process.env["CI"] !== undefined) {
               const [pid, cwd] = String(second["output"]).split("\n")
               expect(cwd).toBe("/tmp")
               expect(pid === first["output"]).toBe(persistent)
+            }))
+        }
+      }))
+
+    it.live("code planted in the target's state files never runs: a respawned shell, the next session and a PTY all start from the exports approval read", () =>
+      Effect.gen(function*() {
+        for (const persistent of [true, false]) {
+          yield* withRuntime({ ...sshd.terminal, persistent_shell: persistent }, (call) =>
+            Effect.gen(function*() {
+              const stateDir = String((yield* call("terminal", { command: "export KEEP=kept; echo \"$__hermes_state\"" }))["output"])
+              expect(stateDir).toMatch(/^\//)
+              const markers = [0, 1, 2].map((i) => join(sshd.home, `planted-${persistent}-${i}-${process.pid}`))
+              // What anything else running as the user on the target can do between two calls: append code to every
+              // state file (sourced snapshots were once run as they stood), as plain lines and inside a value.
+              const plant = () => {
+                for (const name of readdirSync(stateDir)) {
+                  if (!name.endsWith(".env")) continue
+                  appendFileSync(join(stateDir, name), `touch ${markers[0]}\ndeclare -x EVIL="$(touch ${markers[1]})"\nexport LATE=1; touch ${markers[2]}\n`)
+                }
+              }
+              plant()
+              // A persistent shell that ends is replaced by one that starts from the last snapshot.
+              yield* call("terminal", { command: "exit 3" })
+              plant()
+              // A planted line that reads as an export can change that variable's value (as `export` could, and approval
+              // reads the same values); it runs nothing.
+              expect(yield* call("terminal", { command: "echo \"$KEEP\"" })).toMatchObject({ output: "kept", exit_code: 0 })
+              plant()
+              expect(yield* call("terminal", { command: "echo \"$KEEP\"", pty: true })).toMatchObject({ output: "kept", exit_code: 0 })
+              plant()
+              expect((yield* call("terminal", { command: "echo \"$KEEP\"" }))["output"]).toBe("kept")
+              for (const marker of markers) expect(existsSync(marker)).toBe(false)
             }))
         }
       }))

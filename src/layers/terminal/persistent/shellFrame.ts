@@ -201,6 +201,11 @@ export interface FrameSpec {
   readonly fallbackCwd: string | undefined
   /** A snapshot to source first: the shell does not hold its exports yet (fresh, or another process made it). */
   readonly source: string | undefined
+  /**
+   * The same as text, run in place: `export` lines the runtime wrote from the variables it read (a remote target,
+   * where every snapshot file is writable by what runs there, so the file itself is never sourced).
+   */
+  readonly sourceText?: string | undefined
   /** Variables for this command only: exported for it, left out of its report. */
   readonly env: Readonly<Record<string, string>> | undefined
   /** Write the exports to this file on the target; undefined: into the stream (an `R` record). */
@@ -250,6 +255,7 @@ const frameBody = (spec: FrameSpec): string => {
     START,
     ...(spec.prelude === undefined ? [] : [`{ ${spec.prelude}; } </dev/null >/dev/null 2>&1`]),
     ...(spec.source === undefined ? [] : [`. ${shellQuote(spec.source)} </dev/null >/dev/null 2>&1`]),
+    ...(spec.sourceText === undefined || spec.sourceText.length === 0 ? [] : [`{\n${spec.sourceText}\n} </dev/null >/dev/null 2>&1`]),
     ...(extra.length === 0 ? [] : [`builtin export ${extra.map(([name, value]) => `${name}=${shellQuote(value)}`).join(" ")}`]),
     ...(spec.dropAttributes === undefined || spec.dropAttributes.length === 0
       ? []
