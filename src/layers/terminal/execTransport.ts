@@ -28,9 +28,11 @@ import {
   SETUP_MARK,
   SETUP_SCRIPT,
   shArgv,
+  shellSignature,
   TAKE_FILE_SCRIPT,
   WRITE_SCRIPT,
-  wrapperArgv
+  wrapperArgv,
+  wrapperSignature
 } from "./remoteScripts.js"
 import { TOOL_RUN_VARIABLE } from "../../services/Environments.js"
 import { MARKER_KILL_SCRIPT } from "../processes/markedProcesses.js"
@@ -124,7 +126,7 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
     const stopOnTarget = (runId: string, client: ClientHandle, exited: Deferred.Deferred<number>): Effect.Effect<void> =>
       Effect.gen(function*() {
         if (yield* Deferred.isDone(exited)) return
-        yield* script(KILL_SCRIPT, [pidFile(stateDir, runId), String(KILL_GRACE_STEPS)], undefined, KILL_TIMEOUT_MS).pipe(
+        yield* script(KILL_SCRIPT, [pidFile(stateDir, runId), String(KILL_GRACE_STEPS), wrapperSignature(stateDir, runId)], undefined, KILL_TIMEOUT_MS).pipe(
           Effect.catchAll((error) => Effect.logDebug(`${config.kind}: could not stop ${runId} on the target: ${error.message}`))
         )
         if (Option.isSome(yield* awaitReal(exited, EXIT_AFTER_KILL_MS))) return
@@ -175,12 +177,13 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
     const shell = config.persistent === true
       ? yield* makePersistentShell({
         launch: Effect.sync(() => {
-          const invocation = channel.open(["bash", "-s"], { tty: false, stdin: true })
+          // The argument marks the shell's command line for KILL_SCRIPT; the init drops it from the positional parameters.
+          const invocation = channel.open(["bash", "-s", "--", shellSignature(stateDir)], { tty: false, stdin: true })
           return { file: invocation.file, args: invocation.args, env: channel.env, done: invocation.done }
         }),
-        init: (generation) => `__hermes_state=${shellQuote(stateDir)}; builtin echo $$ > "$__hermes_state/shell-${generation}.pid"\n`,
+        init: (generation) => `builtin set --; __hermes_state=${shellQuote(stateDir)}; builtin echo $$ > "$__hermes_state/shell-${generation}.pid"\n`,
         stopTree: (_, generation) =>
-          script(KILL_SCRIPT, [shellPidFile(generation), String(KILL_GRACE_STEPS)], undefined, KILL_TIMEOUT_MS).pipe(
+          script(KILL_SCRIPT, [shellPidFile(generation), String(KILL_GRACE_STEPS), shellSignature(stateDir)], undefined, KILL_TIMEOUT_MS).pipe(
             Effect.catchAll((error) => Effect.logDebug(`${config.kind}: could not stop the shell on the target: ${error.message}`))
           ),
         // EOF ends the shell; the target stops whatever else is left (marker kill, or the container goes).

@@ -89,6 +89,13 @@ export const exportRecords = (variables: Readonly<Record<string, string>>): stri
   return `${lines.length}\n${lines.join("")}`
 }
 
+/** The wrapper's first two lines: what KILL_SCRIPT finds in the command line of the shell it is about to stop. */
+export const wrapperSignature = (stateDir: string, runId: string): string =>
+  `__hermes_state=${shellQuote(stateDir)}\nbuiltin echo $$ > "$__hermes_state/${runId}.pid"`
+
+/** An argument the persistent shell is started with (and drops at once): what KILL_SCRIPT finds in its command line. */
+export const shellSignature = (stateDir: string): string => `__hermes_shell=${stateDir}`
+
 export const remoteWrapper = (spec: RemoteRunSpec): string => {
   const extra = Object.entries(spec.env ?? {}).filter(([name]) => NAME.test(name))
   const unexport = extra.length === 0 ? "" : `builtin export -n ${extra.map(([name]) => name).join(" ")} 2>/dev/null; `
@@ -114,8 +121,7 @@ export const remoteWrapper = (spec: RemoteRunSpec): string => {
     ? `builtin cd -- ${shellQuote(spec.cwd)} || exit 126`
     : `builtin cd -- ${shellQuote(spec.cwd)} 2>/dev/null || builtin cd -- ${shellQuote(spec.fallbackCwd)} || exit 126`
   return [
-    `__hermes_state=${shellQuote(spec.stateDir)}`,
-    `builtin echo $$ > "$__hermes_state/${spec.runId}.pid"`,
+    wrapperSignature(spec.stateDir, spec.runId),
     // The side channel keeps the transport's stderr; everything else sees one merged stream.
     token === undefined ? "exec 2>&1" : `exec ${SIDE_FD}>&2 2>&1`,
     ...(spec.snapshot === undefined ? [] : [`. ${shellQuote(spec.snapshot)} >/dev/null 2>&1; rm -f -- ${shellQuote(spec.snapshot)}`]),
@@ -184,16 +190,24 @@ printf '${SETUP_MARK}\\n%s\\n%s\\n%s\\n' "$d" "$h" "$s"`
 
 /**
  * Stop one command's process tree on the target. Args: pid file, grace in
- * 25 ms steps. Waits briefly for a pid file a command has not written yet,
- * sends SIGTERM (and SIGCONT, so a stopped process can die), waits for the
- * group to go (zombies count as gone: an init that does not reap keeps them),
- * then SIGKILLs what is left.
+ * 25 ms steps, and text the group leader's command line must contain. Waits
+ * briefly for a pid file a command has not written yet, sends SIGTERM (and
+ * SIGCONT, so a stopped process can die), waits for the group to go (zombies
+ * count as gone: an init that does not reap keeps them), then SIGKILLs what is
+ * left.
+ *
+ * The pid file is writable by what runs on the target, so its number is only
+ * believed for a group whose leader is the shell the runtime started (its
+ * command line holds `expect`), and never 0 or 1: `kill -1` is every process
+ * the user owns. A planted number stops nothing.
  */
-export const KILL_SCRIPT = `f=$1; grace=$2; n=0
+export const KILL_SCRIPT = `f=$1; grace=$2; expect=$3; n=0
 while [ ! -s "$f" ] && [ $n -lt 40 ]; do sleep 0.025; n=$((n+1)); done
 [ -s "$f" ] || exit 0
 read -r pg < "$f"
-case $pg in ''|*[!0-9]*) exit 0;; esac
+case $pg in ''|*[!0-9]*|0|1|0*) exit 0;; esac
+if [ -r "/proc/$pg/cmdline" ]; then c=$(tr '\\000' ' ' < "/proc/$pg/cmdline" 2>/dev/null); else c=$(ps -o args= -p "$pg" 2>/dev/null); fi
+case $c in *"$expect"*) ;; *) exit 0;; esac
 kill -TERM -$pg 2>/dev/null || exit 0
 kill -CONT -$pg 2>/dev/null
 alive() {

@@ -247,6 +247,23 @@ if (problem === undefined || process.env["CI"] !== undefined) {
         }
       }), 120_000)
 
+    it.live("a pid file rewritten by the command stops nothing else: a timeout never becomes kill -1", () =>
+      Effect.gen(function*() {
+        for (const persistent of [true, false]) {
+          yield* withRuntime({ recording: false, terminal: { persistent_shell: persistent } }, (call) =>
+            Effect.gen(function*() {
+              const stateDir = String((yield* call("terminal", { command: "echo \"$__hermes_state\"" }))["output"])
+              const bystander = yield* call("terminal", { command: "sleep 300", background: true })
+              // The pid files name the process group a timeout stops: the command points them at `kill -1`'s target.
+              const timedOut = yield* call("terminal", { command: `for f in ${stateDir}/*.pid; do echo 1 > "$f"; done; sleep 60`, timeout: 2 })
+              expect(timedOut["exit_code"]).toBe(124)
+              // The container, its other processes and the task's shell are all still there.
+              expect((yield* call("terminal", { command: "echo alive" }))["output"]).toBe("alive")
+              expect(yield* call("process", { action: "poll", session_id: bystander["session_id"] })).toMatchObject({ status: "running" })
+            }))
+        }
+      }), 120_000)
+
     it.live("a CLI that does not work: unavailable, with the reason", () =>
       withRuntime({ terminal: { container_cli: "/nonexistent/docker" } }, (call, context) =>
         Effect.gen(function*() {
