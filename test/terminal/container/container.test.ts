@@ -59,6 +59,10 @@ const withRuntime = <A, E>(
     return yield* Effect.ensuring(use(call, context), Scope.close(scope, Exit.void))
   })
 
+/** `use` on a runtime with a persistent shell per task, then on one with a session per command. */
+const inBothShellModes = (use: (call: Call) => Effect.Effect<void>) =>
+  Effect.forEach([true, false], (persistent) => withRuntime({ recording: false, terminal: { persistent_shell: persistent } }, use), { discard: true })
+
 const envOf = (context: Context.Context<Services>, taskId: string) =>
   Effect.provide(Effect.flatMap(Environments, (e) => e.get(taskId)), context)
 
@@ -223,46 +227,38 @@ if (problem === undefined || process.env["CI"] !== undefined) {
       }), 120_000)
 
     it.live("a line planted in the container's state files never runs (hardline commands included)", () =>
-      Effect.gen(function*() {
-        for (const persistent of [true, false]) {
-          yield* withRuntime({ recording: false, terminal: { persistent_shell: persistent } }, (call) =>
-            Effect.gen(function*() {
-              const stateDir = String((yield* call("terminal", { command: "export KEEP=kept; echo \"$__hermes_state\"" }))["output"])
-              expect(stateDir).toMatch(/^\//)
-              // A process the task left (allowed here: the container is isolated) appends to every state file as it
-              // appears; what it appends would be hardline as a command.
-              const files = Array.from({ length: 12 }, (_, i) => `${stateDir}/r${i}.env ${stateDir}/s0.env`).join(" ")
-              const planter = `while sleep 0.02; do for f in ${files}; do [ -f "$f" ] && ! grep -q planted "$f" && echo 'touch /tmp/planted; kill -9 -1 # planted' >> "$f"; done; done`
-              expect(yield* call("terminal", { command: planter, background: true })).toMatchObject({ exit_code: 0 })
-              yield* Effect.sleep("200 millis")
-              yield* call("terminal", { command: "exit 3" })
-              yield* Effect.sleep("200 millis")
-              expect((yield* call("terminal", { command: "echo \"$KEEP\"" }))["output"]).toBe("kept")
-              yield* Effect.sleep("200 millis")
-              expect((yield* call("terminal", { command: "echo \"$KEEP\"", pty: true }))["output"]).toBe("kept")
-              expect((yield* call("terminal", { command: "test -e /tmp/planted && echo ran || echo clean" }))["output"]).toBe("clean")
-              // The planter did reach the files: the lines are there, unsourced.
-              expect((yield* call("terminal", { command: `cat ${stateDir}/*.env 2>/dev/null | grep -c planted` }))["output"]).not.toBe("0")
-            }))
-        }
-      }), 120_000)
+      inBothShellModes((call) =>
+        Effect.gen(function*() {
+          const stateDir = String((yield* call("terminal", { command: "export KEEP=kept; echo \"$__hermes_state\"" }))["output"])
+          expect(stateDir).toMatch(/^\//)
+          // A process the task left (allowed here: the container is isolated) appends to every state file as it
+          // appears; what it appends would be hardline as a command.
+          const files = [...Array.from({ length: 12 }, (_, i) => `${stateDir}/r${i}.env`), `${stateDir}/s0.env`].join(" ")
+          const planter = `while sleep 0.02; do for f in ${files}; do [ -f "$f" ] && ! grep -q planted "$f" && echo 'touch /tmp/planted; kill -9 -1 # planted' >> "$f"; done; done`
+          expect(yield* call("terminal", { command: planter, background: true })).toMatchObject({ exit_code: 0 })
+          yield* Effect.sleep("200 millis")
+          yield* call("terminal", { command: "exit 3" })
+          yield* Effect.sleep("200 millis")
+          expect((yield* call("terminal", { command: "echo \"$KEEP\"" }))["output"]).toBe("kept")
+          yield* Effect.sleep("200 millis")
+          expect((yield* call("terminal", { command: "echo \"$KEEP\"", pty: true }))["output"]).toBe("kept")
+          expect((yield* call("terminal", { command: "test -e /tmp/planted && echo ran || echo clean" }))["output"]).toBe("clean")
+          // The planter did reach the files: the lines are there, unsourced.
+          expect((yield* call("terminal", { command: `cat ${stateDir}/*.env 2>/dev/null | grep -c planted` }))["output"]).not.toBe("0")
+        })), 120_000)
 
     it.live("a pid file rewritten by the command stops nothing else: a timeout never becomes kill -1", () =>
-      Effect.gen(function*() {
-        for (const persistent of [true, false]) {
-          yield* withRuntime({ recording: false, terminal: { persistent_shell: persistent } }, (call) =>
-            Effect.gen(function*() {
-              const stateDir = String((yield* call("terminal", { command: "echo \"$__hermes_state\"" }))["output"])
-              const bystander = yield* call("terminal", { command: "sleep 300", background: true })
-              // The pid files name the process group a timeout stops: the command points them at `kill -1`'s target.
-              const timedOut = yield* call("terminal", { command: `for f in ${stateDir}/*.pid; do echo 1 > "$f"; done; sleep 60`, timeout: 2 })
-              expect(timedOut["exit_code"]).toBe(124)
-              // The container, its other processes and the task's shell are all still there.
-              expect((yield* call("terminal", { command: "echo alive" }))["output"]).toBe("alive")
-              expect(yield* call("process", { action: "poll", session_id: bystander["session_id"] })).toMatchObject({ status: "running" })
-            }))
-        }
-      }), 120_000)
+      inBothShellModes((call) =>
+        Effect.gen(function*() {
+          const stateDir = String((yield* call("terminal", { command: "echo \"$__hermes_state\"" }))["output"])
+          const bystander = yield* call("terminal", { command: "sleep 300", background: true })
+          // The pid files name the process group a timeout stops: the command points them at `kill -1`'s target.
+          const timedOut = yield* call("terminal", { command: `for f in ${stateDir}/*.pid; do echo 1 > "$f"; done; sleep 60`, timeout: 2 })
+          expect(timedOut["exit_code"]).toBe(124)
+          // The container, its other processes and the task's shell are all still there.
+          expect((yield* call("terminal", { command: "echo alive" }))["output"]).toBe("alive")
+          expect(yield* call("process", { action: "poll", session_id: bystander["session_id"] })).toMatchObject({ status: "running" })
+        })), 120_000)
 
     it.live("a CLI that does not work: unavailable, with the reason", () =>
       withRuntime({ terminal: { container_cli: "/nonexistent/docker" } }, (call, context) =>
