@@ -231,29 +231,29 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
         const source = snapshotToSource(run.snapshot, shell.generation(), held)
         const exports = envFile(stateDir, run.runId)
         return Effect.flatMap(source === undefined ? Effect.succeed(undefined) : startingExports(source), (variables) => {
-        const batch = takeGarbage()
-        return shell.tryStart({
-          command: run.command,
-          cwd: run.cwd,
-          fallbackCwd: run.fallbackCwd,
-          source: undefined,
-          sourceText: variables === undefined ? undefined : exportScript(variables),
-          env: run.env,
-          envFile: exports,
-          exportsInStream: true,
-          replaceAfter: run.untrusted === true,
-          prelude: batch.length === 0 ? undefined : `rm -f -- ${batch.map(shellQuote).join(" ")}`
-        }, { onData: events.onData, onExit: events.onExit }).pipe(
-          Effect.map((job): Launched | undefined => {
-            if (job === undefined) {
-              garbage.push(...batch)
-              return undefined
-            }
-            if (held.generation !== job.generation) held = { generation: job.generation, files: new Set() }
-            if (run.snapshot !== undefined) held.files.add(run.snapshot)
-            return launchedFromJob(job, () => collectFrame(job, exports))
-          })
-        )
+          const batch = takeGarbage()
+          return shell.tryStart({
+            command: run.command,
+            cwd: run.cwd,
+            fallbackCwd: run.fallbackCwd,
+            source: undefined,
+            sourceText: variables === undefined ? undefined : exportScript(variables),
+            env: run.env,
+            envFile: exports,
+            exportsInStream: true,
+            replaceAfter: run.untrusted === true,
+            prelude: batch.length === 0 ? undefined : `rm -f -- ${batch.map(shellQuote).join(" ")}`
+          }, { onData: events.onData, onExit: events.onExit }).pipe(
+            Effect.map((job): Launched | undefined => {
+              if (job === undefined) {
+                garbage.push(...batch)
+                return undefined
+              }
+              if (held.generation !== job.generation) held = { generation: job.generation, files: new Set() }
+              if (run.snapshot !== undefined) held.files.add(run.snapshot)
+              return launchedFromJob(job, () => collectFrame(job, exports))
+            })
+          )
         })
       })
 
