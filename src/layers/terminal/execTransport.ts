@@ -19,7 +19,6 @@ import {
   CLEANUP_SCRIPT,
   cwdFile,
   envFile,
-  exportLines,
   exportRecords,
   exportScript,
   INITIAL_SNAPSHOT,
@@ -51,7 +50,7 @@ export interface ExecTransportConfig {
   readonly channel: ExecChannel
   /** Starting directory on the target: absolute, `~/…` or relative to $HOME; $HOME when undefined. */
   readonly home: string | undefined
-  /** Exported in every command; written once into the first snapshot, never on a command line. */
+  /** Exported in every command: the first snapshot's variables, handed to each new shell, never on a command line. */
   readonly env: Readonly<Record<string, string>>
   /** The target is destroyed right after the environment (a container): no remote cleanup. */
   readonly disposable: boolean
@@ -89,7 +88,7 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
       })
     const problemOf = (result: ClientResult) => channel.failure(result.code, result.stderr)
 
-    const setup = yield* script(SETUP_SCRIPT, [config.home ?? ""], exportLines(config.env))
+    const setup = yield* script(SETUP_SCRIPT, [config.home ?? ""])
     if (setup.code !== 0) {
       const why = problemOf(setup) ?? (setup.stderr.length > 0 ? setup.stderr : `setup exited with code ${setup.code}`)
       return yield* Effect.fail(new TerminalError({ message: `cannot set up the ${config.kind} environment: ${why}` }))
@@ -151,7 +150,7 @@ export const makeExecTransport = (config: ExecTransportConfig): Effect.Effect<Tr
      * anything left running on the target can rewrite it), so it runs with the variables approval judged it by.
      */
     const initialSnapshot = `${stateDir}/${INITIAL_SNAPSHOT}`
-    const known = new Map<string, Readonly<Record<string, string>>>([[initialSnapshot, snapshotScript(exportLines(config.env)).variables]])
+    const known = new Map<string, Readonly<Record<string, string>>>([[initialSnapshot, config.env]])
     const variablesOf = (file: string): Effect.Effect<Readonly<Record<string, string>> | undefined> =>
       Effect.suspend(() => {
         const held = known.get(file)

@@ -60,15 +60,11 @@ export const pidFile = (stateDir: string, runId: string) => `${stateDir}/${runId
 export const envFile = (stateDir: string, runId: string) => `${stateDir}/${runId}.env`
 export const cwdFile = (stateDir: string, runId: string) => `${stateDir}/${runId}.cwd`
 
-/** The first snapshot: variables forwarded from the host, written once at setup (never on a command line). */
+/**
+ * The name of the first snapshot: the variables forwarded from the host, which the runtime holds and hands to a
+ * shell itself like any other snapshot's (never on a command line). No file is written under it.
+ */
 export const INITIAL_SNAPSHOT = "s0.env"
-
-/** `export NAME='value'` lines for a snapshot file. */
-export const exportLines = (env: Readonly<Record<string, string>>): string =>
-  Object.entries(env)
-    .filter(([name]) => NAME.test(name))
-    .map(([name, value]) => `export ${name}=${shellQuote(value)}\n`)
-    .join("")
 
 /** `builtin export NAME='value'` lines: what a shell runs to take on `variables` (no function can stand in for it). */
 export const exportScript = (variables: Readonly<Record<string, string>>): string =>
@@ -161,7 +157,7 @@ export const EXIT = {
 /**
  * Setup: a private state directory (on tmpfs where there is one: every command
  * writes a few small files there, and creating a file on ext4 costs half a
- * millisecond), the initial snapshot from stdin, and the facts the environment
+ * millisecond), and the facts the environment
  * needs. Arg: the starting directory (empty: $HOME; `~/x` and relative paths
  * are taken from $HOME). Prints the state directory, $HOME and the starting
  * directory, one per line, after a marker line (a chatty shell startup file
@@ -185,7 +181,6 @@ for b in /dev/shm "\${TMPDIR:-/tmp}"; do
   [ -d "$b" ] && [ -w "$b" ] && d=$(mktemp -d "$b/hermes-env.XXXXXXXX" 2>/dev/null) && break
 done
 [ -n "$d" ] || exit ${EXIT.setupFailed}
-cat > "$d/${INITIAL_SNAPSHOT}" || exit ${EXIT.setupFailed}
 printf '${SETUP_MARK}\\n%s\\n%s\\n%s\\n' "$d" "$h" "$s"`
 
 /**
@@ -205,7 +200,7 @@ export const KILL_SCRIPT = `f=$1; grace=$2; expect=$3; n=0
 while [ ! -s "$f" ] && [ $n -lt 40 ]; do sleep 0.025; n=$((n+1)); done
 [ -s "$f" ] || exit 0
 read -r pg < "$f"
-case $pg in ''|*[!0-9]*|0|1|0*) exit 0;; esac
+case $pg in ''|*[!0-9]*|0*|1) exit 0;; esac
 if [ -r "/proc/$pg/cmdline" ]; then c=$(tr '\\000' ' ' < "/proc/$pg/cmdline" 2>/dev/null); else c=$(ps -o args= -p "$pg" 2>/dev/null); fi
 case $c in *"$expect"*) ;; *) exit 0;; esac
 kill -TERM -$pg 2>/dev/null || exit 0

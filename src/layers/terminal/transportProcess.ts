@@ -4,10 +4,11 @@
  *
  * Over pipes, stdout is the command's output and stderr is the side channel:
  * lines that start with the environment's token are markers (exit code, final
- * directory, and the exports between an `X` and a `Y` line), anything else is a diagnostic from the client (ssh errors, a
- * vanished container) and is shown with the output. Under a PTY there is one
- * stream and no markers. Either way the client is started by `child.ts`,
- * like every other process a backend starts.
+ * directory, and the exports between an `X` and a `Y` line), anything else is
+ * a diagnostic from the client (ssh errors, a vanished container) and is shown
+ * with the output. Under a PTY there is one stream and no markers. Either way
+ * the client is started by `child.ts`, like every other process a backend
+ * starts.
  *
  * Killing a client stops only the local process: the command on the target is
  * stopped through the target (`KILL_SCRIPT`).
