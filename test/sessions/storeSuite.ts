@@ -108,12 +108,29 @@ export const sessionStoreSuite = (name: string, database: () => Database) => {
 
     test("generated ids never collide: 20 000 sessions and forks made in one second of the clock each get their own", Effect.gen(function*() {
       const store = yield* SessionStore
-      // 24 random bits per second: among 20 000 ids a repeat is all but certain, and must be drawn again.
       const made = yield* Effect.forEach(Array.from({ length: 20_000 }), () => store.create({ source: "batch" }), { concurrency: 8 })
       const forks = yield* Effect.forEach(made.slice(0, 2000), (s) => store.fork(s.id), { concurrency: 8 })
       const ids = [...made, ...forks].map((s) => s.id)
       expect(new Set(ids).size).toBe(22_000)
       expect((yield* store.list({ limit: 1 })).total).toBe(22_000)
+    }))
+
+    test("ids one process makes in a second count up from a random point; taken ids (another process, an earlier run) restart the count elsewhere", Effect.gen(function*() {
+      const store = yield* SessionStore
+      const suffix = (id: string) => Number.parseInt(id.slice(-6), 16)
+      const first = yield* store.create({ source: "batch" })
+      const second = yield* store.create({ source: "batch" })
+      expect(suffix(second.id)).toBe((suffix(first.id) + 1) % 0x1000000)
+      // Another process (or a run that ended within the second) made the next 40 ids of this count.
+      const stamp = first.id.slice(0, -6)
+      const taken = Array.from({ length: 40 }, (_, k) => `${stamp}${((suffix(second.id) + 1 + k) % 0x1000000).toString(16).padStart(6, "0")}`)
+      for (const id of taken) yield* store.create({ id, source: "other" })
+      const made = yield* Effect.forEach(Array.from({ length: 20 }), () => store.create({ source: "batch" }), { concurrency: 4 })
+      const ids = made.map((s) => s.id)
+      expect(ids.filter((id) => taken.includes(id) || id === first.id || id === second.id)).toEqual([])
+      expect(new Set(ids).size).toBe(20)
+      expect(ids.every((id) => id.startsWith(stamp))).toBe(true)
+      expect((yield* store.list({ source: "other" })).total).toBe(40)
     }))
 
     test("concurrent creates and appends (committed together) each get their own outcome", Effect.gen(function*() {
