@@ -67,7 +67,8 @@ const store = (dir: string, name: string, data: Buffer): boolean => {
 
 /**
  * The file's text. The bundle is ASCII (scripts/bundle.mjs refuses anything else), and ASCII bytes taken as Latin-1
- * are the same characters: that decoding is a copy (~0.7 ms for the 3.4 MB bundle) where UTF-8's took ~5 ms a start.
+ * are the same characters: that decoding is a copy, 3.4 ms for the 3.4 MB bundle in a fresh process against 5.7 ms
+ * for UTF-8's.
  */
 const readSource = (file: string): string => {
   const bytes = readFileSync(file)
