@@ -20,7 +20,8 @@ const withoutLocation = (options: Tracer.SpanOptions | undefined): Tracer.SpanOp
 export const observedSpan = (name: string, options?: Tracer.SpanOptions) => {
   const spanOptions = withoutLocation(options)
   return <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(Effect.tracer, (tracer) => (tracer === NATIVE_TRACER ? self : Effect.withSpan(self, name, spanOptions)))
+    // The fiber's own tracer, read in place: `Effect.tracer` then `flatMap` is two more run-loop steps a call.
+    Effect.withFiberRuntime((fiber) => (fiber.currentTracer === NATIVE_TRACER ? self : Effect.withSpan(self, name, spanOptions)))
 }
 
 type Body = (this: unknown, ...args: Array<unknown>) => Generator<unknown, unknown, unknown>
