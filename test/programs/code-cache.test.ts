@@ -53,16 +53,6 @@ describe("code cache", () => {
     expect(second.output).toEqual(first.output)
   })
 
-  it("a file with characters outside ASCII is read as UTF-8, from the cache too (an ASCII one is read byte for byte)", () => {
-    const { env, file } = setup()
-    writeFileSync(file, `module.exports = 1\nconsole.log(JSON.stringify({ answer: "caf\u00e9 \u2014 \u{1f600}".length, file: "\u00e9", dir: "" }))\n`)
-    const first = start(file, env)
-    expect(first.output).toEqual({ answer: 9, file: "\u00e9", dir: "" })
-    const second = start(file, env)
-    expect(second.use).toBe("hit")
-    expect(second.output).toEqual(first.output)
-  })
-
   it("a changed file gets a cache of its own and the old one is removed", () => {
     const { dir, env, file } = setup()
     start(file, env)
