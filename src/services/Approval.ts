@@ -81,6 +81,21 @@ export interface CommandSurroundings {
   readonly linkCount?: ((path: string) => Effect.Effect<number>) | undefined
   /** Commands see the host's own filesystem (local, pty; not ssh/container/sandbox-with-private-root). */
   readonly sharesHostFiles: boolean
+  /**
+   * The runtime's own process, where commands share its process table (the local backend): a signal, a debugger or
+   * a write through /proc aimed at it is judged as one aimed at the agent itself.
+   */
+  readonly runtimeProcess?: RuntimeProcess | undefined
+}
+
+/** How commands on this machine can name the runtime's process. */
+export interface RuntimeProcess {
+  /** Its pid and its parent's (the program that started it: a shell, an editor). */
+  readonly pids: ReadonlyArray<number>
+  /** Its process names as `pkill`/`killall` match them (`/proc/<pid>/comm`, the executable's name). */
+  readonly names: ReadonlyArray<string>
+  /** Its command line as `pkill -f` matches it (arguments joined by spaces). */
+  readonly commandLine: string
 }
 
 export interface CommandApprovalRequest {

@@ -5,9 +5,10 @@
  * known, Approval may look into it (exports, scripts the command runs, where
  * its paths lead); without one it judges those as unknown.
  */
+import { readFileSync } from "node:fs"
 import { posix } from "node:path"
 import { Effect, Option } from "effect"
-import type { ApprovalService, CommandDenied, CommandPath, CommandSurroundings, InputReader, ModifiedAt } from "../../services/Approval.js"
+import type { ApprovalService, CommandDenied, CommandPath, CommandSurroundings, InputReader, ModifiedAt, RuntimeProcess } from "../../services/Approval.js"
 import type { ApprovedCommand, BackendInfo, TerminalEnvironment } from "../../services/TerminalBackend.js"
 import type { ToolCallContext } from "../../services/ToolContext.js"
 import { hasTraversalComponent } from "../../lib/pathSafety.js"
@@ -15,6 +16,31 @@ import { asCommandSees } from "../approval/detect/pathClasses.js"
 
 /** Backends whose commands see the host's own files (so a host path means the same file to both). */
 const HOST_FILES = new Set(["local", "sandbox"])
+
+/**
+ * How commands that share our process table (the local backend; the sandbox has a pid namespace of its own) can name
+ * the runtime: its pid and its parent's, its process names and its command line, as `kill`, `pkill` and `killall`
+ * see them. Read once: none of it changes while the process runs.
+ */
+let ownProcess: RuntimeProcess | undefined
+const runtimeProcess = (): RuntimeProcess => {
+  if (ownProcess !== undefined) return ownProcess
+  const proc = (name: string): string | undefined => {
+    try {
+      return readFileSync(`/proc/self/${name}`, "utf8")
+    } catch {
+      return undefined
+    }
+  }
+  const comm = proc("comm")?.trim()
+  const cmdline = proc("cmdline")?.split("\0").filter((part) => part !== "").join(" ")
+  ownProcess = {
+    pids: [process.pid, process.ppid],
+    names: [...new Set([...(comm === undefined || comm === "" ? [] : [comm]), posix.basename(process.execPath), process.title])],
+    commandLine: cmdline ?? [process.execPath, ...process.execArgv, ...process.argv.slice(1)].join(" ")
+  }
+  return ownProcess
+}
 
 const isEnvironment = (target: TerminalEnvironment | BackendInfo): target is TerminalEnvironment => "readFile" in target
 
@@ -75,7 +101,8 @@ export const surroundingsOf = (env: TerminalEnvironment, cwd?: string): CommandS
         Effect.map((st) => (st.type === "file" ? st.links ?? 1 : 1)),
         Effect.orElseSucceed(() => 1)
       ),
-    sharesHostFiles: HOST_FILES.has(env.kind)
+    sharesHostFiles: HOST_FILES.has(env.kind),
+    runtimeProcess: env.kind === "local" ? runtimeProcess() : undefined
   }
 }
 

@@ -101,6 +101,10 @@ export const D = {
   toolRunMarker:
     "removes the marker that tells the runtime a command came from a tool (HERMES_EFFECT_TOOL_RUN), or starts a program with an emptied environment",
   runtimeHome: "touches the runtime's home (config, approvals, skills)",
+  attachProcess: "attaches a debugger or tracer to a running process (gdb -p, strace -p, lldb -p, gcore): it can run code inside it and read its memory",
+  signalRuntime: "signals the runtime's own process (its pid, $PPID, or a pkill/killall pattern its name or command line matches)",
+  otherProcessFiles: "writes into another process through /proc (its open files, /proc/<pid>/fd, or its memory, /proc/<pid>/mem)",
+  otherProcessSecrets: "reads what another process keeps to itself (/proc/<pid>/environ, its memory or its open files; ps e): the runtime's API keys live there",
   rebindName: "changes what a command name runs (hash -p, enable -f, export -f, BASH_CMDS, BASH_ALIASES, a variable named at run time)",
   shellFunction: "runs a shell function an earlier command left in the shell",
   heldArguments: "runs a deleting program with arguments from a variable an earlier command left in the shell",

@@ -3,6 +3,8 @@
  * temp dir used by the verification-cleanup exemption. Resolved per call so a
  * HOME changed after import is honoured; nothing touches the filesystem.
  */
+import type { RuntimeProcess } from "../../../services/Approval.js"
+
 export interface DetectionEnv {
   readonly home?: string
   readonly hermesHome?: string
@@ -29,6 +31,8 @@ export interface DetectionEnv {
    * deleting command (`rm -rf *` run in `/`) is judged where it lands.
    */
   readonly cwd?: string
+  /** The runtime's own process, when commands can reach it (the local backend): signals and debuggers aimed at it ask. */
+  readonly runtimeProcess?: RuntimeProcess | undefined
 }
 
 export interface ResolvedEnv {
@@ -38,6 +42,7 @@ export interface ResolvedEnv {
   readonly tmpDir: () => string
   /** Where the command starts, when known (absolute). */
   readonly cwd: string | undefined
+  readonly runtimeProcess: RuntimeProcess | undefined
 }
 
 const nonEmpty = (s: string | undefined): string | undefined => (s !== undefined && s !== "" ? s : undefined)
@@ -60,5 +65,5 @@ export const resolveEnv = (options: DetectionEnv | undefined): ResolvedEnv => {
   const tmpDir = (): string =>
     trimTrailingSeparators(nonEmpty(env["TMPDIR"]) ?? nonEmpty(env["TEMP"]) ?? nonEmpty(env["TMP"]) ?? "/tmp")
   const cwd = options?.cwd !== undefined && options.cwd.startsWith("/") ? options.cwd : undefined
-  return { home, hermesHome, tmpDir, cwd }
+  return { home, hermesHome, tmpDir, cwd, runtimeProcess: options?.runtimeProcess }
 }

@@ -293,7 +293,18 @@ const componentEnd = (path: string, i: number): number => {
   return path.length
 }
 
-const SELF_PID = /^(?:self|thread-self|\$\$|\$\{\$\}|\$BASHPID|\$\{BASHPID\})$/
+/** The pid spellings that name the process opening the path itself. */
+export const SELF_PID = /^(?:self|thread-self|\$\$|\$\{\$\}|\$BASHPID|\$\{BASHPID\})$/
+
+/**
+ * A path into another process through /proc: its open files (`/proc/<pid>[/task/<tid>]/fd/…`, where `0` of the
+ * runtime is the pipe an editor's messages arrive on) or its memory (`…/mem`, any process's, the command's own too).
+ * The command's own descriptors (`/proc/self/fd/N`, `thread-self`, `$$`, `$BASHPID`) are its own business.
+ */
+export const intoOtherProcess = (path: string): boolean => {
+  const m = /^\/+proc\/+([^/]+)(?:\/+task\/+[^/]+)?\/+(fd|mem)(?:\/|$)/.exec(path)
+  return m !== null && (m[2] === "mem" || !SELF_PID.test(m[1] ?? ""))
+}
 
 /** `/proc/<pid>[/task/<tid>]/{cwd,root}` at the start of a path: the pid's spelling, which view, and the rest. */
 const procView = (path: string): { readonly pid: string; readonly view: string; readonly rest: string } | null => {

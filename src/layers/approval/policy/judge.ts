@@ -46,7 +46,7 @@ import { codeSearchDirs, MODULE_PATH_VARIABLES, moduleFileCandidates } from "../
 import { PERL_LIBRARY_MODULES, PYTHON_LIBRARY_MODULES } from "../detect/code/libraryModules.js"
 import { hasTraversalComponent } from "../../../lib/pathSafety.js"
 import { lookupTable } from "../../../lib/lookupTable.js"
-import { asCommandSees, globMatches, hasGlob } from "../detect/pathClasses.js"
+import { asCommandSees, globMatches, hasGlob, intoOtherProcess } from "../detect/pathClasses.js"
 
 export type { Inspection } from "../detect/detect.js"
 export type { ScriptRef } from "../detect/resolve/resolver.js"
@@ -318,7 +318,8 @@ const judgeShellText = (
   // Nothing to look with: the text's own verdict (unknowns already count as dangerous).
   if (surroundings === undefined) return Effect.succeed({ detection: detectors.inspect(request.command, env).detection })
   // Where the shell stands decides what a relative operand deletes (`rm -rf *` in `/`).
-  return Effect.flatMap(surroundings.cwd, (cwd) => judgeFrom(request, { ...env, cwd }, detectors, surroundings, remembered))
+  return Effect.flatMap(surroundings.cwd, (cwd) =>
+    judgeFrom(request, { ...env, cwd, runtimeProcess: surroundings.runtimeProcess }, detectors, surroundings, remembered))
 }
 
 const judgeFrom = (
@@ -559,6 +560,8 @@ const judgeWith = (
 
 /** Device and kernel files: written all the time (`> /dev/null`), never a second name of a file that runs. */
 const KERNEL_FILES = /^\/(?:dev|proc|sys)(?:\/|$)/
+/** Names of the command's own descriptors, which resolve, where the judge looks them up, to the runtime's. */
+const OWN_DESCRIPTORS = /^\/(?:dev|proc\/(?:self|thread-self))(?:\/|$)/
 /** A path through another process's directories (`/proc/self/…` is translated where the command stands). */
 const OTHER_PROCESS_VIEW = /^\/proc\/[^/]+\/(?:cwd|root)(?:\/|$)/
 /**
@@ -602,11 +605,27 @@ const linkedWrites = (
     const count = surroundings.linkCount
     // Resolved as written: `i/../hooks/x` climbs from where `i` points.
     const raws = targets.map((target) => joinPath(cwd, target, env.home))
+    // Into another process (`/proc/<pid>/fd/0`, its `mem`), by the path as written from where the command stands (a
+    // `cd /proc/<pid>/fd` in this line or an earlier call), or through a link to such a folder (`d/0`, d → there).
+    if (verb === "writes") {
+      const k = raws.findIndex((raw) => intoOtherProcess(normalize(raw)))
+      if (k >= 0) return { detection: dangerous(D.otherProcessFiles), note: `writes ${targets[k]} → ${normalize(raws[k] ?? "")}` }
+    }
     const looked = yield* Effect.forEach(raws, (raw) => {
       const links = count === undefined || KERNEL_FILES.test(normalize(raw)) ? Effect.succeed(1) : count(raw)
-      return Effect.all([surroundings.realPath(raw), links], { concurrency: 2, batching: true })
+      // The folder's real path: a descriptor's own link (`/proc/<pid>/fd/0` → `pipe:[…]`) leads nowhere a path does.
+      const folder = verb === "writes" ? surroundings.realPath(posix.dirname(raw)) : Effect.succeed("")
+      return Effect.all([surroundings.realPath(raw), links, folder], { concurrency: 3, batching: true })
     }, { concurrency: "unbounded", batching: true })
     let verdict: Verdict = { detection: SAFE }
+    for (const [k, [real, , folder]] of looked.entries()) {
+      // The command's own streams (`/dev/stdout`, `/proc/self/fd/1`) lead, looked up from here, to the runtime's.
+      if (OWN_DESCRIPTORS.test(normalize(raws[k] ?? ""))) continue
+      // A link an earlier call made (`l` → `/proc/<pid>/fd/0`): the walk stops inside that folder.
+      const into = [folder === "" ? "" : `${normalize(folder)}/${posix.basename(raws[k] ?? "")}`, verb === "writes" ? normalize(real) : ""]
+        .find((p) => p !== "" && intoOtherProcess(p))
+      if (into !== undefined) return { detection: dangerous(D.otherProcessFiles), note: `writes ${targets[k]} → ${into}` }
+    }
     for (const [k, target] of targets.entries()) {
       const [realPath, links] = looked[k] ?? ["", 1]
       const real = normalize(realPath)

@@ -167,7 +167,7 @@ const DIR_STACK_TILDE = /^~(?:-|[+-]?\d+)(?:\/|$)/
  * and error of the command itself are what they say.
  */
 const throughDescriptor = (text: string): boolean => {
-  const m = /^\/+(?:dev\/+fd|proc\/+([^/]+)\/+fd)\/+([^/]*)(\/.*)?$/.exec(text)
+  const m = /^\/+(?:dev\/+fd|proc\/+([^/]+)(?:\/+task\/+[^/]+)?\/+fd)\/+([^/]*)(\/.*)?$/.exec(text)
   if (m === null) return false
   const own = m[1] === undefined || m[1] === "self" || m[1] === "thread-self"
   return !(own && /^[012]$/.test(m[2] ?? "") && (m[3] === undefined || /^\/*$/.test(m[3])))

@@ -24,6 +24,7 @@ import { programOptionRules } from "./programOptions.js"
 import { opaqueInterpreterRules } from "./opaqueInterpreters.js"
 import { networkShellRules, remoteShellRules } from "./remoteShell.js"
 import { runtimeHomeRules } from "./runtimeHome.js"
+import { runtimeProcessRules } from "./runtimeProcess.js"
 
 export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...deleteRules,
@@ -43,6 +44,7 @@ export const DANGEROUS_RULES: ReadonlyArray<Rule> = [
   ...networkShellRules,
   ...infrastructureRules,
   ...runtimeHomeRules,
+  ...runtimeProcessRules,
   ...implicitWriteRules,
   ...commandLookupRules,
   ...loaderVariableRules,

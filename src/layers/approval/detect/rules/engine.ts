@@ -4,11 +4,12 @@
  * command that runs, or by the whole view; the first rule in table order that
  * holds anywhere wins, as in Hermes.
  */
+import type { RuntimeProcess } from "../../../../services/Approval.js"
 import type { ResolvedEnv } from "../detectionEnv.js"
 import type { CmdView, View } from "../ruleInput.js"
 
 /** Where the paths rules compare against live (the user's and the runtime's home). */
-export type RuleEnv = Pick<ResolvedEnv, "home" | "hermesHome"> & { readonly cwd?: string | undefined }
+export type RuleEnv = Pick<ResolvedEnv, "home" | "hermesHome"> & { readonly cwd?: string | undefined; readonly runtimeProcess?: RuntimeProcess | undefined }
 
 const NO_ENV: RuleEnv = { home: undefined, hermesHome: undefined }
 
