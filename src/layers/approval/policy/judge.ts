@@ -605,12 +605,8 @@ const linkedWrites = (
     const count = surroundings.linkCount
     // Resolved as written: `i/../hooks/x` climbs from where `i` points.
     const raws = targets.map((target) => joinPath(cwd, target, env.home))
-    // Into another process (`/proc/<pid>/fd/0`, its `mem`), by the path as written from where the command stands (a
-    // `cd /proc/<pid>/fd` in this line or an earlier call), or through a link to such a folder (`d/0`, d → there).
-    if (verb === "writes") {
-      const k = raws.findIndex((raw) => intoOtherProcess(normalize(raw)))
-      if (k >= 0) return { detection: dangerous(D.otherProcessFiles), note: `writes ${targets[k]} → ${normalize(raws[k] ?? "")}` }
-    }
+    // Into another process (`/proc/<pid>/fd/0`, its `mem`) through a link an earlier call made: the path as written,
+    // from where the command stands, is the rules' (`rules/runtimeProcess.ts`); where links lead is looked up here.
     const looked = yield* Effect.forEach(raws, (raw) => {
       const links = count === undefined || KERNEL_FILES.test(normalize(raw)) ? Effect.succeed(1) : count(raw)
       // The folder's real path: a descriptor's own link (`/proc/<pid>/fd/0` → `pipe:[…]`) leads nowhere a path does.
